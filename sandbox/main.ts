@@ -1,0 +1,23 @@
+import { getConnInfo } from "hono/deno";
+import { createSandbox } from "./src/app.ts";
+
+// Deno entry for `npm run sandbox` and `npm start`: the three simulators on one loopback port.
+const port = Number(Deno.env.get("SANDBOX_PORT") ?? "8100");
+const origin = `http://127.0.0.1:${port}`;
+const appPort = Deno.env.get("PORT") ?? "8000";
+const seed = Deno.env.get("SANDBOX_SEED");
+const size = Deno.env.get("SANDBOX_SIZE");
+
+const sandbox = createSandbox({
+  origin,
+  seed: seed ? Number(seed) : undefined,
+  size: size ? Number(size) : undefined,
+  stripeWebhookUrl: Deno.env.get("SANDBOX_STRIPE_WEBHOOK_URL") ?? `http://127.0.0.1:${appPort}/api/webhooks/stripe`,
+  stripeWebhookSecret: Deno.env.get("STRIPE_WEBHOOK_SECRET") ?? "whsec_sandbox_local_only",
+  remoteAddressOf: (c) => {
+    const remote = getConnInfo(c).remote;
+    return remote.address;
+  },
+});
+
+Deno.serve({ hostname: "127.0.0.1", port, onListen: () => console.log(`Sandbox listening on ${origin}`) }, sandbox.app.fetch);

@@ -1,0 +1,27 @@
+/** Small deterministic PRNG (mulberry32) so a seed always yields the same catalog. */
+export function createRandom(seed: number) {
+  let state = seed >>> 0;
+  function next(): number {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  return {
+    next,
+    int(min: number, max: number): number {
+      return min + Math.floor(next() * (max - min + 1));
+    },
+    chance(probability: number): boolean {
+      return next() < probability;
+    },
+    pick<T>(items: readonly T[]): T {
+      const item = items[Math.floor(next() * items.length)];
+      if (item === undefined) throw new Error("pick from an empty list");
+      return item;
+    },
+  };
+}
+
+export type Random = ReturnType<typeof createRandom>;

@@ -1,0 +1,43 @@
+import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { createSandbox, type SandboxOptions } from "./app.ts";
+
+export interface RunningSandbox {
+  origin: string;
+  sandbox: ReturnType<typeof createSandbox>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a sandbox on Node over real HTTP on a free loopback port: how tests and benchmarks run it
+ * in-process. (`sandbox/main.ts` is the Deno entry used by `npm start` / `npm run sandbox`.)
+ */
+export async function startSandbox(
+  options: Partial<Omit<SandboxOptions, "origin" | "remoteAddressOf">> = {},
+): Promise<RunningSandbox> {
+  let resolvedOrigin = "";
+  // The origin is only known once the port is bound; the simulators read it lazily through this proxy.
+  const lazy = { origin: "" };
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const created = serve({ fetch: (request, env) => app.fetch(request, env), hostname: "127.0.0.1", port: 0 }, (info) => {
+      resolvedOrigin = `http://127.0.0.1:${info.port}`;
+      lazy.origin = resolvedOrigin;
+      resolve(created);
+    });
+  });
+  const sandbox = createSandbox({
+    stripeWebhookSecret: "whsec_test_sandbox",
+    ...options,
+    origin: resolvedOrigin,
+    remoteAddressOf: (c) => getConnInfo(c).remote.address,
+  });
+  const app = sandbox.app;
+  return {
+    origin: resolvedOrigin,
+    sandbox,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from "vitest/config";
+
+// One vitest run covers every package; each package is a project so `--project` can pick one.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "shared", include: ["shared/test/**/*.test.ts"] } },
+      { test: { name: "edge", include: ["edge/test/**/*.test.ts"], testTimeout: 20_000 } },
+      { test: { name: "sandbox", include: ["sandbox/test/**/*.test.ts"], testTimeout: 30_000 } },
+      "web/vitest.config.ts",
+      {
+        test: {
+          name: "browser",
+          include: ["e2e/**/*.test.ts"],
+          globalSetup: ["e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
