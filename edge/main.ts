@@ -1,4 +1,78 @@
-import { hello } from "@stockbridge/shared";
-import { createClient } from "@libsql/client";
-const db = createClient({ url: ":memory:" });
-console.log(hello, (await db.execute("select 1 as x")).rows);
+import { getConnInfo } from "hono/deno";
+import { createApp } from "./src/app.ts";
+import { ConfigError, type Config, parseConfig } from "./src/config.ts";
+import { openDatabase, tuneLocalDatabase } from "./src/db/client.ts";
+import { migrate } from "./src/db/migrate.ts";
+
+// The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
+// builds the real dependencies and hands them to createApp.
+const version = JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url))).version ?? "0.0.0";
+
+let config: Config;
+try {
+  config = parseConfig(Deno.env.toObject(), version);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+    Deno.exit(1);
+  }
+  throw error;
+}
+
+await Deno.mkdir(config.dataDir, { recursive: true });
+if (config.environment === "development") config = await withDevelopmentSecrets(config);
+
+const db = openDatabase(config.databaseUrl, config.databaseAuthToken);
+await tuneLocalDatabase(db, config.databaseUrl);
+await migrate(db);
+
+const webRoot = new URL(`../${config.webDist}/`, import.meta.url);
+const app = createApp({
+  config,
+  db,
+  remoteAddress: (c) => getConnInfo(c).remote.address,
+  webAssets: {
+    async read(path) {
+      try {
+        return await Deno.readFile(new URL(`.${path}`, webRoot));
+      } catch {
+        return null;
+      }
+    },
+  },
+});
+
+Deno.serve(
+  {
+    hostname: config.host,
+    port: config.port,
+    onListen: ({ hostname, port }) => {
+      const mode = config.sandboxUrl ? ` (sandbox mode: ${config.sandboxUrl})` : "";
+      console.log(`Stockbridge is running at http://${hostname}:${port}${mode}`);
+    },
+  },
+  app.fetch,
+);
+
+/**
+ * Locally the token secret and the encryption key are generated once and kept in the data folder,
+ * so `npm start` needs no set-up and sessions survive a restart. Production must configure both.
+ */
+async function withDevelopmentSecrets(current: Config): Promise<Config> {
+  const file = `${current.dataDir}/dev-secrets.json`;
+  let stored: { jwtSecret?: string; encryptionKeys?: string } = {};
+  try {
+    stored = JSON.parse(await Deno.readTextFile(file));
+  } catch {
+    // first start: generate below
+  }
+  const random = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const secrets = {
+    jwtSecret: current.jwtSecret ?? stored.jwtSecret ?? random(),
+    encryptionKeys: current.encryptionKeys ?? stored.encryptionKeys ?? `dev1:${random()}`,
+  };
+  if (secrets.jwtSecret !== stored.jwtSecret || secrets.encryptionKeys !== stored.encryptionKeys) {
+    await Deno.writeTextFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return { ...current, ...secrets };
+}

@@ -1,0 +1,105 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import { createAuthRepo } from "./auth/repo.ts";
+import { authHandlers } from "./auth/routes.ts";
+import { createAuthService } from "./auth/service.ts";
+import { createTokenService } from "./auth/tokens.ts";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { registerContractRoutes } from "./http/contract-routes.ts";
+import { AppError } from "./http/errors.ts";
+import type { AppContext, AppEnv } from "./http/types.ts";
+import { systemHandlers } from "./system/routes.ts";
+import { serveWeb, type WebAssets } from "./web/serve-web.ts";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  now?: () => Date;
+  newId?: () => string;
+  /** The caller's socket address, from the runtime (Deno's connection info); used for rate limits. */
+  remoteAddress?: (c: AppContext) => string | undefined;
+  webAssets?: WebAssets;
+  log?: (line: string) => void;
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The composition root: every dependency comes in here, nothing reads globals or the environment. */
+export function createApp(deps: AppDeps) {
+  const { config, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+  const log = deps.log ?? ((line: string) => console.error(line));
+  if (!config.jwtSecret) throw new Error("createApp needs config.jwtSecret");
+
+  const tokens = createTokenService(config.jwtSecret, config.tokenTtlSeconds, now);
+  const auth = createAuthService({ db, repo: createAuthRepo(db), tokens, now, newId, passwordIterations: config.passwordIterations });
+
+  const clientAddress = (c: AppContext): string => {
+    if (config.trustProxy) {
+      const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
+      if (forwarded) return forwarded;
+    }
+    return deps.remoteAddress?.(c) ?? "unknown";
+  };
+
+  const app = new Hono<AppEnv>();
+  app.use("*", requestId({ generator: newId }));
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        connectSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", ...(config.stripeApiUrl ? [new URL(config.stripeApiUrl).origin] : []), "https://checkout.stripe.com"],
+      },
+      strictTransportSecurity: config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
+    }),
+  );
+  if (config.corsOrigins.length > 0) {
+    app.use("/api/*", cors({ origin: config.corsOrigins, allowHeaders: ["Authorization", "Content-Type"], maxAge: 600 }));
+  }
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: (c) => c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
+    }),
+  );
+
+  registerContractRoutes(
+    app,
+    {
+      ...systemHandlers({ db, version: config.version, sandboxUrl: config.sandboxUrl }),
+      ...authHandlers(auth, clientAddress),
+    },
+    { authenticate: auth.authenticate, hasAccess: async () => false },
+  );
+
+  app.all("/api/*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404));
+  if (deps.webAssets) serveWeb(app, deps.webAssets);
+
+  app.notFound((c) => c.json({ message: `Nothing at ${c.req.path}`, code: "NOT_FOUND" }, 404));
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      const body = error.errors.length > 0 ? { message: error.message, code: error.code, errors: error.errors } : { message: error.message, code: error.code };
+      return c.json(body, error.status);
+    }
+    const id = c.get("requestId");
+    log(`[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return c.json({ message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,101 @@
+import type { Db } from "../db/client.ts";
+
+/** The only SQL for accounts, sessions and login attempts. */
+export function createAuthRepo(db: Db) {
+  return {
+    async insertUser(user: { id: string; name: string; email: string; passwordHash: string; now: string }) {
+      await db.execute({
+        sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [user.id, user.name, user.email, normalizeEmail(user.email), user.passwordHash, user.now, user.now, user.now],
+      });
+    },
+
+    async findCredentialsByEmail(email: string) {
+      const result = await db.execute({
+        sql: "SELECT id, password_hash FROM users WHERE email_normalized = ?",
+        args: [normalizeEmail(email)],
+      });
+      const row = result.rows[0];
+      return row ? { id: String(row.id), passwordHash: String(row.password_hash) } : null;
+    },
+
+    async findPasswordHash(userId: string) {
+      const result = await db.execute({ sql: "SELECT password_hash FROM users WHERE id = ?", args: [userId] });
+      const row = result.rows[0];
+      return row ? String(row.password_hash) : null;
+    },
+
+    async updatePassword(userId: string, passwordHash: string, now: string) {
+      await db.batch(
+        [
+          {
+            sql: "UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?",
+            args: [passwordHash, now, now, userId],
+          },
+          { sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", args: [now, userId] },
+        ],
+        "write",
+      );
+    },
+
+    async insertSession(session: { id: string; userId: string; now: string; expiresAt: string }) {
+      await db.execute({
+        sql: "INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+        args: [session.id, session.userId, session.now, session.expiresAt, session.now],
+      });
+    },
+
+    /** A session is live when it is the user's, not revoked and not past its absolute expiry. */
+    async isSessionLive(sessionId: string, userId: string, now: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: "SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+        args: [sessionId, userId, now],
+      });
+      return result.rows.length > 0;
+    },
+
+    async touchSession(sessionId: string, now: string) {
+      await db.execute({ sql: "UPDATE sessions SET last_seen_at = ? WHERE id = ?", args: [now, sessionId] });
+    },
+
+    async revokeSession(sessionId: string, now: string) {
+      await db.execute({
+        sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+        args: [now, sessionId],
+      });
+    },
+
+    async readAttempts(key: string) {
+      const result = await db.execute({ sql: "SELECT failures, window_started_at FROM login_attempts WHERE key = ?", args: [key] });
+      const row = result.rows[0];
+      return row ? { failures: Number(row.failures), windowStartedAt: String(row.window_started_at) } : null;
+    },
+
+    async recordFailure(key: string, now: string, windowStartsAfter: string) {
+      // One statement so concurrent failures never lose a count: a stale window restarts at 1.
+      await db.execute({
+        sql: `INSERT INTO login_attempts (key, failures, window_started_at) VALUES (?, 1, ?)
+              ON CONFLICT(key) DO UPDATE SET
+                failures = CASE WHEN window_started_at < ? THEN 1 ELSE failures + 1 END,
+                window_started_at = CASE WHEN window_started_at < ? THEN excluded.window_started_at ELSE window_started_at END`,
+        args: [key, now, windowStartsAfter, windowStartsAfter],
+      });
+    },
+
+    async clearAttempts(key: string) {
+      await db.execute({ sql: "DELETE FROM login_attempts WHERE key = ?", args: [key] });
+    },
+  };
+}
+
+export type AuthRepo = ReturnType<typeof createAuthRepo>;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** SQLite's unique-constraint failure, as libSQL reports it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+}

@@ -1,0 +1,114 @@
+/**
+ * Configuration: read once from the environment by main.ts, validated here with a clear message for
+ * a bad value. Nothing else reads the environment.
+ */
+export interface Config {
+  environment: "development" | "production";
+  host: string;
+  port: number;
+  /** Public origin of the app, used for Stripe return URLs. */
+  appOrigin: string;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  dataDir: string;
+  webDist: string;
+  /** HS256 secret for session tokens (>= 32 bytes). */
+  jwtSecret: string | undefined;
+  tokenTtlSeconds: number;
+  /** `id:base64key` pairs, comma-separated; the first encrypts, all decrypt (rotation). */
+  encryptionKeys: string | undefined;
+  passwordIterations: number;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  /** Sandbox mode: the simulators' origin; Shopify, Acumatica demo and Stripe point there. */
+  sandboxUrl: string | undefined;
+  allowPrivateNetwork: boolean;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripeApiUrl: string | undefined;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+export const OWASP_PBKDF2_SHA256_ITERATIONS = 600_000;
+
+export function parseConfig(env: Record<string, string | undefined>, version = "0.0.0"): Config {
+  const environment = oneOf(env, "APP_ENV", ["development", "production"], "development");
+  const port = integer(env, "PORT", 8000, 1, 65_535);
+  const host = env.HOST?.trim() || "127.0.0.1";
+  const dataDir = env.DATA_DIR?.trim() || ".data";
+  const sandboxUrl = optionalUrl(env, "SANDBOX_URL");
+  const passwordIterations = integer(env, "PASSWORD_ITERATIONS", OWASP_PBKDF2_SHA256_ITERATIONS, 1_000, 10_000_000);
+  if (environment === "production" && passwordIterations < OWASP_PBKDF2_SHA256_ITERATIONS) {
+    throw new ConfigError(`PASSWORD_ITERATIONS must be at least ${OWASP_PBKDF2_SHA256_ITERATIONS} in production`);
+  }
+  const jwtSecret = env.JWT_SECRET?.trim() || undefined;
+  if (jwtSecret && jwtSecret.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters");
+  if (environment === "production") {
+    if (!jwtSecret) throw new ConfigError("JWT_SECRET is required in production");
+    if (!env.ENCRYPTION_KEYS) throw new ConfigError("ENCRYPTION_KEYS is required in production");
+    if (sandboxUrl) throw new ConfigError("SANDBOX_URL must not be set in production");
+  }
+  return {
+    environment,
+    host,
+    port,
+    appOrigin: optionalUrl(env, "APP_ORIGIN") ?? `http://${host}:${port}`,
+    databaseUrl: env.LIBSQL_URL?.trim() || `file:${dataDir}/stockbridge.db`,
+    databaseAuthToken: env.LIBSQL_AUTH_TOKEN?.trim() || undefined,
+    dataDir,
+    webDist: env.WEB_DIST?.trim() || "web/dist",
+    jwtSecret,
+    tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 3_600, 60, 86_400),
+    encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
+    passwordIterations,
+    corsOrigins: (env.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: boolean(env, "TRUST_PROXY", false),
+    sandboxUrl,
+    allowPrivateNetwork: boolean(env, "ALLOW_PRIVATE_NETWORK", Boolean(sandboxUrl)),
+    stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
+    stripeApiUrl: optionalUrl(env, "STRIPE_API_URL") ?? sandboxUrl,
+    version,
+  };
+}
+
+function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${text}")`);
+  }
+  return value;
+}
+
+function boolean(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const text = env[name]?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (text === "true" || text === "1") return true;
+  if (text === "false" || text === "0") return false;
+  throw new ConfigError(`${name} must be true or false (got "${text}")`);
+}
+
+function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, choices: readonly T[], fallback: T): T {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new ConfigError(`${name} must be one of ${choices.join(", ")} (got "${text}")`);
+}
+
+function optionalUrl(env: Record<string, string | undefined>, name: string): string | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  try {
+    const url = new URL(text);
+    return url.origin + url.pathname.replace(/\/$/, "");
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${text}")`);
+  }
+}

@@ -1,0 +1,99 @@
+import {
+  type Access,
+  contract,
+  type EndpointName,
+  type EndpointOutput,
+  type EndpointParsedInput,
+  MESSAGES,
+} from "@stockbridge/shared";
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { type FieldIssue, ForbiddenError, UnauthorizedError, ValidationError } from "./errors.ts";
+import type { AppContext, AppEnv, Caller } from "./types.ts";
+
+type CallerFor<A extends Access> = A extends "public" ? Caller | null : Caller;
+
+export type Handler<K extends EndpointName> = (request: {
+  input: EndpointParsedInput<K>;
+  caller: CallerFor<(typeof contract)[K]["access"]>;
+  c: AppContext;
+}) => Promise<EndpointOutput<K>>;
+
+export type Handlers = { [K in EndpointName]?: Handler<K> };
+
+export interface Gatekeeper {
+  /** Verifies a Bearer token (signature, expiry, live session) or throws UnauthorizedError. */
+  authenticate(token: string): Promise<Caller>;
+  /** True when the user's subscription is active or trialing. */
+  hasAccess(userId: string): Promise<boolean>;
+}
+
+/**
+ * Registers handlers against the shared contract: the path, method, access rule and input schemas
+ * all come from the contract table, so a route cannot drift from what the client calls.
+ */
+export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, gatekeeper: Gatekeeper): void {
+  for (const name of Object.keys(handlers) as EndpointName[]) {
+    const endpoint = contract[name];
+    const handler = handlers[name] as Handler<EndpointName> | undefined;
+    if (!handler) continue;
+    const paths = [`/api${endpoint.path}`];
+    // The spec writes the Acumatica list with a trailing slash; accept both spellings.
+    if (endpoint.method === "GET" && endpoint.path.endsWith("/products")) paths.push(`/api${endpoint.path}/`);
+    for (const path of paths) {
+      app.on(endpoint.method, path, async (c) => {
+        const caller = await identify(c, endpoint.access, gatekeeper);
+        const input = {
+          params: parse(endpoint, "params", c.req.param()),
+          query: parse(endpoint, "query", c.req.query()),
+          body: parse(endpoint, "body", await readBody(c, endpoint)),
+        } as EndpointParsedInput<EndpointName>;
+        const output = await handler({ input, caller: caller as Caller, c });
+        const envelope = "envelope" in endpoint ? endpoint.envelope : "data";
+        return c.json(envelope === "top-level" ? output : { data: output });
+      });
+    }
+  }
+}
+
+async function identify(c: AppContext, access: Access, gatekeeper: Gatekeeper): Promise<Caller | null> {
+  const header = c.req.header("Authorization");
+  const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (!token) {
+    if (access === "public") return null;
+    throw new UnauthorizedError(MESSAGES.access.loginRequired);
+  }
+  // A public endpoint ignores a token it does not need (login with a stale token must still work).
+  if (access === "public") return null;
+  const caller = await gatekeeper.authenticate(token);
+  c.set("caller", caller);
+  if (access === "subscriber" && !(await gatekeeper.hasAccess(caller.userId))) {
+    throw new ForbiddenError(MESSAGES.access.subscriptionRequired, "SUBSCRIPTION_REQUIRED");
+  }
+  return caller;
+}
+
+type Part = "params" | "query" | "body";
+
+function parse(endpoint: (typeof contract)[EndpointName], part: Part, value: unknown): unknown {
+  const schema = (endpoint as Partial<Record<Part, v.GenericSchema>>)[part];
+  if (!schema) return {};
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  const errors: FieldIssue[] = result.issues.map((issue) => ({
+    path: v.getDotPath(issue) ?? part,
+    message: issue.message,
+  }));
+  throw new ValidationError(errors[0]?.message ?? `Invalid ${part}`, errors);
+}
+
+async function readBody(c: AppContext, endpoint: (typeof contract)[EndpointName]): Promise<unknown> {
+  if (!("body" in endpoint)) return {};
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError("The request body must be valid JSON");
+  }
+}

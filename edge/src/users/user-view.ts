@@ -1,0 +1,86 @@
+import type { AcumaticaConnection, ShopifyConnection, Subscription, User } from "@stockbridge/shared";
+import type { Db } from "../db/client.ts";
+import type { Row } from "@libsql/client";
+
+/**
+ * The user object of spec section 3 (subscription and both connections, null until set). Secrets are
+ * never selected here: answers carry `passwordSet` / `accessTokenSet` only.
+ */
+export async function loadUserView(db: Db, userId: string): Promise<User | null> {
+  const [users, subscriptions, acumatica, shopify] = await db.batch(
+    [
+      { sql: "SELECT id, name, email, profile_image FROM users WHERE id = ?", args: [userId] },
+      {
+        sql: "SELECT plan_id, status, current_period_end, cancel_at_period_end FROM subscriptions WHERE user_id = ?",
+        args: [userId],
+      },
+      {
+        sql: `SELECT name, api_version, instance_uri, endpoint_name, username, company, is_verified,
+                     last_tested_at, last_test_error, password_encrypted != '' AS password_set
+              FROM acumatica_connections WHERE user_id = ?`,
+        args: [userId],
+      },
+      {
+        sql: `SELECT name, api_version, store_name, served_api_version, is_verified, last_tested_at,
+                     last_test_error, access_token_encrypted != '' AS access_token_set
+              FROM shopify_connections WHERE user_id = ?`,
+        args: [userId],
+      },
+    ],
+    "read",
+  );
+  const user = users?.rows[0];
+  if (!user) return null;
+  const subscription = subscriptions?.rows[0];
+  return {
+    _id: String(user.id),
+    name: String(user.name),
+    email: String(user.email),
+    profileImage: user.profile_image === null ? null : String(user.profile_image),
+    subscription: subscription ? toSubscription(subscription) : null,
+    acumaticaConnection: acumatica?.rows[0] ? toAcumaticaConnection(acumatica.rows[0]) : null,
+    shopifyConnection: shopify?.rows[0] ? toShopifyConnection(shopify.rows[0]) : null,
+  };
+}
+
+export function toSubscription(row: Row): Subscription {
+  return {
+    planId: String(row.plan_id),
+    planName: row.plan_name === undefined || row.plan_name === null ? null : String(row.plan_name),
+    status: String(row.status),
+    currentPeriodEnd: row.current_period_end === null ? null : String(row.current_period_end),
+    cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+  };
+}
+
+export function toAcumaticaConnection(row: Row): AcumaticaConnection {
+  return {
+    name: String(row.name),
+    apiVersion: String(row.api_version),
+    instanceUri: String(row.instance_uri),
+    endpointName: String(row.endpoint_name),
+    username: String(row.username),
+    company: String(row.company),
+    passwordSet: Number(row.password_set) === 1,
+    isVerified: Number(row.is_verified) === 1,
+    lastTestedAt: nullableText(row.last_tested_at),
+    lastTestError: nullableText(row.last_test_error),
+  };
+}
+
+export function toShopifyConnection(row: Row): ShopifyConnection {
+  return {
+    name: String(row.name),
+    apiVersion: String(row.api_version),
+    storeName: String(row.store_name),
+    accessTokenSet: Number(row.access_token_set) === 1,
+    servedApiVersion: nullableText(row.served_api_version),
+    isVerified: Number(row.is_verified) === 1,
+    lastTestedAt: nullableText(row.last_tested_at),
+    lastTestError: nullableText(row.last_test_error),
+  };
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}

@@ -1,0 +1,94 @@
+/**
+ * Acumatica's JSON quirks: decimals always carry six places (`280.000000`), dates carry an offset and
+ * .NET's trimmed fraction (`2017-01-07T15:22:15.11+00:00`). JSON.stringify cannot print trailing
+ * zeros, so entities are built from plain values plus `Decimal` and serialised here.
+ */
+export class Decimal {
+  constructor(readonly amount: number) {}
+}
+
+export type Json = string | number | boolean | null | Decimal | Json[] | { [key: string]: Json | undefined };
+
+export function serialize(value: Json | undefined): string {
+  const parts: string[] = [];
+  write(value ?? null, parts);
+  return parts.join("");
+}
+
+function write(value: Json, parts: string[]): void {
+  if (value === null) {
+    parts.push("null");
+  } else if (typeof value === "string") {
+    parts.push(JSON.stringify(value));
+  } else if (typeof value === "number") {
+    parts.push(Number.isFinite(value) ? String(value) : "null");
+  } else if (typeof value === "boolean") {
+    parts.push(value ? "true" : "false");
+  } else if (value instanceof Decimal) {
+    parts.push(Number.isFinite(value.amount) ? value.amount.toFixed(6) : "null");
+  } else if (Array.isArray(value)) {
+    parts.push("[");
+    value.forEach((item, index) => {
+      if (index > 0) parts.push(",");
+      write(item, parts);
+    });
+    parts.push("]");
+  } else {
+    parts.push("{");
+    let first = true;
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      if (!first) parts.push(",");
+      first = false;
+      parts.push(JSON.stringify(key), ":");
+      write(item, parts);
+    }
+    parts.push("}");
+  }
+}
+
+/** `2026-10-01T09:00:00.5+00:00`: UTC with .NET's "FFF" fraction (trailing zeros dropped). */
+export function formatDateTime(epochMs: number): string {
+  const iso = new Date(epochMs).toISOString(); // 2026-10-01T09:00:00.500Z
+  const [whole, fraction = "000Z"] = iso.split(".");
+  const digits = fraction.slice(0, 3).replace(/0+$/, "");
+  return `${whole}${digits ? `.${digits}` : ""}+00:00`;
+}
+
+/** ASP.NET's cookie date: `Tue, 24-Apr-2018 00:08:57 GMT`. */
+export function formatCookieDate(epochMs: number): string {
+  const [weekday, day, month, year, time] = new Date(epochMs).toUTCString().replace(",", "").split(" ");
+  return `${weekday}, ${day}-${month}-${year} ${time} GMT`;
+}
+
+/** Deterministic GUID-shaped id, so an item keeps its `id` across resets with the same seed. */
+export function stableGuid(text: string): string {
+  const hex = [0x811c9dc5, 0x01000193, 0x2545f491, 0x9e3779b9]
+    .map((salt) => fnv1a(text, salt).toString(16).padStart(8, "0"))
+    .join("");
+  const variant = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function fnv1a(text: string, seed: number): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+export function randomHex(bytes: number): string {
+  const buffer = new Uint8Array(bytes);
+  crypto.getRandomValues(buffer);
+  return Array.from(buffer, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** ASP.NET session ids are 24 characters of [a-z0-5]. */
+export function randomSessionId(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz012345";
+  const buffer = new Uint8Array(24);
+  crypto.getRandomValues(buffer);
+  return Array.from(buffer, (byte) => alphabet[byte % alphabet.length]).join("");
+}

@@ -1,0 +1,47 @@
+import * as v from "valibot";
+
+export const SubscriptionSchema = v.object({
+  /** The plan's Stripe price id. */
+  planId: v.string(),
+  planName: v.nullable(v.string()),
+  status: v.string(),
+  currentPeriodEnd: v.nullable(v.string()),
+  cancelAtPeriodEnd: v.boolean(),
+});
+export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
+
+export const PlanSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  /** Dollars, e.g. 29 or 29.5. */
+  price: v.number(),
+  interval: v.string(),
+  features: v.array(v.string()),
+  stripePriceId: v.string(),
+});
+export type Plan = v.InferOutput<typeof PlanSchema>;
+
+const PriceIdSchema = v.pipe(v.string("priceId is required"), v.trim(), v.nonEmpty("priceId is required"), v.maxLength(200, "priceId is too long"));
+
+export const PriceIdInputSchema = v.object({ priceId: PriceIdSchema });
+export type PriceIdInput = v.InferOutput<typeof PriceIdInputSchema>;
+
+export const CreateSubscriptionInputSchema = v.object({
+  priceId: PriceIdSchema,
+  paymentMethodId: v.pipe(v.string("paymentMethodId is required"), v.trim(), v.nonEmpty("paymentMethodId is required"), v.maxLength(200, "paymentMethodId is too long")),
+});
+export type CreateSubscriptionInput = v.InferOutput<typeof CreateSubscriptionInputSchema>;
+
+export const CancelSubscriptionInputSchema = v.object({
+  cancelAtPeriodEnd: v.optional(v.boolean("cancelAtPeriodEnd must be true or false"), true),
+});
+export type CancelSubscriptionInput = v.InferOutput<typeof CancelSubscriptionInputSchema>;
+
+export const CheckoutSessionSchema = v.object({ url: v.string() });
+export type CheckoutSession = v.InferOutput<typeof CheckoutSessionSchema>;
+
+export const SubscriptionStatusQuerySchema = v.object({
+  session_id: v.optional(v.pipe(v.string(), v.maxLength(200, "session_id is too long"))),
+});
+
+export const SubscriptionStatusSchema = v.object({ subscription: v.nullable(SubscriptionSchema), hasAccess: v.boolean() });

@@ -1,0 +1,36 @@
+import * as v from "valibot";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
+
+/** Row ids are opaque strings (UUIDs). */
+export const IdSchema = v.pipe(v.string(), v.minLength(1, "id is required"), v.maxLength(64, "id is too long"));
+export const IdParamsSchema = v.object({ id: IdSchema });
+export type IdParams = v.InferOutput<typeof IdParamsSchema>;
+
+/** An ISO-8601 timestamp as it travels in JSON. */
+export const IsoDateSchema = v.pipe(v.string(), v.isoTimestamp());
+
+/** A whole number read from a query string, with a default and inclusive bounds. */
+export function queryInteger(field: string, fallback: number, min: number, max: number) {
+  return v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform((text) => (text.trim() === "" ? fallback : Number(text))),
+    v.number(),
+    v.integer(`${field} must be a whole number`),
+    v.minValue(min, `${field} must be at least ${min}`),
+    v.maxValue(max, `${field} must be at most ${max}`),
+  );
+}
+
+export const SortDirectionSchema = v.picklist(["asc", "desc"], "sortDirection must be asc or desc");
+
+/** `page`, `limit`, `search` of every paged list. */
+export const PageQueryEntries = {
+  page: queryInteger("page", 1, 1, 1_000_000),
+  limit: queryInteger("limit", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, "search must be at most 200 characters")), ""),
+};
+export const PageQuerySchema = v.object(PageQueryEntries);
+export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
+
+export const EmptySchema = v.object({});
+export const OkSchema = v.object({ ok: v.literal(true) });

@@ -1,0 +1,66 @@
+import * as v from "valibot";
+import { ACUMATICA_API_VERSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
+
+function required(label: string, max = 200) {
+  return v.pipe(v.string(`${label} is required`), v.trim(), v.nonEmpty(`${label} is required`), v.maxLength(max, `${label} must be at most ${max} characters`));
+}
+
+/** A secret on save: blank keeps the saved one (the answer never carries it back). */
+function secret(label: string) {
+  return v.optional(v.pipe(v.string(`${label} must be text`), v.maxLength(500, `${label} must be at most 500 characters`)), "");
+}
+
+export const AcumaticaConnectionInputSchema = v.object({
+  name: required("Name"),
+  apiVersion: v.picklist(ACUMATICA_API_VERSIONS, `API version must be one of ${ACUMATICA_API_VERSIONS.join(", ")}`),
+  instanceUri: v.pipe(required("Instance URL", 500), v.url("Instance URL must be a valid URL")),
+  endpointName: required("Endpoint name", 100),
+  username: required("Username"),
+  password: secret("Password"),
+  company: required("Company"),
+});
+export type AcumaticaConnectionInput = v.InferOutput<typeof AcumaticaConnectionInputSchema>;
+
+export const ShopifyConnectionInputSchema = v.object({
+  name: required("Name"),
+  apiVersion: v.picklist(SHOPIFY_API_VERSIONS, `API version must be one of ${SHOPIFY_API_VERSIONS.join(", ")}`),
+  storeName: required("Store name", 100),
+  accessToken: secret("Access token"),
+});
+export type ShopifyConnectionInput = v.InferOutput<typeof ShopifyConnectionInputSchema>;
+
+const ConnectionStatusEntries = {
+  isVerified: v.boolean(),
+  lastTestedAt: v.nullable(v.string()),
+  lastTestError: v.nullable(v.string()),
+};
+
+/** The Acumatica connection as the server answers it: the password never leaves the server. */
+export const AcumaticaConnectionSchema = v.object({
+  name: v.string(),
+  apiVersion: v.string(),
+  instanceUri: v.string(),
+  endpointName: v.string(),
+  username: v.string(),
+  company: v.string(),
+  passwordSet: v.boolean(),
+  ...ConnectionStatusEntries,
+});
+export type AcumaticaConnection = v.InferOutput<typeof AcumaticaConnectionSchema>;
+
+export const ShopifyConnectionSchema = v.object({
+  name: v.string(),
+  apiVersion: v.string(),
+  storeName: v.string(),
+  accessTokenSet: v.boolean(),
+  /** The version Shopify said it served on the last successful test (expired versions fall forward). */
+  servedApiVersion: v.nullable(v.string()),
+  ...ConnectionStatusEntries,
+});
+export type ShopifyConnection = v.InferOutput<typeof ShopifyConnectionSchema>;
+
+export const ConnectionsSchema = v.object({
+  acumaticaConnection: v.nullable(AcumaticaConnectionSchema),
+  shopifyConnection: v.nullable(ShopifyConnectionSchema),
+});
+export type Connections = v.InferOutput<typeof ConnectionsSchema>;

@@ -1,0 +1,97 @@
+import * as v from "valibot";
+import { MESSAGES } from "../messages.ts";
+import { IdSchema, PageQueryEntries, queryInteger } from "./common.ts";
+
+export const MAPPING_TYPES = ["exact-sku", "manual"] as const;
+
+export const MappingSchema = v.object({
+  _id: v.string(),
+  /** `missing` is true when the pull no longer found the variant: the mapping is shown as broken. */
+  shopifyDetails: v.object({ _id: v.nullable(v.string()), variantId: v.string(), sku: v.string(), missing: v.boolean() }),
+  acumaticaDetails: v.object({ _id: v.nullable(v.string()), acumaticaId: v.string(), sku: v.string(), missing: v.boolean() }),
+  mappingType: v.picklist(MAPPING_TYPES),
+  updatedAt: v.string(),
+  lastSyncedAt: v.nullable(v.string()),
+});
+export type Mapping = v.InferOutput<typeof MappingSchema>;
+
+export const MappingInputSchema = v.object({
+  shopifyVariantId: v.pipe(v.string("shopifyVariantId is required"), v.trim(), v.nonEmpty("shopifyVariantId is required"), v.maxLength(200, "shopifyVariantId is too long")),
+  acumaticaProductId: v.pipe(v.string("acumaticaProductId is required"), v.trim(), v.nonEmpty("acumaticaProductId is required"), v.maxLength(200, "acumaticaProductId is too long")),
+});
+export type MappingInput = v.InferOutput<typeof MappingInputSchema>;
+
+export const MappingHistoryQuerySchema = v.object(PageQueryEntries);
+export const MappingHistorySchema = v.object({
+  mappings: v.array(MappingSchema),
+  total: v.number(),
+  page: v.number(),
+  totalPages: v.number(),
+});
+export type MappingHistory = v.InferOutput<typeof MappingHistorySchema>;
+
+export const UnmappedSchema = v.object({
+  shopify: v.array(v.object({ _id: v.string(), variantId: v.string(), sku: v.string() })),
+  acumatica: v.array(v.object({ _id: v.string(), acumaticaId: v.string(), sku: v.string() })),
+});
+export type Unmapped = v.InferOutput<typeof UnmappedSchema>;
+
+export const SelectorQuerySchema = v.object({
+  page: queryInteger("page", 1, 1, 1_000_000),
+  search: PageQueryEntries.search,
+});
+export const MappingSelectorSchema = v.object({ mappings: v.array(MappingSchema), page: v.number(), hasMore: v.boolean() });
+export type MappingSelector = v.InferOutput<typeof MappingSelectorSchema>;
+
+export const MappingIdsInputSchema = v.object({
+  mappingIds: v.pipe(v.array(IdSchema, "mappingIds must be a list of ids"), v.maxLength(1000, "mappingIds may hold at most 1000 ids")),
+});
+export const MappingListSchema = v.object({ mappings: v.array(MappingSchema) });
+
+export const SyncOptionsSchema = v.pipe(
+  v.object({
+    price: v.boolean("syncOptions.price must be true or false"),
+    quantity: v.boolean("syncOptions.quantity must be true or false"),
+  }),
+  v.check((options) => options.price || options.quantity, MESSAGES.mapping.selectSyncOption),
+);
+export type SyncOptions = v.InferOutput<typeof SyncOptionsSchema>;
+
+export const SyncMappingInputSchema = v.object({
+  syncOptions: SyncOptionsSchema,
+  dryRun: v.optional(v.boolean("dryRun must be true or false"), false),
+});
+
+export const SYNC_OUTCOMES = ["succeeded", "unchanged", "skipped", "failed", "planned"] as const;
+
+/** One field's planned or applied change: ERP value -> Shopify. */
+export const FieldChangeSchema = v.object({
+  field: v.picklist(["price", "compareAtPrice", "quantity"]),
+  from: v.nullable(v.number()),
+  to: v.nullable(v.number()),
+});
+export type FieldChange = v.InferOutput<typeof FieldChangeSchema>;
+
+export const MappingSyncResultSchema = v.object({
+  mappingId: v.string(),
+  shopifySku: v.string(),
+  acumaticaSku: v.string(),
+  outcome: v.picklist(SYNC_OUTCOMES),
+  changes: v.array(FieldChangeSchema),
+  reason: v.nullable(v.string()),
+});
+export type MappingSyncResult = v.InferOutput<typeof MappingSyncResultSchema>;
+
+export const SyncRunSchema = v.object({
+  dryRun: v.boolean(),
+  historyId: v.nullable(v.string()),
+  results: v.array(MappingSyncResultSchema),
+});
+export type SyncRun = v.InferOutput<typeof SyncRunSchema>;
+
+export const AutoMapResultSchema = v.object({
+  created: v.number(),
+  alreadyMapped: v.number(),
+  duplicateSkus: v.object({ shopify: v.array(v.string()), acumatica: v.array(v.string()) }),
+});
+export type AutoMapResult = v.InferOutput<typeof AutoMapResultSchema>;
