@@ -7,7 +7,7 @@ export default defineConfig({
       { test: { name: "shared", include: ["shared/test/**/*.test.ts"] } },
       { test: { name: "edge", include: ["edge/test/**/*.test.ts"], testTimeout: 20_000 } },
       { test: { name: "sandbox", include: ["sandbox/test/**/*.test.ts"], testTimeout: 30_000 } },
-      "web/vitest.config.ts",
+      "web/vitest.config.{ts,mts}",
       {
         test: {
           name: "browser",

@@ -80,10 +80,12 @@ function parse(endpoint: (typeof contract)[EndpointName], part: Part, value: unk
   if (!schema) return {};
   const result = v.safeParse(schema, value);
   if (result.success) return result.output;
-  const errors: FieldIssue[] = result.issues.map((issue) => ({
-    path: v.getDotPath(issue) ?? part,
-    message: issue.message,
-  }));
+  const errors: FieldIssue[] = result.issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? part;
+    // valibot's own text for a missing key is "Invalid key: ..."; say it the way people read it.
+    const message = issue.message.startsWith("Invalid key") ? `${path} is required` : issue.message;
+    return { path, message };
+  });
   throw new ValidationError(errors[0]?.message ?? `Invalid ${part}`, errors);
 }
 

@@ -1,3 +1,5 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
 /** Body of a Stripe API error, as the official SDKs parse it (`{ error: { type, code, message, param } }`). */
 export interface StripeErrorBody {
   type: "invalid_request_error" | "api_error" | "card_error" | "idempotency_error";
@@ -10,17 +12,17 @@ export interface StripeErrorBody {
 
 /** Thrown anywhere in the Stripe simulator; the routes' error handler answers it in Stripe's shape. */
 export class StripeApiError extends Error {
-  readonly status: number;
+  readonly status: ContentfulStatusCode;
   readonly body: StripeErrorBody;
 
-  constructor(status: number, body: StripeErrorBody) {
+  constructor(status: ContentfulStatusCode, body: StripeErrorBody) {
     super(body.message);
     this.status = status;
     this.body = body.code ? { doc_url: `https://stripe.com/docs/error-codes/${body.code.replaceAll("_", "-")}`, ...body } : body;
   }
 }
 
-export function invalidRequest(message: string, options: { param?: string; code?: string; status?: number } = {}) {
+export function invalidRequest(message: string, options: { param?: string; code?: string; status?: ContentfulStatusCode } = {}) {
   const { status = 400, ...rest } = options;
   return new StripeApiError(status, { type: "invalid_request_error", message, ...rest });
 }
@@ -29,7 +31,7 @@ export function invalidRequest(message: string, options: { param?: string; code?
  * "No such price: 'x'". Stripe answers 404 when the id is in the URL path and 400 when it was a
  * parameter of the request (`line_items[0][price]`), both with code resource_missing.
  */
-export function noSuch(kind: string, id: string, param: string, status = 400) {
+export function noSuch(kind: string, id: string, param: string, status: ContentfulStatusCode = 400) {
   return invalidRequest(`No such ${kind}: '${id}'`, { param, code: "resource_missing", status });
 }
 

@@ -38,14 +38,19 @@ export const NewPasswordSchema = v.pipe(
   v.maxLength(128, "Password must be at most 128 characters long"),
 );
 
-export const LoginInputSchema = v.object({ email: EmailSchema, password: LoginPasswordSchema });
+/** A missing field reads as empty, so it fails with the field's own "is required" message. */
+function field<S extends v.GenericSchema<string, unknown>>(schema: S) {
+  return v.optional(schema, "");
+}
+
+export const LoginInputSchema = v.object({ email: field(EmailSchema), password: field(LoginPasswordSchema) });
 export type LoginInput = v.InferOutput<typeof LoginInputSchema>;
 
-export const RegisterInputSchema = v.object({ name: NameSchema, email: EmailSchema, password: NewPasswordSchema });
+export const RegisterInputSchema = v.object({ name: field(NameSchema), email: field(EmailSchema), password: field(NewPasswordSchema) });
 export type RegisterInput = v.InferOutput<typeof RegisterInputSchema>;
 
 export const RefreshInputSchema = v.object({
-  token: v.pipe(v.string("No refresh token available"), v.nonEmpty("No refresh token available"), v.maxLength(4096, "token is too long")),
+  token: field(v.pipe(v.string("No refresh token available"), v.nonEmpty("No refresh token available"), v.maxLength(4096, "token is too long"))),
 });
 export type RefreshInput = v.InferOutput<typeof RefreshInputSchema>;
 
@@ -66,7 +71,7 @@ export type AuthResult = v.InferOutput<typeof AuthResultSchema>;
 export const MeSchema = v.object({ user: UserSchema });
 
 export const ChangePasswordInputSchema = v.object({
-  currentPassword: LoginPasswordSchema,
-  newPassword: NewPasswordSchema,
+  currentPassword: field(LoginPasswordSchema),
+  newPassword: field(NewPasswordSchema),
 });
 export type ChangePasswordInput = v.InferOutput<typeof ChangePasswordInputSchema>;

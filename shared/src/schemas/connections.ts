@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ACUMATICA_API_VERSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
 
 function required(label: string, max = 200) {
-  return v.pipe(v.string(`${label} is required`), v.trim(), v.nonEmpty(`${label} is required`), v.maxLength(max, `${label} must be at most ${max} characters`));
+  return v.optional(v.pipe(v.string(`${label} is required`), v.trim(), v.nonEmpty(`${label} is required`), v.maxLength(max, `${label} must be at most ${max} characters`)), "");
 }
 
 /** A secret on save: blank keeps the saved one (the answer never carries it back). */
@@ -13,7 +13,7 @@ function secret(label: string) {
 export const AcumaticaConnectionInputSchema = v.object({
   name: required("Name"),
   apiVersion: v.picklist(ACUMATICA_API_VERSIONS, `API version must be one of ${ACUMATICA_API_VERSIONS.join(", ")}`),
-  instanceUri: v.pipe(required("Instance URL", 500), v.url("Instance URL must be a valid URL")),
+  instanceUri: v.pipe(required("Instance URL", 500), v.url("Instance URL must be a valid URL (https://...)")),
   endpointName: required("Endpoint name", 100),
   username: required("Username"),
   password: secret("Password"),

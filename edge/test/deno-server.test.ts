@@ -1,0 +1,47 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApiClient } from "@stockbridge/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startDeno } from "../../scripts/lib.mjs";
+
+// The real thing users run: `deno run edge/main.ts` with a libSQL file, spoken to over HTTP.
+describe("the edge under Deno", () => {
+  let server: ChildProcess;
+  let origin: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "stockbridge-deno-"));
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    server = await startDeno("edge", "edge/main.ts", { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000" }, `${origin}/api/health`);
+  });
+
+  afterAll(() => {
+    server?.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers health with the migrated database", async () => {
+    const response = await fetch(`${origin}/api/health`);
+    expect(await response.json()).toEqual({ data: { status: "ok", version: expect.any(String), db: "ok" } });
+  });
+
+  it("registers, signs in and reads the account over HTTP", async () => {
+    const anonymous = createApiClient({ baseUrl: `${origin}/api`, getToken: () => null });
+    const registered = await anonymous.call("register", { body: { name: "Deno User", email: "deno@example.com", password: "Passw0rd" } });
+    const signedIn = createApiClient({ baseUrl: `${origin}/api`, getToken: () => registered.token });
+    expect((await signedIn.call("me")).user.email).toBe("deno@example.com");
+  });
+
+  it("serves the web app shell for app routes and JSON 404 for unknown API paths", async () => {
+    const page = await fetch(`${origin}/settings`);
+    expect(page.status).toBe(200);
+    expect((await page.text()).toLowerCase()).toContain("<!doctype html>");
+    const api = await fetch(`${origin}/api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect((await api.json()).code).toBe("NOT_FOUND");
+  });
+});

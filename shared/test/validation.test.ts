@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import {
+  canSubmitManualMapping,
+  matchesTypedConfirmation,
+  validateAcumaticaForm,
+  validateConfirmPassword,
+  validateEmail,
+  validateLoginForm,
+  validateName,
+  validateNewPassword,
+  validatePriceMapping,
+  validateRegisterForm,
+  validateShopifyForm,
+  validateSyncOptions,
+} from "../src/validation.ts";
+
+describe("login form", () => {
+  it("requires an email", () => expect(validateEmail("")).toBe("Email is required"));
+  it("requires a standard email pattern", () => {
+    expect(validateEmail("ann@example")).toBe("Invalid email address");
+    expect(validateEmail("ann example.com")).toBe("Invalid email address");
+    expect(validateEmail("ann@example.com")).toBeUndefined();
+  });
+  it("requires a password", () => {
+    expect(validateLoginForm({ email: "a@b.co", password: "" })).toEqual({ password: "Password is required" });
+  });
+  it("passes a complete form", () => expect(validateLoginForm({ email: "a@b.co", password: "x" })).toEqual({}));
+});
+
+describe("register form", () => {
+  it("requires a name of letters and spaces only", () => {
+    expect(validateName("")).toBe("Name is required");
+    expect(validateName("Ann-Marie")).toBe("Name should only contain letters and spaces");
+    expect(validateName("Ann 2")).toBe("Name should only contain letters and spaces");
+    expect(validateName("Ann Marie")).toBeUndefined();
+    expect(validateName("Zoë Ñúñez")).toBeUndefined();
+  });
+
+  it.each([
+    ["", "Password is required"],
+    ["Ab1", "Password must be at least 6 characters long"],
+    ["ABCDEF1", "Password must contain at least one lowercase letter"],
+    ["abcdef1", "Password must contain at least one uppercase letter"],
+    ["Abcdefg", "Password must contain at least one number"],
+  ])("rejects the password %j with %j", (password, message) => {
+    expect(validateNewPassword(password)).toBe(message);
+  });
+
+  it("accepts a password meeting every rule", () => expect(validateNewPassword("Abcdef1")).toBeUndefined());
+
+  it("requires the confirmation to be present and equal", () => {
+    expect(validateConfirmPassword("", "Abcdef1")).toBe("Please confirm your password");
+    expect(validateConfirmPassword("Abcdef2", "Abcdef1")).toBe("Passwords do not match");
+    expect(validateConfirmPassword("Abcdef1", "Abcdef1")).toBeUndefined();
+  });
+
+  it("reports each field's first error", () => {
+    expect(validateRegisterForm({ name: "", email: "x", password: "abc", confirmPassword: "" })).toEqual({
+      name: "Name is required",
+      email: "Invalid email address",
+      password: "Password must be at least 6 characters long",
+      confirmPassword: "Please confirm your password",
+    });
+  });
+});
+
+describe("connection forms", () => {
+  const acumatica = {
+    name: "ERP",
+    apiVersion: "23.200.001",
+    instanceUri: "https://erp.example.com",
+    endpointName: "Default",
+    username: "admin",
+    password: "secret",
+    company: "Company",
+  };
+
+  it("requires every field", () => {
+    const errors = validateAcumaticaForm({ ...acumatica, name: "", company: " " }, { passwordSaved: false });
+    expect(errors).toEqual({ name: "Name is required", company: "Company is required" });
+  });
+
+  it("allows a blank password only when one is saved", () => {
+    expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: false })).toEqual({ password: "Password is required" });
+    expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: true })).toEqual({});
+  });
+
+  it("allows only the listed API versions", () => {
+    expect(validateAcumaticaForm({ ...acumatica, apiVersion: "17.200.001" }, { passwordSaved: true }).apiVersion).toMatch(/one of 18.200.001/);
+    const shopify = { name: "Store", apiVersion: "2023-01", storeName: "demo", accessToken: "t" };
+    expect(validateShopifyForm(shopify, { accessTokenSaved: true }).apiVersion).toMatch(/one of 2024-07, 2024-10, 2025-01, 2025-04/);
+  });
+});
+
+describe("settings, sync options, manual mapping, typed confirmation", () => {
+  it("needs at least one price field", () => {
+    expect(validatePriceMapping({ syncPrice: false, syncMsrp: false })).toBe("At least one price field must be synced");
+    expect(validatePriceMapping({ syncPrice: false, syncMsrp: true })).toBeUndefined();
+  });
+  it("needs at least one sync option", () => {
+    expect(validateSyncOptions({ price: false, quantity: false })).toBe("Please select at least one sync option");
+    expect(validateSyncOptions({ price: true, quantity: false })).toBeUndefined();
+  });
+  it("needs both products picked for a manual mapping", () => {
+    expect(canSubmitManualMapping({ shopifyVariantId: "1", acumaticaProductId: null })).toBe(false);
+    expect(canSubmitManualMapping({ shopifyVariantId: "1", acumaticaProductId: "A" })).toBe(true);
+  });
+  it("matches a typed confirmation exactly", () => {
+    expect(matchesTypedConfirmation("Nightly sync", "Nightly sync")).toBe(true);
+    expect(matchesTypedConfirmation("nightly sync", "Nightly sync")).toBe(false);
+    expect(matchesTypedConfirmation("Nightly sync ", "Nightly sync")).toBe(false);
+  });
+});
