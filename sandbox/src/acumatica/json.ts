@@ -7,15 +7,84 @@ export class Decimal {
   constructor(readonly amount: number) {}
 }
 
-export type Json = string | number | boolean | null | Decimal | Json[] | { [key: string]: Json | undefined };
-
-export function serialize(value: Json | undefined): string {
-  const parts: string[] = [];
-  write(value ?? null, parts);
-  return parts.join("");
+/**
+ * A big array whose items are produced (as raw JSON text) only while the body is written: inquiry
+ * results can hold every item of a 100,000-item catalog, so they are streamed, never built whole.
+ */
+export class LazyArray {
+  constructor(
+    readonly length: number,
+    readonly item: (index: number) => string,
+  ) {}
 }
 
-function write(value: Json, parts: string[]): void {
+export type Json =
+  | string
+  | number
+  | boolean
+  | null
+  | Decimal
+  | LazyArray
+  | Json[]
+  | { [key: string]: Json | undefined };
+
+type Segment = string | LazyArray;
+
+export function serialize(value: Json | undefined): string {
+  const segments: Segment[] = [];
+  write(value ?? null, segments);
+  return segments.map((segment) => (typeof segment === "string" ? segment : expand(segment, 0, segment.length))).join("");
+}
+
+/** The same text as `serialize`, as a byte stream written in ~64 KB chunks. */
+export function serializeStream(value: Json): ReadableStream<Uint8Array> {
+  const segments: Segment[] = [];
+  write(value, segments);
+  const encoder = new TextEncoder();
+  let segmentIndex = 0;
+  let itemIndex = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let chunk = "";
+      while (segmentIndex < segments.length && chunk.length < 65_536) {
+        const segment = segments[segmentIndex]!;
+        if (typeof segment === "string") {
+          chunk += segment;
+          segmentIndex += 1;
+          continue;
+        }
+        const end = Math.min(segment.length, itemIndex + 256);
+        chunk += expand(segment, itemIndex, end);
+        itemIndex = end;
+        if (itemIndex >= segment.length) {
+          segmentIndex += 1;
+          itemIndex = 0;
+        }
+      }
+      if (chunk) controller.enqueue(encoder.encode(chunk));
+      if (segmentIndex >= segments.length) controller.close();
+    },
+  });
+}
+
+/** Items [start, end) of a lazy array, with its brackets when the range touches an end. */
+function expand(array: LazyArray, start: number, end: number): string {
+  if (array.length === 0) return "[]";
+  const items: string[] = [];
+  for (let index = start; index < end; index += 1) items.push(array.item(index));
+  return `${start === 0 ? "[" : ","}${items.join(",")}${end >= array.length ? "]" : ""}`;
+}
+
+export function isStreamed(value: Json): boolean {
+  if (value instanceof LazyArray) return true;
+  if (Array.isArray(value)) return value.some(isStreamed);
+  if (typeof value === "object" && value !== null && !(value instanceof Decimal)) {
+    return Object.values(value).some((item) => item !== undefined && isStreamed(item));
+  }
+  return false;
+}
+
+function write(value: Json, parts: Segment[]): void {
   if (value === null) {
     parts.push("null");
   } else if (typeof value === "string") {
@@ -25,7 +94,9 @@ function write(value: Json, parts: string[]): void {
   } else if (typeof value === "boolean") {
     parts.push(value ? "true" : "false");
   } else if (value instanceof Decimal) {
-    parts.push(Number.isFinite(value.amount) ? value.amount.toFixed(6) : "null");
+    parts.push(decimalText(value.amount));
+  } else if (value instanceof LazyArray) {
+    parts.push(value);
   } else if (Array.isArray(value)) {
     parts.push("[");
     value.forEach((item, index) => {
@@ -45,6 +116,11 @@ function write(value: Json, parts: string[]): void {
     }
     parts.push("}");
   }
+}
+
+/** Six decimal places, as Acumatica prints every DecimalValue. */
+export function decimalText(amount: number): string {
+  return Number.isFinite(amount) ? amount.toFixed(6) : "null";
 }
 
 /** `2026-10-01T09:00:00.5+00:00`: UTC with .NET's "FFF" fraction (trailing zeros dropped). */

@@ -43,8 +43,8 @@ export function createLimiter(clock: SandboxClock, limits: () => { maxConcurrent
 
   function planStart(now: number): number {
     const limit = limits().requestsPerMinute;
+    if (limit === 0) return now;
     const at = Math.max(now, gateAt);
-    if (limit === 0) return at;
     while (head < log.length && log[head]! <= at - MINUTE_MS) head += 1;
     if (head > 1_000 && head * 2 > log.length) {
       log = log.slice(head);

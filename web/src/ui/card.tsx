@@ -1,0 +1,24 @@
+import type { ReactNode } from "react";
+import { cn } from "./cn.ts";
+
+export interface CardProps {
+  title?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}
+
+/** A white panel with an optional title row. */
+export function Card({ title, actions, children, className }: CardProps) {
+  return (
+    <section className={cn("rounded-lg bg-white shadow-sm ring-1 ring-gray-200", className)}>
+      {title || actions ? (
+        <div className="flex items-center justify-between gap-4 border-b border-gray-200 px-5 py-4">
+          {title ? <h2 className="text-base font-semibold text-gray-900">{title}</h2> : <span />}
+          {actions}
+        </div>
+      ) : null}
+      <div className="p-5">{children}</div>
+    </section>
+  );
+}
