@@ -2,13 +2,23 @@ import type { StripeContext } from "./context.ts";
 import { cardDeclined, invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { previousAttributes } from "./events.ts";
 import { ID_LENGTHS, newId } from "./ids.ts";
+import { canCharge, emitInvoiceOutcome, issueInvoice, periodLines, prorationLines } from "./invoicing.ts";
 import { applyMetadata, type MetadataUpdate } from "./params.ts";
 import { addIntervals, daysToSeconds } from "./periods.ts";
-import type { CustomerRecord, InvoiceRecord, LineItemInput, PriceRecord, SubscriptionRecord } from "./records.ts";
-import { renderSubscription } from "./render.ts";
-import { canCharge, emitInvoiceOutcome, issueInvoice, periodLines, prorationLines } from "./invoicing.ts";
+import type {
+  CustomerRecord,
+  InvoiceRecord,
+  LineItemInput,
+  PriceRecord,
+  SubscriptionRecord,
+} from "./records.ts";
+import { renderSubscription } from "./render-subscription.ts";
 
-export type PaymentBehavior = "allow_incomplete" | "default_incomplete" | "error_if_incomplete" | "pending_if_incomplete";
+export type PaymentBehavior =
+  | "allow_incomplete"
+  | "default_incomplete"
+  | "error_if_incomplete"
+  | "pending_if_incomplete";
 export const PAYMENT_BEHAVIORS: readonly PaymentBehavior[] = [
   "allow_incomplete",
   "default_incomplete",
@@ -16,7 +26,11 @@ export const PAYMENT_BEHAVIORS: readonly PaymentBehavior[] = [
   "pending_if_incomplete",
 ];
 export type ProrationBehavior = "create_prorations" | "always_invoice" | "none";
-export const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = ["create_prorations", "always_invoice", "none"];
+export const PRORATION_BEHAVIORS: readonly ProrationBehavior[] = [
+  "create_prorations",
+  "always_invoice",
+  "none",
+];
 
 export interface SubscriptionStart {
   customer: CustomerRecord;
@@ -33,7 +47,10 @@ export interface SubscriptionStart {
 export function recurringPrice(ctx: StripeContext, id: string, param: string): PriceRecord {
   const price = ctx.store.prices.get(id);
   if (!price) throw noSuch("price", id, param);
-  if (!price.active) throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, { param });
+  if (!price.active)
+    throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, {
+      param,
+    });
   return price;
 }
 
@@ -119,10 +136,16 @@ export interface SubscriptionChanges {
 }
 
 /** POST /v1/subscriptions/:id — cancel at period end / resume, plan switch, metadata. */
-export function updateSubscription(ctx: StripeContext, subscription: SubscriptionRecord, changes: SubscriptionChanges) {
+export function updateSubscription(
+  ctx: StripeContext,
+  subscription: SubscriptionRecord,
+  changes: SubscriptionChanges,
+) {
   const now = ctx.now();
   const before = renderSubscription(subscription, ctx.store);
-  const onlyMetadata = Object.entries(changes).every(([key, value]) => key === "metadata" || value === undefined);
+  const onlyMetadata = Object.entries(changes).every(
+    ([key, value]) => key === "metadata" || value === undefined,
+  );
   if (subscription.status === "canceled" && !onlyMetadata) {
     throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.");
   }
@@ -137,7 +160,8 @@ export function updateSubscription(ctx: StripeContext, subscription: Subscriptio
     throw error;
   }
   subscription.metadata = applyMetadata(subscription.metadata, changes.metadata);
-  if (changes.defaultPaymentMethod !== undefined) subscription.defaultPaymentMethod = changes.defaultPaymentMethod;
+  if (changes.defaultPaymentMethod !== undefined)
+    subscription.defaultPaymentMethod = changes.defaultPaymentMethod;
   if (changes.description !== undefined) subscription.description = changes.description;
   const after = renderSubscription(subscription, ctx.store);
   const previous = previousAttributes(before, after);
@@ -146,8 +170,13 @@ export function updateSubscription(ctx: StripeContext, subscription: Subscriptio
   return subscription;
 }
 
-function applyCancellation(subscription: SubscriptionRecord, changes: SubscriptionChanges, now: number): void {
-  if (changes.cancelAtPeriodEnd !== undefined) setCancelAtPeriodEnd(subscription, changes.cancelAtPeriodEnd, now);
+function applyCancellation(
+  subscription: SubscriptionRecord,
+  changes: SubscriptionChanges,
+  now: number,
+): void {
+  if (changes.cancelAtPeriodEnd !== undefined)
+    setCancelAtPeriodEnd(subscription, changes.cancelAtPeriodEnd, now);
   if (changes.cancelAt !== undefined) {
     subscription.cancelAt = changes.cancelAt;
     subscription.cancelAtPeriodEnd = false;
@@ -157,6 +186,13 @@ function applyCancellation(subscription: SubscriptionRecord, changes: Subscripti
 }
 
 function setCancelAtPeriodEnd(subscription: SubscriptionRecord, value: boolean, now: number): void {
+  // Repeating the same request must not move canceled_at (nor send another update).
+  if (
+    subscription.cancelAtPeriodEnd === value &&
+    subscription.cancelAt === (value ? subscription.currentPeriodEnd : null)
+  ) {
+    return;
+  }
   subscription.cancelAtPeriodEnd = value;
   subscription.cancelAt = value ? subscription.currentPeriodEnd : null;
   subscription.canceledAt = value ? now : null;
@@ -181,12 +217,21 @@ function changeItems(
     const param = (key: string) => `items[${index}][${key}]`;
     const price = change.price ? recurringPrice(ctx, change.price, param("price")) : undefined;
     if (price && subscription.items.some((item) => item.price === price.id && item.id !== change.id)) {
-      throw invalidRequest(`Cannot add multiple subscription items with the same price: ${price.id}`, { param: param("price") });
+      throw invalidRequest(`Cannot add multiple subscription items with the same price: ${price.id}`, {
+        param: param("price"),
+      });
     }
     if (!change.id) {
       if (!price) throw parameterMissing(param("price"));
       const id = newId("si_", ID_LENGTHS.subscriptionItem);
-      subscription.items.push({ id, created: now, seq: ctx.store.nextSeq(), metadata: {}, price: price.id, quantity: change.quantity ?? 1 });
+      subscription.items.push({
+        id,
+        created: now,
+        seq: ctx.store.nextSeq(),
+        metadata: {},
+        price: price.id,
+        quantity: change.quantity ?? 1,
+      });
       continue;
     }
     const item = subscription.items.find((candidate) => candidate.id === change.id);
@@ -196,7 +241,12 @@ function changeItems(
       continue;
     }
     if (price && price.id !== item.price) {
-      swaps.push({ itemId: item.id, from: ctx.store.prices.get(item.price)!, to: price, quantity: change.quantity ?? item.quantity });
+      swaps.push({
+        itemId: item.id,
+        from: ctx.store.prices.get(item.price)!,
+        to: price,
+        quantity: change.quantity ?? item.quantity,
+      });
       item.price = price.id;
     }
     if (change.quantity !== undefined) item.quantity = change.quantity;
@@ -204,7 +254,8 @@ function changeItems(
   if (subscription.items.length === 0) {
     throw invalidRequest("A subscription must have at least one active item.", { param: "items" });
   }
-  if (swaps.length === 0 || subscription.status === "trialing" || subscription.status === "incomplete") return null;
+  if (swaps.length === 0 || subscription.status === "trialing" || subscription.status === "incomplete")
+    return null;
   const [swap] = swaps;
   if (swap!.from.interval !== swap!.to.interval || swap!.from.intervalCount !== swap!.to.intervalCount) {
     subscription.billingCycleAnchor = now;
@@ -212,7 +263,11 @@ function changeItems(
     subscription.currentPeriodStart = now;
     subscription.currentPeriodEnd = addIntervals(now, swap!.to.interval, swap!.to.intervalCount);
     if (subscription.cancelAtPeriodEnd) subscription.cancelAt = subscription.currentPeriodEnd;
-    return issueInvoice(ctx, subscription, { reason: "subscription_update", lines: periodLines(subscription, ctx), charge: true });
+    return issueInvoice(ctx, subscription, {
+      reason: "subscription_update",
+      lines: periodLines(subscription, ctx),
+      charge: true,
+    });
   }
   if (proration !== "always_invoice") return null;
   const lines = swaps.flatMap((change) => prorationLines(ctx, subscription, change));
@@ -233,7 +288,8 @@ export function endSubscription(ctx: StripeContext, subscription: SubscriptionRe
   subscription.status = "canceled";
   subscription.endedAt = at;
   subscription.canceledAt ??= at;
-  subscription.cancelAt = subscription.cancelAt !== null && subscription.cancelAt <= at ? subscription.cancelAt : null;
+  subscription.cancelAt =
+    subscription.cancelAt !== null && subscription.cancelAt <= at ? subscription.cancelAt : null;
   subscription.cancellationReason ??= "cancellation_requested";
   ctx.emit("customer.subscription.deleted", renderSubscription(subscription, ctx.store));
 }

@@ -48,10 +48,15 @@ ${body}
 export function checkoutPage(session: CheckoutSessionRecord, store: StripeStore, error?: string): string {
   const first = store.prices.get(session.lineItems[0]!.price)!;
   const product = store.products.get(first.product);
-  const total = session.lineItems.reduce((sum, item) => sum + (store.prices.get(item.price)?.unitAmount ?? 0) * item.quantity, 0);
-  const email = (session.customer && store.customers.get(session.customer)?.email) || session.customerEmail || "";
+  const total = session.lineItems.reduce(
+    (sum, item) => sum + (store.prices.get(item.price)?.unitAmount ?? 0) * item.quantity,
+    0,
+  );
+  const email =
+    (session.customer && store.customers.get(session.customer)?.email) || session.customerEmail || "";
   const trialDays = session.subscriptionData.trialPeriodDays ?? first.trialPeriodDays;
-  const every = first.intervalCount === 1 ? `per ${first.interval}` : `every ${first.intervalCount} ${first.interval}s`;
+  const every =
+    first.intervalCount === 1 ? `per ${first.interval}` : `every ${first.intervalCount} ${first.interval}s`;
   const features = (product?.features ?? []).map((feature) => `<li>${escapeHtml(feature)}</li>`).join("");
   const action = `/checkout/${encodeURIComponent(session.id)}`;
   return page(
@@ -71,8 +76,8 @@ ${features ? `<ul>${features}</ul>` : ""}
 </select>
 ${error ? `<p class="alert" role="alert">${escapeHtml(error)}</p>` : ""}
 <div class="actions">
-${session.cancelUrl ? `<button class="cancel" type="submit" formaction="${action}/cancel" formnovalidate>Cancel</button>` : ""}
 <button class="pay" type="submit">Pay</button>
+${session.cancelUrl ? `<button class="cancel" type="submit" formaction="${action}/cancel" formnovalidate>Cancel</button>` : ""}
 </div>
 </form>`,
   );

@@ -19,7 +19,11 @@ export interface CheckoutPayment {
  * starts the subscription on it (trialing when the session or price asks for a trial), completes
  * the session and sends checkout.session.completed. A declined card leaves the session open.
  */
-export function completeCheckout(ctx: StripeContext, session: CheckoutSessionRecord, payment: CheckoutPayment): SubscriptionRecord {
+export function completeCheckout(
+  ctx: StripeContext,
+  session: CheckoutSessionRecord,
+  payment: CheckoutPayment,
+): SubscriptionRecord {
   if (session.status !== "open") throw new CheckoutClosedError(closedMessage(session));
   const method = createCardPaymentMethod(ctx, { token: payment.card ?? "tok_visa" });
   if (method.declines) throw cardDeclined();
@@ -53,7 +57,8 @@ export function completeCheckout(ctx: StripeContext, session: CheckoutSessionRec
 /** Where "Cancel" goes back to; the session stays open (Stripe does not expire it either). */
 export function cancelCheckout(session: CheckoutSessionRecord): string {
   if (session.status !== "open") throw new CheckoutClosedError(closedMessage(session));
-  if (!session.cancelUrl) throw new CheckoutClosedError("This checkout session has no cancel_url to return to.");
+  if (!session.cancelUrl)
+    throw new CheckoutClosedError("This checkout session has no cancel_url to return to.");
   return session.cancelUrl;
 }
 

@@ -7,7 +7,12 @@ import { renderCustomer, renderPaymentMethod } from "./render.ts";
 
 export function createCustomer(
   ctx: StripeContext,
-  input: { email: string | null; name: string | null; description: string | null; metadata: Record<string, string> },
+  input: {
+    email: string | null;
+    name: string | null;
+    description: string | null;
+    metadata: Record<string, string>;
+  },
 ): CustomerRecord {
   const customer: CustomerRecord = {
     id: newId("cus_", ID_LENGTHS.customer),
@@ -57,7 +62,10 @@ export function createCardPaymentMethod(
   } else {
     const number = (card.number ?? "").replaceAll(/\s/g, "");
     if (!/^\d{13,19}$/.test(number)) {
-      throw invalidRequest("Your card number is incorrect.", { param: `${param}[number]`, code: "incorrect_number" });
+      throw invalidRequest("Your card number is incorrect.", {
+        param: `${param}[number]`,
+        code: "incorrect_number",
+      });
     }
     details = { brand: brandOf(number), last4: number.slice(-4), declines: DECLINING_NUMBERS.has(number) };
   }
@@ -101,13 +109,16 @@ export function findPaymentMethod(
   throw noSuch("PaymentMethod", id, param, status);
 }
 
-export function attachPaymentMethod(ctx: StripeContext, method: PaymentMethodRecord, customer: CustomerRecord): void {
+export function attachPaymentMethod(
+  ctx: StripeContext,
+  method: PaymentMethodRecord,
+  customer: CustomerRecord,
+): void {
   if (method.customer === customer.id) return;
   if (method.customer !== null) {
-    throw invalidRequest(
-      "The payment method you provided has already been attached to a customer.",
-      { code: "payment_method_unexpected_state" },
-    );
+    throw invalidRequest("The payment method you provided has already been attached to a customer.", {
+      code: "payment_method_unexpected_state",
+    });
   }
   method.customer = customer.id;
   ctx.emit("payment_method.attached", renderPaymentMethod(method));

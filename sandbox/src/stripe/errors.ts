@@ -18,11 +18,16 @@ export class StripeApiError extends Error {
   constructor(status: ContentfulStatusCode, body: StripeErrorBody) {
     super(body.message);
     this.status = status;
-    this.body = body.code ? { doc_url: `https://stripe.com/docs/error-codes/${body.code.replaceAll("_", "-")}`, ...body } : body;
+    this.body = body.code
+      ? { doc_url: `https://stripe.com/docs/error-codes/${body.code.replaceAll("_", "-")}`, ...body }
+      : body;
   }
 }
 
-export function invalidRequest(message: string, options: { param?: string; code?: string; status?: ContentfulStatusCode } = {}) {
+export function invalidRequest(
+  message: string,
+  options: { param?: string; code?: string; status?: ContentfulStatusCode } = {},
+) {
   const { status = 400, ...rest } = options;
   return new StripeApiError(status, { type: "invalid_request_error", message, ...rest });
 }

@@ -5,7 +5,12 @@ import type { StripeObject } from "./render.ts";
 /** Stores an event with a snapshot of the object as it is now (later changes do not leak in). */
 export function recordEvent(
   store: StripeStore,
-  input: { type: string; created: number; object: StripeObject; previousAttributes?: Record<string, unknown> },
+  input: {
+    type: string;
+    created: number;
+    object: StripeObject;
+    previousAttributes?: Record<string, unknown>;
+  },
 ): EventRecord {
   const event: EventRecord = {
     id: newId("evt_"),

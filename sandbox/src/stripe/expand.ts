@@ -6,10 +6,10 @@ import {
   renderPaymentMethod,
   renderPrice,
   renderProduct,
-  renderSubscription,
   type StripeObject,
 } from "./render.ts";
 import { renderInvoice } from "./render-invoice.ts";
+import { renderSubscription } from "./render-subscription.ts";
 
 /** Finds and renders any object by id (what `expand` resolves references with). */
 export function renderById(store: StripeStore, id: string): StripeObject | undefined {
@@ -35,7 +35,11 @@ export function renderById(store: StripeStore, id: string): StripeObject | undef
  * string there is replaced by the object; on a list, `data.x` expands `x` on every entry. Naming
  * a property the object does not have is an error, a null reference stays null.
  */
-export function applyExpand(store: StripeStore, object: StripeObject, paths: readonly string[] = []): StripeObject {
+export function applyExpand(
+  store: StripeStore,
+  object: StripeObject,
+  paths: readonly string[] = [],
+): StripeObject {
   for (const [index, path] of paths.entries()) {
     const segments = path.split(".");
     if (segments.length > 4) {
@@ -48,7 +52,13 @@ export function applyExpand(store: StripeStore, object: StripeObject, paths: rea
   return object;
 }
 
-function expandInto(store: StripeStore, target: unknown, segments: string[], path: string, index: number): void {
+function expandInto(
+  store: StripeStore,
+  target: unknown,
+  segments: string[],
+  path: string,
+  index: number,
+): void {
   if (Array.isArray(target)) {
     for (const entry of target) expandInto(store, entry, segments, path, index);
     return;
@@ -62,7 +72,8 @@ function expandInto(store: StripeStore, target: unknown, segments: string[], pat
   let value = target[key];
   if (typeof value === "string" && key !== "object" && key !== "id") {
     const resolved = renderById(store, value);
-    if (!resolved) throw invalidRequest(`This property cannot be expanded (${path}).`, { param: `expand[${index}]` });
+    if (!resolved)
+      throw invalidRequest(`This property cannot be expanded (${path}).`, { param: `expand[${index}]` });
     value = resolved;
     target[key] = resolved;
   }

@@ -2,15 +2,17 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sleep } from "../faults.ts";
 import { invalidRequest, noSuch, StripeApiError, type StripeErrorBody } from "./errors.ts";
+import { applyExpand } from "./expand.ts";
 import { parseFormPairs, parseFormText } from "./form.ts";
 import { ID_LENGTHS, newId } from "./ids.ts";
 import { type ParamReader, readParams } from "./params.ts";
-import { applyExpand } from "./expand.ts";
 import type { StripeStore } from "./records.ts";
 import { API_VERSION, renderList, type StripeObject } from "./render.ts";
 
 export interface ApiFaults {
   errorRate: number;
+  timeoutRate: number;
+  timeoutMs: number;
   latencyMs: number;
 }
 
@@ -22,13 +24,16 @@ export interface StoredAnswer {
 
 const IDEMPOTENCY_CACHE_SIZE = 500;
 
-
 /**
  * In front of every `/v1` call, in Stripe's order: request id and version headers, the call
  * counter, secret-key auth, injected latency / transient errors, then idempotent replay (the SDK
  * sends an Idempotency-Key on every POST and retries 5xx answers with the same key).
  */
-export function apiMiddleware(deps: { faults: () => ApiFaults; countCall(): void; answers: Map<string, StoredAnswer> }): MiddlewareHandler {
+export function apiMiddleware(deps: {
+  faults: () => ApiFaults;
+  countCall(): void;
+  answers: Map<string, StoredAnswer>;
+}): MiddlewareHandler {
   return async (c, next) => {
     c.header("Request-Id", newId("req_", ID_LENGTHS.request));
     c.header("Stripe-Version", c.req.header("stripe-version") ?? API_VERSION);
@@ -37,10 +42,13 @@ export function apiMiddleware(deps: { faults: () => ApiFaults; countCall(): void
     if (denied) return c.json({ error: denied }, 401);
     const faults = deps.faults();
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    if (faults.errorRate > 0 && Math.random() < faults.errorRate) {
+    const hangs = faults.timeoutRate > 0 && Math.random() < faults.timeoutRate;
+    if (hangs) await sleep(faults.timeoutMs);
+    if (hangs || (faults.errorRate > 0 && Math.random() < faults.errorRate)) {
       const error: StripeErrorBody = {
         type: "api_error",
-        message: "An unknown error occurred (a transient failure injected by the sandbox's errorRate). Retry the request.",
+        message:
+          "An unknown error occurred (a transient failure injected by the sandbox). Retry the request.",
       };
       return c.json({ error }, 500);
     }
@@ -108,14 +116,22 @@ function decodeBasic(encoded: string): string | undefined {
 export function stripeErrorHandler(error: Error, c: Context): Response {
   if (error instanceof StripeApiError) return c.json({ error: error.body }, error.status);
   console.error("Stripe simulator failure:", error);
-  const body: StripeErrorBody = { type: "api_error", message: `The Stripe simulator failed: ${error.message}` };
+  const body: StripeErrorBody = {
+    type: "api_error",
+    message: `The Stripe simulator failed: ${error.message}`,
+  };
   return c.json({ error: body }, 500);
 }
 
 /** The request's parameters: the query string for GET / DELETE, the form body for POST. */
-export async function requestParams(c: Context, allowed: readonly string[]): Promise<{ params: ParamReader; expand: string[] }> {
+export async function requestParams(
+  c: Context,
+  allowed: readonly string[],
+): Promise<{ params: ParamReader; expand: string[] }> {
   const tree =
-    c.req.method === "POST" ? parseFormText(await c.req.text()) : parseFormPairs(new URL(c.req.url).searchParams);
+    c.req.method === "POST"
+      ? parseFormText(await c.req.text())
+      : parseFormPairs(new URL(c.req.url).searchParams);
   const params = readParams(tree, allowed);
   return { params, expand: params.strings("expand") ?? [] };
 }
@@ -123,12 +139,18 @@ export async function requestParams(c: Context, allowed: readonly string[]): Pro
 export const LIST_PARAMS = ["limit", "starting_after", "ending_before"] as const;
 
 /** Stripe's cursor pagination over a newest-first list. */
-export function paginate<T extends { id: string }>(records: T[], params: ParamReader, kind: string): { page: T[]; hasMore: boolean } {
+export function paginate<T extends { id: string }>(
+  records: T[],
+  params: ParamReader,
+  kind: string,
+): { page: T[]; hasMore: boolean } {
   const limit = params.integer("limit", { min: 1, max: 100 }) ?? 10;
   const after = params.string("starting_after");
   const before = params.string("ending_before");
   if (after !== undefined && before !== undefined) {
-    throw invalidRequest("You may only specify one of these parameters: ending_before, starting_after.", { param: "ending_before" });
+    throw invalidRequest("You may only specify one of these parameters: ending_before, starting_after.", {
+      param: "ending_before",
+    });
   }
   if (after !== undefined) {
     const index = records.findIndex((record) => record.id === after);
@@ -153,7 +175,14 @@ export function answer(c: Context, store: StripeStore, object: StripeObject, exp
 export function answerList<T extends { id: string }>(
   c: Context,
   store: StripeStore,
-  input: { url: string; records: T[]; kind: string; render: (record: T) => StripeObject; params: ParamReader; expand: string[] },
+  input: {
+    url: string;
+    records: T[];
+    kind: string;
+    render: (record: T) => StripeObject;
+    params: ParamReader;
+    expand: string[];
+  },
 ): Response {
   const { page, hasMore } = paginate(input.records, input.params, input.kind);
   return answer(c, store, renderList(input.url, page.map(input.render), hasMore), input.expand);

@@ -1,6 +1,12 @@
 import type { StripeContext } from "./context.ts";
 import { newId } from "./ids.ts";
-import type { BillingReason, InvoiceLineRecord, InvoiceRecord, PriceRecord, SubscriptionRecord } from "./records.ts";
+import type {
+  BillingReason,
+  InvoiceLineRecord,
+  InvoiceRecord,
+  PriceRecord,
+  SubscriptionRecord,
+} from "./records.ts";
 import { renderInvoice } from "./render-invoice.ts";
 
 /** Whether a payment method can pay: missing, or a declining test card, both fail the charge. */
@@ -12,7 +18,11 @@ export function canCharge(ctx: StripeContext, paymentMethodId: string | null): b
 
 /** The method a subscription's invoices are charged to: its own default, else the customer's. */
 export function paymentMethodFor(ctx: StripeContext, subscription: SubscriptionRecord): string | null {
-  return subscription.defaultPaymentMethod ?? ctx.store.customers.get(subscription.customer)?.defaultPaymentMethod ?? null;
+  return (
+    subscription.defaultPaymentMethod ??
+    ctx.store.customers.get(subscription.customer)?.defaultPaymentMethod ??
+    null
+  );
 }
 
 export function formatMoney(cents: number, currency: string): string {
@@ -21,7 +31,11 @@ export function formatMoney(cents: number, currency: string): string {
   return `${sign}${symbol}${(Math.abs(cents) / 100).toFixed(2)}`;
 }
 
-export function periodLines(subscription: SubscriptionRecord, ctx: StripeContext, amountFactor = 1): InvoiceLineRecord[] {
+export function periodLines(
+  subscription: SubscriptionRecord,
+  ctx: StripeContext,
+  amountFactor = 1,
+): InvoiceLineRecord[] {
   return subscription.items.map((item) => {
     const price = ctx.store.prices.get(item.price)!;
     const product = ctx.store.products.get(price.product);

@@ -38,7 +38,8 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
   function scalar(key: string): string | undefined {
     const value = tree[key];
     if (value === undefined) return undefined;
-    if (typeof value !== "string") throw invalidRequest(`Invalid value for ${name(key)}: expected a string.`, { param: name(key) });
+    if (typeof value !== "string")
+      throw invalidRequest(`Invalid value for ${name(key)}: expected a string.`, { param: name(key) });
     return value;
   }
 
@@ -46,7 +47,11 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
     const raw = scalar(key);
     if (raw === undefined) return undefined;
     if (raw === "") throw parameterEmpty(name(key));
-    if (!/^-?\d+$/.test(raw)) throw invalidRequest(`Invalid integer: ${raw}`, { param: name(key), code: "parameter_invalid_integer" });
+    if (!/^-?\d+$/.test(raw))
+      throw invalidRequest(`Invalid integer: ${raw}`, {
+        param: name(key),
+        code: "parameter_invalid_integer",
+      });
     const value = Number(raw);
     if ((range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max)) {
       throw invalidRequest(
@@ -84,13 +89,18 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
       if (value === undefined) return undefined;
       if (value === "true") return true;
       if (value === "false") return false;
-      throw invalidRequest(`Invalid boolean: ${value}`, { param: name(key), code: "parameter_invalid_boolean" });
+      throw invalidRequest(`Invalid boolean: ${value}`, {
+        param: name(key),
+        code: "parameter_invalid_boolean",
+      });
     },
     oneOf<T extends string>(key: string, values: readonly T[]): T | undefined {
       const value = scalar(key);
       if (value === undefined) return undefined;
       if (!values.includes(value as T)) {
-        throw invalidRequest(`Invalid ${name(key)}: must be one of ${values.join(", ")}`, { param: name(key) });
+        throw invalidRequest(`Invalid ${name(key)}: must be one of ${values.join(", ")}`, {
+          param: name(key),
+        });
       }
       return value as T;
     },
@@ -99,10 +109,13 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
       if (value === undefined) return undefined;
       if (value === "") return [];
       if (typeof value === "string") {
-        throw invalidRequest(`Invalid array for ${name(key)}: send ${name(key)}[]=value`, { param: name(key) });
+        throw invalidRequest(`Invalid array for ${name(key)}: send ${name(key)}[]=value`, {
+          param: name(key),
+        });
       }
       return listEntries(value, name(key)).map(([index, entry]) => {
-        if (typeof entry !== "string") throw invalidRequest(`Invalid value for ${name(key)}[${index}]`, { param: name(key) });
+        if (typeof entry !== "string")
+          throw invalidRequest(`Invalid value for ${name(key)}[${index}]`, { param: name(key) });
         return entry;
       });
     },
@@ -110,7 +123,8 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
       const value = tree[key];
       if (value === undefined) return undefined;
       if (value === "") return null;
-      if (typeof value === "string") throw invalidRequest(`Invalid object for ${name(key)}`, { param: name(key) });
+      if (typeof value === "string")
+        throw invalidRequest(`Invalid object for ${name(key)}`, { param: name(key) });
       return readMetadata(value, name(key));
     },
     object(key, nestedAllowed) {
@@ -126,10 +140,12 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
       const value = tree[key];
       if (value === undefined) return undefined;
       if (value === "") return [];
-      if (typeof value === "string") throw invalidRequest(`Invalid array for ${name(key)}`, { param: name(key) });
+      if (typeof value === "string")
+        throw invalidRequest(`Invalid array for ${name(key)}`, { param: name(key) });
       return listEntries(value, name(key)).map(([index, entry]) => {
         const entryName = `${name(key)}[${index}]`;
-        if (typeof entry === "string") throw invalidRequest(`Invalid object for ${entryName}`, { param: entryName });
+        if (typeof entry === "string")
+          throw invalidRequest(`Invalid object for ${entryName}`, { param: entryName });
         return readParams(entry, nestedAllowed, entryName);
       });
     },
@@ -140,7 +156,8 @@ export function readParams(tree: FormObject, allowed: readonly string[], prefix 
 function listEntries(value: FormObject, param: string): [string, FormValue][] {
   const entries = Object.entries(value);
   for (const [index] of entries) {
-    if (!/^\d+$/.test(index)) throw invalidRequest(`Invalid array for ${param}: unexpected key ${index}`, { param });
+    if (!/^\d+$/.test(index))
+      throw invalidRequest(`Invalid array for ${param}: unexpected key ${index}`, { param });
   }
   return entries.sort((a, b) => Number(a[0]) - Number(b[0]));
 }
@@ -150,8 +167,10 @@ function readMetadata(value: FormObject, param: string): Record<string, string> 
   if (entries.length > 50) throw invalidRequest("You can specify up to 50 keys in metadata.", { param });
   const result: Record<string, string> = {};
   for (const [key, entry] of entries) {
-    if (typeof entry !== "string") throw invalidRequest(`Invalid value for ${param}[${key}]: metadata values are strings.`, { param });
-    if (key.length > 40) throw invalidRequest(`Metadata keys can have up to 40 characters: ${key}`, { param });
+    if (typeof entry !== "string")
+      throw invalidRequest(`Invalid value for ${param}[${key}]: metadata values are strings.`, { param });
+    if (key.length > 40)
+      throw invalidRequest(`Metadata keys can have up to 40 characters: ${key}`, { param });
     if (entry.length > 500) {
       throw invalidRequest(
         `Metadata values can have up to 500 characters, but you passed in a value that is ${entry.length} characters. Invalid value: ${entry.slice(0, 20)}...`,
@@ -164,7 +183,10 @@ function readMetadata(value: FormObject, param: string): Record<string, string> 
 }
 
 /** Stripe's metadata update rule: keys merge in, "" removes a key, a null update clears all. */
-export function applyMetadata(current: Record<string, string>, update: MetadataUpdate | undefined): Record<string, string> {
+export function applyMetadata(
+  current: Record<string, string>,
+  update: MetadataUpdate | undefined,
+): Record<string, string> {
   if (update === undefined) return current;
   if (update === null) return {};
   const next = { ...current };

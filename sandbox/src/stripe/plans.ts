@@ -19,7 +19,12 @@ export const SANDBOX_PLANS: readonly PlanSeed[] = [
     name: "Starter",
     description: "For a single store getting its catalog in line with the ERP.",
     unitAmount: 2900,
-    features: ["Up to 500 mapped products", "Daily sync schedules", "Price and quantity sync", "Email support"],
+    features: [
+      "Up to 500 mapped products",
+      "Daily sync schedules",
+      "Price and quantity sync",
+      "Email support",
+    ],
   },
   {
     key: "growth",

@@ -67,7 +67,11 @@ export interface CheckoutSessionRecord extends Base {
   successUrl: string;
   cancelUrl: string | null;
   clientReferenceId: string | null;
-  subscriptionData: { metadata: Record<string, string>; trialPeriodDays: number | null; description: string | null };
+  subscriptionData: {
+    metadata: Record<string, string>;
+    trialPeriodDays: number | null;
+    description: string | null;
+  };
   status: "open" | "complete" | "expired";
   paymentStatus: "unpaid" | "paid" | "no_payment_required";
   subscription: string | null;

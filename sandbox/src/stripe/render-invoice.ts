@@ -63,7 +63,10 @@ export function renderInvoice(invoice: InvoiceRecord, store: StripeStore): Strip
     parent: invoice.subscription
       ? {
           quote_details: null,
-          subscription_details: { metadata: { ...invoice.subscriptionMetadata }, subscription: invoice.subscription },
+          subscription_details: {
+            metadata: { ...invoice.subscriptionMetadata },
+            subscription: invoice.subscription,
+          },
           type: "subscription_details",
         }
       : null,

@@ -4,7 +4,8 @@ import { previousAttributes } from "./events.ts";
 import { canCharge, emitInvoiceOutcome, issueInvoice, paymentMethodFor, periodLines } from "./invoicing.ts";
 import { addIntervals } from "./periods.ts";
 import { newestFirst, type SubscriptionRecord } from "./records.ts";
-import { renderCheckoutSession, renderSubscription } from "./render.ts";
+import { renderCheckoutSession } from "./render.ts";
+import { renderSubscription } from "./render-subscription.ts";
 
 /** A jump of years would otherwise bill every month in between; Stripe's test clocks cap this too. */
 const MAX_CYCLES_PER_ADVANCE = 60;
@@ -49,7 +50,11 @@ function renew(ctx: StripeContext, subscription: SubscriptionRecord): void {
   );
   const paid = canCharge(ctx, paymentMethodFor(ctx, subscription));
   subscription.status = paid ? "active" : "past_due";
-  const invoice = issueInvoice(ctx, subscription, { reason: "subscription_cycle", lines: periodLines(subscription, ctx), charge: true });
+  const invoice = issueInvoice(ctx, subscription, {
+    reason: "subscription_cycle",
+    lines: periodLines(subscription, ctx),
+    charge: true,
+  });
   // The invoice is dated at the period boundary it bills, not at the moment the clock jumped.
   invoice.created = subscription.currentPeriodStart;
   if (invoice.paidAt !== null) invoice.paidAt = subscription.currentPeriodStart;

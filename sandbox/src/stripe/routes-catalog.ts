@@ -2,10 +2,10 @@ import type { Hono } from "hono";
 import type { StripeContext } from "./context.ts";
 import { invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { answer, answerList, LIST_PARAMS, requestParams } from "./http.ts";
+import { newId } from "./ids.ts";
 import { applyMetadata, type ParamReader } from "./params.ts";
 import { INTERVALS } from "./periods.ts";
 import { newestFirst, type PriceRecord, type ProductRecord } from "./records.ts";
-import { newId } from "./ids.ts";
 import { renderPrice, renderProduct } from "./render.ts";
 
 const PRODUCT_FIELDS = ["name", "description", "active", "metadata", "marketing_features"] as const;
@@ -14,13 +14,27 @@ const PRICE_UPDATE_FIELDS = ["active", "metadata", "nickname", "lookup_key", "tr
 /** Products and prices: the plan catalog the product's billing page lists. */
 export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
   app.get("/v1/products", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "active", "ids", "created", "shippable", "url"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "active",
+      "ids",
+      "created",
+      "shippable",
+      "url",
+    ]);
     const active = params.boolean("active");
     const ids = params.strings("ids");
     const records = newestFirst(ctx.store.products.values()).filter(
       (product) => (active === undefined || product.active === active) && (!ids || ids.includes(product.id)),
     );
-    return answerList(c, ctx.store, { url: "/v1/products", records, kind: "product", render: renderProduct, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/products",
+      records,
+      kind: "product",
+      render: renderProduct,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/products/:id", async (c) => {
@@ -30,7 +44,11 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
 
   app.post("/v1/products", async (c) => {
     const { params, expand } = await requestParams(c, [...PRODUCT_FIELDS, "id", "default_price_data"]);
-    if (params.has("default_price_data")) throw invalidRequest("The sandbox does not simulate default_price_data: create the price with POST /v1/prices.", { param: "default_price_data" });
+    if (params.has("default_price_data"))
+      throw invalidRequest(
+        "The sandbox does not simulate default_price_data: create the price with POST /v1/prices.",
+        { param: "default_price_data" },
+      );
     const now = ctx.now();
     const product: ProductRecord = {
       id: params.string("id") ?? newId("prod_", 14),
@@ -44,7 +62,8 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
       defaultPrice: null,
       metadata: applyMetadata({}, params.metadata("metadata")),
     };
-    if (ctx.store.products.has(product.id)) throw invalidRequest(`Product already exists.`, { param: "id", code: "resource_already_exists" });
+    if (ctx.store.products.has(product.id))
+      throw invalidRequest(`Product already exists.`, { param: "id", code: "resource_already_exists" });
     ctx.store.products.set(product.id, product);
     return answer(c, ctx.store, renderProduct(product), expand);
   });
@@ -65,13 +84,24 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
   });
 
   app.get("/v1/prices", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "active", "product", "lookup_keys", "type", "currency", "recurring", "created"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "active",
+      "product",
+      "lookup_keys",
+      "type",
+      "currency",
+      "recurring",
+      "created",
+    ]);
     const active = params.boolean("active");
     const product = params.string("product");
     const lookupKeys = params.strings("lookup_keys");
     const type = params.oneOf("type", ["one_time", "recurring"]);
     const currency = params.string("currency");
-    const interval = params.object("recurring", ["interval", "meter", "usage_type"])?.oneOf("interval", INTERVALS);
+    const interval = params
+      .object("recurring", ["interval", "meter", "usage_type"])
+      ?.oneOf("interval", INTERVALS);
     const records = newestFirst(ctx.store.prices.values()).filter(
       (price) =>
         (active === undefined || price.active === active) &&
@@ -81,7 +111,14 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
         (currency === undefined || price.currency === currency) &&
         (interval === undefined || price.interval === interval),
     );
-    return answerList(c, ctx.store, { url: "/v1/prices", records, kind: "price", render: renderPrice, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/prices",
+      records,
+      kind: "price",
+      render: renderPrice,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/prices/:id", async (c) => {
@@ -90,10 +127,26 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
   });
 
   app.post("/v1/prices", async (c) => {
-    const { params, expand } = await requestParams(c, [...PRICE_UPDATE_FIELDS, "product", "unit_amount", "currency", "recurring", "billing_scheme", "tax_behavior"]);
+    const { params, expand } = await requestParams(c, [
+      ...PRICE_UPDATE_FIELDS,
+      "product",
+      "unit_amount",
+      "currency",
+      "recurring",
+      "billing_scheme",
+      "tax_behavior",
+    ]);
     const product = findProduct(ctx, params.requiredString("product"), "product");
-    const recurring = params.object("recurring", ["interval", "interval_count", "trial_period_days", "usage_type"]);
-    if (!recurring) throw invalidRequest("The sandbox simulates recurring prices only: send recurring[interval].", { param: "recurring" });
+    const recurring = params.object("recurring", [
+      "interval",
+      "interval_count",
+      "trial_period_days",
+      "usage_type",
+    ]);
+    if (!recurring)
+      throw invalidRequest("The sandbox simulates recurring prices only: send recurring[interval].", {
+        param: "recurring",
+      });
     const unitAmount = params.integer("unit_amount", { min: 0 });
     if (unitAmount === undefined) throw parameterMissing("unit_amount");
     const lookupKey = params.nullableString("lookup_key") ?? null;
@@ -141,7 +194,9 @@ function claimLookupKey(ctx: StripeContext, price: PriceRecord, transfer: boolea
   for (const other of ctx.store.prices.values()) {
     if (other.id === price.id || other.lookupKey !== price.lookupKey) continue;
     if (!transfer) {
-      throw invalidRequest(`A price (\`${other.id}\`) already uses that lookup key.`, { param: "lookup_key" });
+      throw invalidRequest(`A price (\`${other.id}\`) already uses that lookup key.`, {
+        param: "lookup_key",
+      });
     }
     other.lookupKey = null;
   }
@@ -151,13 +206,23 @@ function readFeatures(params: ParamReader): string[] | undefined {
   return params.list("marketing_features", ["name"])?.map((feature) => feature.requiredString("name"));
 }
 
-export function findProduct(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): ProductRecord {
+export function findProduct(
+  ctx: StripeContext,
+  id: string,
+  param: string,
+  status: 400 | 404 = 400,
+): ProductRecord {
   const product = ctx.store.products.get(id);
   if (!product) throw noSuch("product", id, param, status);
   return product;
 }
 
-export function findPrice(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): PriceRecord {
+export function findPrice(
+  ctx: StripeContext,
+  id: string,
+  param: string,
+  status: 400 | 404 = 400,
+): PriceRecord {
   const price = ctx.store.prices.get(id);
   if (!price) throw noSuch("price", id, param, status);
   return price;

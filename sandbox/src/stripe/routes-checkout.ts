@@ -52,7 +52,14 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
   });
 
   app.get("/v1/checkout/sessions", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "customer", "subscription", "status", "created", "payment_intent"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "customer",
+      "subscription",
+      "status",
+      "created",
+      "payment_intent",
+    ]);
     const customer = params.string("customer");
     const subscription = params.string("subscription");
     const status = params.oneOf("status", ["open", "complete", "expired"]);
@@ -63,12 +70,24 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
         (status === undefined || session.status === status),
     );
     const render = (session: CheckoutSessionRecord) => renderCheckoutSession(session, ctx.store);
-    return answerList(c, ctx.store, { url: "/v1/checkout/sessions", records, kind: "checkout.session", render, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/checkout/sessions",
+      records,
+      kind: "checkout.session",
+      render,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/checkout/sessions/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderCheckoutSession(findSession(ctx, c.req.param("id")), ctx.store), expand);
+    return answer(
+      c,
+      ctx.store,
+      renderCheckoutSession(findSession(ctx, c.req.param("id")), ctx.store),
+      expand,
+    );
   });
 
   app.get("/v1/checkout/sessions/:id/line_items", async (c) => {
@@ -91,14 +110,21 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
       };
     });
     params.integer("limit", { min: 1, max: 100 });
-    return answer(c, ctx.store, renderList(`/v1/checkout/sessions/${session.id}/line_items`, items, false), expand);
+    return answer(
+      c,
+      ctx.store,
+      renderList(`/v1/checkout/sessions/${session.id}/line_items`, items, false),
+      expand,
+    );
   });
 
   app.post("/v1/checkout/sessions/:id/expire", async (c) => {
     const { expand } = await requestParams(c, []);
     const session = findSession(ctx, c.req.param("id"));
     if (session.status !== "open") {
-      throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+      throw invalidRequest(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      );
     }
     session.status = "expired";
     const object = renderCheckoutSession(session, ctx.store);
@@ -111,22 +137,36 @@ function createSession(ctx: StripeContext, params: ParamReader, origin: string):
   const mode = params.oneOf("mode", ["payment", "setup", "subscription"]);
   if (mode === undefined) throw parameterMissing("mode");
   if (mode !== "subscription") {
-    throw invalidRequest(`The sandbox simulates Checkout in subscription mode only (got mode=${mode}).`, { param: "mode" });
+    throw invalidRequest(`The sandbox simulates Checkout in subscription mode only (got mode=${mode}).`, {
+      param: "mode",
+    });
   }
   const customerId = params.string("customer");
   const customerEmail = params.string("customer_email");
   if (customerId !== undefined && customerEmail !== undefined) {
-    throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { param: "customer" });
+    throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", {
+      param: "customer",
+    });
   }
   if (customerId !== undefined) findCustomer(ctx, customerId, "customer");
   const successUrl = readUrl(params, "success_url", true)!;
   const cancelUrl = readUrl(params, "cancel_url", false);
   const lineItems = readLineItems(ctx, params);
-  const subscriptionData = params.object("subscription_data", ["metadata", "trial_period_days", "description", "trial_settings", "billing_cycle_anchor", "proration_behavior"]);
+  const subscriptionData = params.object("subscription_data", [
+    "metadata",
+    "trial_period_days",
+    "description",
+    "trial_settings",
+    "billing_cycle_anchor",
+    "proration_behavior",
+  ]);
   const now = ctx.now();
   const expiresAt = params.integer("expires_at") ?? now + DAY;
   if (expiresAt < now + 30 * 60 || expiresAt > now + DAY) {
-    throw invalidRequest("The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.", { param: "expires_at" });
+    throw invalidRequest(
+      "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
+      { param: "expires_at" },
+    );
   }
   const id = newId("cs_test_", ID_LENGTHS.checkoutSession);
   return {
@@ -163,13 +203,26 @@ function readUrl(params: ParamReader, key: string, required: boolean): string | 
 }
 
 function readLineItems(ctx: StripeContext, params: ParamReader): LineItemInput[] {
-  const entries = params.list("line_items", ["price", "quantity", "price_data", "adjustable_quantity", "tax_rates", "dynamic_tax_rates"]) ?? [];
+  const entries =
+    params.list("line_items", [
+      "price",
+      "quantity",
+      "price_data",
+      "adjustable_quantity",
+      "tax_rates",
+      "dynamic_tax_rates",
+    ]) ?? [];
   if (entries.length === 0) {
-    throw invalidRequest("You must provide at least one recurring price in `subscription` mode when using prices.", { param: "line_items" });
+    throw invalidRequest(
+      "You must provide at least one recurring price in `subscription` mode when using prices.",
+      { param: "line_items" },
+    );
   }
   const items = entries.map((entry) => {
     if (entry.has("price_data")) {
-      throw invalidRequest("The sandbox does not simulate price_data: pass the id of a price.", { param: entry.name("price_data") });
+      throw invalidRequest("The sandbox does not simulate price_data: pass the id of a price.", {
+        param: entry.name("price_data"),
+      });
     }
     const price = recurringPrice(ctx, entry.requiredString("price"), entry.name("price"));
     const quantity = entry.integer("quantity", { min: 1, max: 999_999 });
@@ -179,7 +232,9 @@ function readLineItems(ctx: StripeContext, params: ParamReader): LineItemInput[]
   const [first] = items;
   const interval = (id: string) => ctx.store.prices.get(id)!.interval;
   if (items.some((item) => interval(item.price) !== interval(first!.price))) {
-    throw invalidRequest("Checkout does not support multiple prices with different billing intervals.", { param: "line_items" });
+    throw invalidRequest("Checkout does not support multiple prices with different billing intervals.", {
+      param: "line_items",
+    });
   }
   return items;
 }

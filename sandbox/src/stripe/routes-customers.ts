@@ -1,6 +1,11 @@
 import type { Hono } from "hono";
 import type { StripeContext } from "./context.ts";
-import { attachPaymentMethod, createCardPaymentMethod, createCustomer, findPaymentMethod } from "./customers.ts";
+import {
+  attachPaymentMethod,
+  createCardPaymentMethod,
+  createCustomer,
+  findPaymentMethod,
+} from "./customers.ts";
 import { invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { answer, answerList, LIST_PARAMS, requestParams } from "./http.ts";
 import { applyMetadata, type ParamReader } from "./params.ts";
@@ -8,7 +13,16 @@ import { type CustomerRecord, newestFirst } from "./records.ts";
 import { renderCustomer, renderList, renderPaymentMethod } from "./render.ts";
 import { customerMatcher } from "./search.ts";
 
-const CUSTOMER_FIELDS = ["email", "name", "description", "metadata", "invoice_settings", "phone", "preferred_locales", "address"] as const;
+const CUSTOMER_FIELDS = [
+  "email",
+  "name",
+  "description",
+  "metadata",
+  "invoice_settings",
+  "phone",
+  "preferred_locales",
+  "address",
+] as const;
 const INVOICE_SETTINGS = ["default_payment_method", "custom_fields", "footer", "rendering_options"] as const;
 
 /** Customers and their card payment methods. */
@@ -34,8 +48,17 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
   app.get("/v1/customers", async (c) => {
     const { params, expand } = await requestParams(c, [...LIST_PARAMS, "email", "created", "test_clock"]);
     const email = params.string("email");
-    const records = newestFirst(ctx.store.customers.values()).filter((customer) => email === undefined || customer.email === email);
-    return answerList(c, ctx.store, { url: "/v1/customers", records, kind: "customer", render: renderCustomer, params, expand });
+    const records = newestFirst(ctx.store.customers.values()).filter(
+      (customer) => email === undefined || customer.email === email,
+    );
+    return answerList(c, ctx.store, {
+      url: "/v1/customers",
+      records,
+      kind: "customer",
+      render: renderCustomer,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/customers/search", async (c) => {
@@ -43,7 +66,11 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     const matcher = customerMatcher(params.requiredString("query"));
     const limit = params.integer("limit", { min: 1, max: 100 }) ?? 10;
     const found = newestFirst(ctx.store.customers.values()).filter(matcher);
-    const result = { ...renderList("/v1/customers/search", found.slice(0, limit).map(renderCustomer), found.length > limit), object: "search_result", next_page: null };
+    const result = {
+      ...renderList("/v1/customers/search", found.slice(0, limit).map(renderCustomer), found.length > limit),
+      object: "search_result",
+      next_page: null,
+    };
     return answer(c, ctx.store, result, expand);
   });
 
@@ -59,7 +86,8 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     if (params.has("email")) customer.email = params.nullableString("email") ?? null;
     if (params.has("name")) customer.name = params.nullableString("name") ?? null;
     if (params.has("description")) customer.description = params.nullableString("description") ?? null;
-    if (defaultMethod !== undefined) customer.defaultPaymentMethod = defaultMethod && requireAttached(ctx, defaultMethod, customer);
+    if (defaultMethod !== undefined)
+      customer.defaultPaymentMethod = defaultMethod && requireAttached(ctx, defaultMethod, customer);
     customer.metadata = applyMetadata(customer.metadata, params.metadata("metadata"));
     return answer(c, ctx.store, renderCustomer(customer), expand);
   });
@@ -68,13 +96,28 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     const { params, expand } = await requestParams(c, [...LIST_PARAMS, "type", "allow_redisplay"]);
     const customer = findCustomer(ctx, c.req.param("id"), "id", 404);
     params.oneOf("type", ["card"]);
-    const records = newestFirst(ctx.store.paymentMethods.values()).filter((method) => method.customer === customer.id);
+    const records = newestFirst(ctx.store.paymentMethods.values()).filter(
+      (method) => method.customer === customer.id,
+    );
     const url = `/v1/customers/${customer.id}/payment_methods`;
-    return answerList(c, ctx.store, { url, records, kind: "payment_method", render: renderPaymentMethod, params, expand });
+    return answerList(c, ctx.store, {
+      url,
+      records,
+      kind: "payment_method",
+      render: renderPaymentMethod,
+      params,
+      expand,
+    });
   });
 
   app.post("/v1/payment_methods", async (c) => {
-    const { params, expand } = await requestParams(c, ["type", "card", "billing_details", "metadata", "allow_redisplay"]);
+    const { params, expand } = await requestParams(c, [
+      "type",
+      "card",
+      "billing_details",
+      "metadata",
+      "allow_redisplay",
+    ]);
     if (!params.has("type")) throw parameterMissing("type");
     params.oneOf("type", ["card"]);
     const card = params.object("card", ["token", "number", "exp_month", "exp_year", "cvc"]);
@@ -94,13 +137,27 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     const { params, expand } = await requestParams(c, [...LIST_PARAMS, "customer", "type"]);
     const customer = params.string("customer");
     params.oneOf("type", ["card"]);
-    const records = newestFirst(ctx.store.paymentMethods.values()).filter((method) => method.customer !== null && (customer === undefined || method.customer === customer));
-    return answerList(c, ctx.store, { url: "/v1/payment_methods", records, kind: "payment_method", render: renderPaymentMethod, params, expand });
+    const records = newestFirst(ctx.store.paymentMethods.values()).filter(
+      (method) => method.customer !== null && (customer === undefined || method.customer === customer),
+    );
+    return answerList(c, ctx.store, {
+      url: "/v1/payment_methods",
+      records,
+      kind: "payment_method",
+      render: renderPaymentMethod,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/payment_methods/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderPaymentMethod(findPaymentMethod(ctx, c.req.param("id"), "id", 404)), expand);
+    return answer(
+      c,
+      ctx.store,
+      renderPaymentMethod(findPaymentMethod(ctx, c.req.param("id"), "id", 404)),
+      expand,
+    );
   });
 
   app.post("/v1/payment_methods/:id/attach", async (c) => {
@@ -115,9 +172,12 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     const { expand } = await requestParams(c, []);
     const method = findPaymentMethod(ctx, c.req.param("id"), "payment_method", 404);
     if (method.customer === null) {
-      throw invalidRequest("The payment method you provided is not attached to a customer so detachment is impossible.", {
-        code: "payment_method_unexpected_state",
-      });
+      throw invalidRequest(
+        "The payment method you provided is not attached to a customer so detachment is impossible.",
+        {
+          code: "payment_method_unexpected_state",
+        },
+      );
     }
     const customer = ctx.store.customers.get(method.customer);
     if (customer?.defaultPaymentMethod === method.id) customer.defaultPaymentMethod = null;
@@ -141,7 +201,11 @@ function readDefaultPaymentMethod(
 }
 
 /** Stripe refuses a default payment method that is not attached to the customer. */
-export function requireAttached(ctx: StripeContext, paymentMethodId: string, customer: CustomerRecord): string {
+export function requireAttached(
+  ctx: StripeContext,
+  paymentMethodId: string,
+  customer: CustomerRecord,
+): string {
   const method = ctx.store.paymentMethods.get(paymentMethodId);
   if (method?.customer !== customer.id) {
     throw invalidRequest(
@@ -152,7 +216,12 @@ export function requireAttached(ctx: StripeContext, paymentMethodId: string, cus
   return paymentMethodId;
 }
 
-export function findCustomer(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): CustomerRecord {
+export function findCustomer(
+  ctx: StripeContext,
+  id: string,
+  param: string,
+  status: 400 | 404 = 400,
+): CustomerRecord {
   const customer = ctx.store.customers.get(id);
   if (!customer) throw noSuch("customer", id, param, status);
   return customer;

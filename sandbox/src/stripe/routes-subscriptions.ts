@@ -5,8 +5,8 @@ import {
   PAYMENT_BEHAVIORS,
   PRORATION_BEHAVIORS,
   recurringPrice,
-  startSubscription,
   type SubscriptionChanges,
+  startSubscription,
   updateSubscription,
 } from "./billing.ts";
 import type { StripeContext } from "./context.ts";
@@ -15,12 +15,20 @@ import { invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { answer, answerList, LIST_PARAMS, requestParams } from "./http.ts";
 import { applyMetadata, type ParamReader } from "./params.ts";
 import { type InvoiceRecord, newestFirst, type SubscriptionRecord } from "./records.ts";
-import { renderEvent, renderSubscription } from "./render.ts";
+import { renderEvent } from "./render.ts";
 import { renderInvoice } from "./render-invoice.ts";
+import { renderSubscription } from "./render-subscription.ts";
 import { findCustomer, requireAttached } from "./routes-customers.ts";
 
 /** Accepted for compatibility with real integrations; they do not change the simulation. */
-const IGNORED = ["off_session", "payment_settings", "automatic_tax", "collection_method", "proration_date", "cancellation_details"] as const;
+const IGNORED = [
+  "off_session",
+  "payment_settings",
+  "automatic_tax",
+  "collection_method",
+  "proration_date",
+  "cancellation_details",
+] as const;
 const ITEM_FIELDS = ["id", "price", "quantity", "deleted", "metadata", "clear_usage"] as const;
 
 /** Subscriptions, their invoices, and the event log. */
@@ -48,7 +56,9 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
       quantity: entry.integer("quantity", { min: 1 }) ?? 1,
     }));
     const methodId = params.string("default_payment_method");
-    const method = methodId ? requireAttached(ctx, findPaymentMethod(ctx, methodId, "default_payment_method").id, customer) : null;
+    const method = methodId
+      ? requireAttached(ctx, findPaymentMethod(ctx, methodId, "default_payment_method").id, customer)
+      : null;
     const subscription = startSubscription(ctx, {
       customer,
       items,
@@ -63,10 +73,32 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   });
 
   app.get("/v1/subscriptions", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "customer", "price", "status", "created", "current_period_end", "current_period_start", "collection_method", "test_clock", "automatic_tax"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "customer",
+      "price",
+      "status",
+      "created",
+      "current_period_end",
+      "current_period_start",
+      "collection_method",
+      "test_clock",
+      "automatic_tax",
+    ]);
     const customer = params.string("customer");
     const price = params.string("price");
-    const status = params.oneOf("status", ["active", "all", "canceled", "ended", "incomplete", "incomplete_expired", "past_due", "paused", "trialing", "unpaid"]);
+    const status = params.oneOf("status", [
+      "active",
+      "all",
+      "canceled",
+      "ended",
+      "incomplete",
+      "incomplete_expired",
+      "past_due",
+      "paused",
+      "trialing",
+      "unpaid",
+    ]);
     // Stripe leaves canceled subscriptions out unless asked for them.
     const statusMatches = (record: SubscriptionRecord) =>
       status === "all" ||
@@ -79,7 +111,14 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
         (price === undefined || record.items.some((item) => item.price === price)) &&
         statusMatches(record),
     );
-    return answerList(c, ctx.store, { url: "/v1/subscriptions", records, kind: "subscription", render: renderOne, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/subscriptions",
+      records,
+      kind: "subscription",
+      render: renderOne,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/subscriptions/:id", async (c) => {
@@ -112,7 +151,15 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   });
 
   app.get("/v1/invoices", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "customer", "subscription", "status", "created", "collection_method", "due_date"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "customer",
+      "subscription",
+      "status",
+      "created",
+      "collection_method",
+      "due_date",
+    ]);
     const customer = params.string("customer");
     const subscription = params.string("subscription");
     const status = params.oneOf("status", ["draft", "open", "paid", "uncollectible", "void"]);
@@ -123,7 +170,14 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
         (status === undefined || invoice.status === status),
     );
     const render = (invoice: InvoiceRecord) => renderInvoice(invoice, ctx.store);
-    return answerList(c, ctx.store, { url: "/v1/invoices", records, kind: "invoice", render, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/invoices",
+      records,
+      kind: "invoice",
+      render,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/invoices/:id", async (c) => {
@@ -134,16 +188,32 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   });
 
   app.get("/v1/events", async (c) => {
-    const { params, expand } = await requestParams(c, [...LIST_PARAMS, "type", "types", "created", "delivery_success"]);
+    const { params, expand } = await requestParams(c, [
+      ...LIST_PARAMS,
+      "type",
+      "types",
+      "created",
+      "delivery_success",
+    ]);
     const type = params.string("type");
     const types = params.strings("types");
     // `type` may end in a wildcard, e.g. customer.subscription.*
     const typeMatches = (eventType: string) =>
-      type === undefined || (type.endsWith(".*") ? eventType.startsWith(type.slice(0, -1)) : eventType === type);
+      type === undefined ||
+      (type.endsWith(".*") ? eventType.startsWith(type.slice(0, -1)) : eventType === type);
     const records = newestFirst(
-      [...ctx.store.events.values()].filter((event) => typeMatches(event.type) && (!types || types.includes(event.type))),
+      [...ctx.store.events.values()].filter(
+        (event) => typeMatches(event.type) && (!types || types.includes(event.type)),
+      ),
     );
-    return answerList(c, ctx.store, { url: "/v1/events", records, kind: "event", render: renderEvent, params, expand });
+    return answerList(c, ctx.store, {
+      url: "/v1/events",
+      records,
+      kind: "event",
+      render: renderEvent,
+      params,
+      expand,
+    });
   });
 
   app.get("/v1/events/:id", async (c) => {
@@ -154,7 +224,11 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   });
 }
 
-function readChanges(ctx: StripeContext, params: ParamReader, subscription: SubscriptionRecord): SubscriptionChanges {
+function readChanges(
+  ctx: StripeContext,
+  params: ParamReader,
+  subscription: SubscriptionRecord,
+): SubscriptionChanges {
   const items = params.list("items", ITEM_FIELDS)?.map(
     (entry): ItemChange => ({
       id: entry.string("id"),
@@ -166,7 +240,9 @@ function readChanges(ctx: StripeContext, params: ParamReader, subscription: Subs
   const cancelAt = params.nullableInteger("cancel_at");
   const cancelAtPeriodEnd = params.boolean("cancel_at_period_end");
   if (cancelAt !== undefined && cancelAtPeriodEnd !== undefined) {
-    throw invalidRequest("You may only specify one of these parameters: cancel_at, cancel_at_period_end.", { param: "cancel_at" });
+    throw invalidRequest("You may only specify one of these parameters: cancel_at, cancel_at_period_end.", {
+      param: "cancel_at",
+    });
   }
   const methodId = params.nullableString("default_payment_method");
   const customer = ctx.store.customers.get(subscription.customer)!;

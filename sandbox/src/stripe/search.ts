@@ -14,7 +14,9 @@ export function customerMatcher(query: string): (customer: CustomerRecord) => bo
   if (joinedByOr && / AND /.test(query)) throw unsupported(query);
   const clauses = query.split(joinedByOr ? / OR / : / AND /).map((text) => parseClause(text.trim(), query));
   return (customer) =>
-    joinedByOr ? clauses.some((clause) => matches(clause, customer)) : clauses.every((clause) => matches(clause, customer));
+    joinedByOr
+      ? clauses.some((clause) => matches(clause, customer))
+      : clauses.every((clause) => matches(clause, customer));
 }
 
 function parseClause(text: string, query: string): Clause {
@@ -27,7 +29,11 @@ function parseClause(text: string, query: string): Clause {
 
 function matches(clause: Clause, customer: CustomerRecord): boolean {
   const actual =
-    clause.field === "metadata" ? customer.metadata[clause.key!] : clause.field === "email" ? customer.email : customer.name;
+    clause.field === "metadata"
+      ? customer.metadata[clause.key!]
+      : clause.field === "email"
+        ? customer.email
+        : customer.name;
   if (actual === undefined || actual === null) return false;
   return clause.exact ? actual === clause.value : actual.toLowerCase().includes(clause.value.toLowerCase());
 }

@@ -1,0 +1,128 @@
+import Stripe from "stripe";
+import { afterEach, describe, expect, it } from "vitest";
+import { type StripeHarness, startStripe } from "./stripe-harness.ts";
+
+const running: StripeHarness[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((harness) => harness.close()));
+});
+
+async function given(): Promise<StripeHarness> {
+  const harness = await startStripe();
+  running.push(harness);
+  return harness;
+}
+
+const AUTH = { authorization: "Bearer sk_test_raw_http" };
+
+describe("authentication", () => {
+  it("refuses a key that is not a test secret key with Stripe's 401 body", async () => {
+    const { origin } = await given();
+    const port = Number(new URL(origin).port);
+    const live = new Stripe("sk_live_abcdefghijklmnop1234", {
+      host: "127.0.0.1",
+      port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+    });
+
+    const error = await live.products.list().catch((caught: unknown) => caught);
+    const raw = await fetch(`${origin}/v1/products`);
+
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect(error).toMatchObject({
+      statusCode: 401,
+      message: expect.stringMatching(/^Invalid API Key provided: sk_live_\*+1234$/),
+    });
+    expect(raw.status).toBe(401);
+    expect(await raw.json()).toEqual({
+      error: {
+        type: "invalid_request_error",
+        message: expect.stringContaining("You did not provide an API key."),
+      },
+    });
+  });
+});
+
+describe("request encoding", () => {
+  it("reads bracket keys, expand[] and indexed lists from a form body", async () => {
+    const { origin } = await given();
+
+    const response = await fetch(`${origin}/v1/customers`, {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/x-www-form-urlencoded" },
+      body: "email=a%40example.com&metadata[userId]=u%5B1%5D&metadata%5Bplan%5D=growth&expand[]=invoice_settings.default_payment_method",
+    });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      object: "customer",
+      email: "a@example.com",
+      metadata: { userId: "u[1]", plan: "growth" },
+      invoice_settings: { default_payment_method: null },
+    });
+  });
+
+  it("names the full bracket path of an unknown nested parameter", async () => {
+    const { origin } = await given();
+
+    const response = await fetch(`${origin}/v1/checkout/sessions`, {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/x-www-form-urlencoded" },
+      body: "mode=subscription&success_url=http%3A%2F%2Fx&line_items[0][price]=price_growth_monthly&line_items[0][quantity]=1&line_items[0][colour]=red",
+    });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { type: "invalid_request_error", code: "parameter_unknown", param: "line_items[0][colour]" },
+    });
+  });
+
+  it("answers a property that cannot be expanded", async () => {
+    const { stripe } = await given();
+
+    const error = await stripe.prices
+      .retrieve("price_growth_monthly", { expand: ["currency"] })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ statusCode: 400, message: "This property cannot be expanded (currency)." });
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first answer for a repeated key instead of creating twice", async () => {
+    const { stripe, simulator } = await given();
+
+    const first = await stripe.customers.create(
+      { email: "once@example.com" },
+      { idempotencyKey: "signup-1" },
+    );
+    const again = await stripe.customers.create(
+      { email: "once@example.com" },
+      { idempotencyKey: "signup-1" },
+    );
+    const reused = await stripe.customers
+      .create({ email: "other@example.com" }, { idempotencyKey: "signup-1" })
+      .catch((caught: unknown) => caught);
+
+    expect(again.id).toBe(first.id);
+    expect(simulator.state()).toMatchObject({ customers: 1 });
+    expect(reused).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+  });
+});
+
+describe("unknown endpoints", () => {
+  it("answers Stripe's Unrecognized request URL", async () => {
+    const { origin } = await given();
+
+    const response = await fetch(`${origin}/v1/plans_that_do_not_exist`, { headers: AUTH });
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      error: {
+        type: "invalid_request_error",
+        message: expect.stringContaining("Unrecognized request URL (GET: /v1/plans_that_do_not_exist)"),
+      },
+    });
+  });
+});
