@@ -7,11 +7,25 @@ import { createAuthRepo } from "./auth/repo.ts";
 import { authHandlers } from "./auth/routes.ts";
 import { createAuthService } from "./auth/service.ts";
 import { createTokenService } from "./auth/tokens.ts";
+import { createBillingRepo } from "./billing/repo.ts";
+import { billingHandlers, registerStripeWebhook } from "./billing/routes.ts";
+import { createBillingService } from "./billing/service.ts";
+import { createStripeGateway } from "./billing/stripe-gateway.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { createHistoryRepo } from "./history/repo.ts";
+import { historyHandlers } from "./history/routes.ts";
+import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { AppError } from "./http/errors.ts";
 import type { AppContext, AppEnv } from "./http/types.ts";
+import { startAutoMapJob } from "./mapping/auto-map-job.ts";
+import { createMappingRepo } from "./mapping/repo.ts";
+import { mappingHandlers } from "./mapping/routes.ts";
+import { createMappingService } from "./mapping/service.ts";
+import { createSettingsRepo } from "./settings/repo.ts";
+import { settingsHandlers } from "./settings/routes.ts";
+import { createSettingsService } from "./settings/service.ts";
 import { systemHandlers } from "./system/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
@@ -37,7 +51,27 @@ export function createApp(deps: AppDeps) {
   if (!config.jwtSecret) throw new Error("createApp needs config.jwtSecret");
 
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlSeconds, now);
-  const auth = createAuthService({ db, repo: createAuthRepo(db), tokens, now, newId, passwordIterations: config.passwordIterations });
+  const auth = createAuthService({
+    db,
+    repo: createAuthRepo(db),
+    tokens,
+    now,
+    newId,
+    passwordIterations: config.passwordIterations,
+  });
+  const stripeGateway = config.stripeSecretKey
+    ? createStripeGateway({
+        secretKey: config.stripeSecretKey,
+        apiUrl: config.stripeApiUrl,
+        webhookSecret: config.stripeWebhookSecret,
+      })
+    : null;
+  const billing = createBillingService({
+    repo: createBillingRepo(db),
+    gateway: stripeGateway,
+    appOrigin: config.appOrigin,
+    now,
+  });
 
   const clientAddress = (c: AppContext): string => {
     if (config.trustProxy) {
@@ -61,19 +95,28 @@ export function createApp(deps: AppDeps) {
         manifestSrc: ["'self'"],
         workerSrc: ["'self'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'", ...(config.stripeApiUrl ? [new URL(config.stripeApiUrl).origin] : []), "https://checkout.stripe.com"],
+        formAction: [
+          "'self'",
+          ...(config.stripeApiUrl ? [new URL(config.stripeApiUrl).origin] : []),
+          "https://checkout.stripe.com",
+        ],
       },
-      strictTransportSecurity: config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
+      strictTransportSecurity:
+        config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
     }),
   );
   if (config.corsOrigins.length > 0) {
-    app.use("/api/*", cors({ origin: config.corsOrigins, allowHeaders: ["Authorization", "Content-Type"], maxAge: 600 }));
+    app.use(
+      "/api/*",
+      cors({ origin: config.corsOrigins, allowHeaders: ["Authorization", "Content-Type"], maxAge: 600 }),
+    );
   }
   app.use(
     "/api/*",
     bodyLimit({
       maxSize: BODY_LIMIT_BYTES,
-      onError: (c) => c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
+      onError: (c) =>
+        c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
     }),
   );
 
@@ -82,23 +125,42 @@ export function createApp(deps: AppDeps) {
     {
       ...systemHandlers({ db, version: config.version, sandboxUrl: config.sandboxUrl }),
       ...authHandlers(auth, clientAddress),
+      ...billingHandlers(billing),
+      ...settingsHandlers(createSettingsService({ repo: createSettingsRepo(db), now })),
+      ...mappingHandlers({
+        mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
+        startAutoMap: (userId) => startAutoMapJob({ db, repo: createMappingRepo(db), now, newId }, userId),
+      }),
+      ...historyHandlers(createHistoryService({ repo: createHistoryRepo(db) })),
     },
-    { authenticate: auth.authenticate, hasAccess: async () => false },
+    { authenticate: auth.authenticate, hasAccess: billing.hasAccess },
   );
 
-  app.all("/api/*", (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404));
+  // Stripe calls this one, not our client: outside the contract, before the JSON 404 catch-all.
+  registerStripeWebhook(app, billing);
+  app.all("/api/*", (c) =>
+    c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
+  );
   if (deps.webAssets) serveWeb(app, deps.webAssets);
 
   app.notFound((c) => c.json({ message: `Nothing at ${c.req.path}`, code: "NOT_FOUND" }, 404));
   app.onError((error, c) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      const body = error.errors.length > 0 ? { message: error.message, code: error.code, errors: error.errors } : { message: error.message, code: error.code };
+      const body =
+        error.errors.length > 0
+          ? { message: error.message, code: error.code, errors: error.errors }
+          : { message: error.message, code: error.code };
       return c.json(body, error.status);
     }
     const id = c.get("requestId");
-    log(`[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return c.json({ message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" }, 500);
+    log(
+      `[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return c.json(
+      { message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" },
+      500,
+    );
   });
 
   return app;

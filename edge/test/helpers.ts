@@ -1,5 +1,5 @@
 import { createApiClient } from "@stockbridge/shared";
-import { createApp, type AppDeps } from "../src/app.ts";
+import { type AppDeps, createApp } from "../src/app.ts";
 import { parseConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
@@ -18,6 +18,17 @@ export function createTestClock(start = new Date("2026-11-21T10:00:00Z")) {
 }
 
 /**
+ * Billing counts as configured (the subscription gate denies everyone when no Stripe key is set),
+ * but points at a closed loopback port, so no test reaches Stripe by accident. Billing tests pass
+ * the sandbox's URL; `STRIPE_SECRET_KEY: ""` gives an app without billing.
+ */
+const UNREACHABLE_STRIPE = {
+  STRIPE_SECRET_KEY: "sk_test_edge_tests",
+  STRIPE_API_URL: "http://127.0.0.1:9",
+  STRIPE_WEBHOOK_SECRET: "whsec_edge_tests",
+};
+
+/**
  * The real app on a real (in-memory) libSQL database with the real migrations. Password hashing
  * uses fewer PBKDF2 rounds than production so a suite of registrations stays fast; the format and
  * code path are the same.
@@ -26,17 +37,37 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
   const db = openDatabase(":memory:");
   await migrate(db);
   const clock = createTestClock();
-  const config = parseConfig({ JWT_SECRET: TEST_JWT_SECRET, PASSWORD_ITERATIONS: "1000", ...options.env });
-  const app = createApp({ config, db, now: clock.now, remoteAddress: () => "203.0.113.7", log: () => {}, ...options.deps });
+  const config = parseConfig({
+    JWT_SECRET: TEST_JWT_SECRET,
+    PASSWORD_ITERATIONS: "1000",
+    ...UNREACHABLE_STRIPE,
+    ...options.env,
+  });
+  const app = createApp({
+    config,
+    db,
+    now: clock.now,
+    remoteAddress: () => "203.0.113.7",
+    log: () => {},
+    ...options.deps,
+  });
 
-  function request(path: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  function request(
+    path: string,
+    init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.Authorization = `Bearer ${init.token}`;
     if (init.body !== undefined) headers["Content-Type"] = "application/json";
     return app.request(path, {
       method: init.method ?? (init.body === undefined ? "GET" : "POST"),
       headers,
-      body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+      body:
+        init.body === undefined
+          ? undefined
+          : typeof init.body === "string"
+            ? init.body
+            : JSON.stringify(init.body),
     });
   }
 
@@ -66,3 +97,16 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * Gives a user an active subscription by writing the row billing keeps, so tests of "subscriber"
+ * routes don't have to drive a Stripe checkout first.
+ */
+export async function grantSubscription(db: TestApp["db"], userId: string, status = "active") {
+  await db.execute({
+    sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, status, current_period_end, cancel_at_period_end, updated_at)
+          VALUES (?, ?, ?, 'price_test', ?, '2099-01-01T00:00:00.000Z', 0, '2026-01-01T00:00:00.000Z')
+          ON CONFLICT(user_id) DO UPDATE SET status = excluded.status`,
+    args: [userId, `sub_${userId}`, `cus_${userId}`, status],
+  });
+}

@@ -221,4 +221,83 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX execution_failures_history ON execution_failures(history_id)",
     ],
   },
+  {
+    version: 6,
+    name: "subscription plan name and checkout lookups",
+    statements: [
+      // The plan's product name as Stripe last reported it, so the user object needs no Stripe call.
+      "ALTER TABLE subscriptions ADD COLUMN plan_name TEXT",
+      "CREATE INDEX checkout_sessions_user_created ON checkout_sessions(user_id, created_at)",
+    ],
+  },
+  {
+    version: 7,
+    name: "catalog pulls: staging, totals and list indexes",
+    statements: [
+      // A pull writes here page by page, then swaps into the catalog in one transaction, so a
+      // failed pull leaves the previous catalog untouched and memory stays flat.
+      `CREATE TABLE shopify_products_staging (
+        job_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        variant_id TEXT NOT NULL,
+        new_id TEXT NOT NULL,
+        product_id TEXT NOT NULL,
+        inventory_item_id TEXT,
+        title TEXT NOT NULL,
+        sku TEXT NOT NULL,
+        sku_key TEXT NOT NULL,
+        price_cents INTEGER NOT NULL,
+        compare_at_price_cents INTEGER,
+        is_physical INTEGER NOT NULL,
+        tracked INTEGER NOT NULL,
+        location_id TEXT,
+        available INTEGER,
+        on_hand INTEGER,
+        locations_json TEXT NOT NULL,
+        PRIMARY KEY (job_id, variant_id)
+      ) WITHOUT ROWID`,
+      `CREATE TABLE acumatica_products_staging (
+        job_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        acumatica_id TEXT NOT NULL,
+        new_id TEXT NOT NULL,
+        sku TEXT NOT NULL,
+        sku_key TEXT NOT NULL,
+        description TEXT NOT NULL,
+        default_price_cents INTEGER NOT NULL,
+        msrp_cents INTEGER,
+        available INTEGER,
+        on_hand INTEGER,
+        available_for_shipping INTEGER,
+        is_stock_item INTEGER NOT NULL,
+        PRIMARY KEY (job_id, acumatica_id)
+      ) WITHOUT ROWID`,
+      // Row count and a version per user and system, written by each pull: an unfiltered list needs
+      // no COUNT over 100,000 rows, and cached search results know when they are stale.
+      `CREATE TABLE catalog_state (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        system TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        last_synced TEXT NOT NULL,
+        PRIMARY KEY (user_id, system)
+      )`,
+      // One index per sortable column, ending in id (the tie-break), so every sort is an index walk.
+      "DROP INDEX shopify_products_sku",
+      "DROP INDEX shopify_products_price",
+      "CREATE INDEX shopify_products_sku ON shopify_products(user_id, sku_key, id)",
+      "CREATE INDEX shopify_products_price ON shopify_products(user_id, price_cents, id)",
+      "CREATE INDEX shopify_products_compare_at ON shopify_products(user_id, compare_at_price_cents, id)",
+      "CREATE INDEX shopify_products_available ON shopify_products(user_id, available, id)",
+      "CREATE INDEX shopify_products_on_hand ON shopify_products(user_id, on_hand, id)",
+      "DROP INDEX acumatica_products_sku",
+      "DROP INDEX acumatica_products_price",
+      "CREATE INDEX acumatica_products_sku ON acumatica_products(user_id, sku_key, id)",
+      "CREATE INDEX acumatica_products_price ON acumatica_products(user_id, default_price_cents, id)",
+      "CREATE INDEX acumatica_products_msrp ON acumatica_products(user_id, msrp_cents, id)",
+      "CREATE INDEX acumatica_products_available ON acumatica_products(user_id, available, id)",
+      "CREATE INDEX acumatica_products_on_hand ON acumatica_products(user_id, on_hand, id)",
+      "CREATE INDEX acumatica_products_shipping ON acumatica_products(user_id, available_for_shipping, id)",
+    ],
+  },
 ];

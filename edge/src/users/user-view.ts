@@ -11,7 +11,7 @@ export async function loadUserView(db: Db, userId: string): Promise<User | null>
     [
       { sql: "SELECT id, name, email, profile_image FROM users WHERE id = ?", args: [userId] },
       {
-        sql: "SELECT plan_id, status, current_period_end, cancel_at_period_end FROM subscriptions WHERE user_id = ?",
+        sql: "SELECT plan_id, plan_name, status, current_period_end, cancel_at_period_end FROM subscriptions WHERE user_id = ?",
         args: [userId],
       },
       {

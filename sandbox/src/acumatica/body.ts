@@ -11,7 +11,10 @@ const VALUE_TYPES: Record<FieldType, string> = {
 };
 
 /** A field of a request body: absent, sent as `{}` (no value), or sent with a value. */
-export type BodyField = { sent: false } | { sent: true; hasValue: false } | { sent: true; hasValue: true; value: unknown };
+export type BodyField =
+  | { sent: false }
+  | { sent: true; hasValue: false }
+  | { sent: true; hasValue: true; value: unknown };
 
 /**
  * Request bodies are entities whose fields are `{"value": X}` wrappers; anything else fails the
@@ -21,7 +24,9 @@ export function readField(body: Record<string, unknown>, name: string, type: Fie
   const raw = body[name];
   if (raw === undefined) return { sent: false };
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
-    return "value" in raw ? { sent: true, hasValue: true, value: raw.value } : { sent: true, hasValue: false };
+    return "value" in raw
+      ? { sent: true, hasValue: true, value: raw.value }
+      : { sent: true, hasValue: false };
   }
   throw invalidRequest(
     `entity.${name}`,
@@ -36,7 +41,10 @@ export function parseBody(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw invalidRequest("entity", `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw invalidRequest(
+      "entity",
+      `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidRequest("entity", "The request body must be a JSON object (an entity).");

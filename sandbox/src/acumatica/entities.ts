@@ -16,8 +16,9 @@ function defaultWarehouse(item: ErpItem): string | null {
   return item.warehouses[0]?.warehouseId ?? null;
 }
 
-function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
+/** Average cost, which the catalog does not model: a fixed share of the price. */
+export function unitCost(item: ErpItem): number {
+  return Math.round(item.defaultPrice * 55) / 100;
 }
 
 // Detail rows are paired with their item: IsDefault depends on the item's default warehouse.
@@ -29,7 +30,11 @@ interface OwnedQuantity {
 const WAREHOUSE_DETAIL_FIELDS = [
   field<OwnedQuantity>("DefaultIssueLocationID", "string", () => "R1S1"),
   field<OwnedQuantity>("DefaultReceiptLocationID", "string", () => "RECEIVING"),
-  field<OwnedQuantity>("IsDefault", "boolean", ({ owner, row }) => row.warehouseId === defaultWarehouse(owner)),
+  field<OwnedQuantity>(
+    "IsDefault",
+    "boolean",
+    ({ owner, row }) => row.warehouseId === defaultWarehouse(owner),
+  ),
   field<OwnedQuantity>("OverrideStdCost", "boolean", () => false),
   field<OwnedQuantity>("PreferredVendor", "string", () => null),
   field<OwnedQuantity>("PriceOverride", "boolean", () => false),
@@ -48,7 +53,7 @@ export const STOCK_ITEM: EntityDef<ErpItem> = {
   id: (item) => item.id,
   fields: sortByName([
     field<ErpItem>("ABCCode", "string", () => null),
-    field<ErpItem>("AverageCost", "decimal", (item) => roundCents(item.defaultPrice * 0.55)),
+    field<ErpItem>("AverageCost", "decimal", unitCost),
     field<ErpItem>("BaseUOM", "string", () => "EA"),
     field<ErpItem>("DefaultPrice", "decimal", (item) => item.defaultPrice),
     field<ErpItem>("DefaultWarehouseID", "string", defaultWarehouse),

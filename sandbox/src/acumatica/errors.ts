@@ -6,7 +6,7 @@ import type { Json } from "./json.ts";
  */
 export class AcumaticaError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 412 | 422 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 404 | 405 | 411 | 412 | 422 | 429 | 500 | 503,
     readonly body: Json,
     readonly html?: string,
   ) {
@@ -48,7 +48,10 @@ export function undefinedCompany() {
 }
 
 export function noEntity() {
-  return serverError("No entity satisfies the condition.", "PX.Api.ContractBased.NoEntitySatisfiesTheConditionException");
+  return serverError(
+    "No entity satisfies the condition.",
+    "PX.Api.ContractBased.NoEntitySatisfiesTheConditionException",
+  );
 }
 
 /** Bad query options and bodies: Web API model-state errors. */
@@ -68,7 +71,18 @@ export function noResource(url: string) {
 }
 
 export function methodNotAllowed(method: string) {
-  return new AcumaticaError(405, { message: `The requested resource does not support http method '${method}'.` });
+  return new AcumaticaError(405, {
+    message: `The requested resource does not support http method '${method}'.`,
+  });
+}
+
+/** IIS refuses a POST/PUT that declares no body length (curl's bare `-X POST`). */
+export function lengthRequired() {
+  return new AcumaticaError(
+    411,
+    null,
+    "<!DOCTYPE html><html><head><title>Length Required</title></head><body><h2>Length Required</h2><hr><p>HTTP Error 411. The request must be chunked or have a content length.</p></body></html>",
+  );
 }
 
 export function preconditionFailed(message: string) {
@@ -86,5 +100,7 @@ export function apiLoginLimit(seats: number) {
 
 /** The licence queue declined the request (more than 20 queued, or queued over 10 minutes). */
 export function requestDeclined(reason: string) {
-  return new AcumaticaError(429, { message: `The request has been declined by the license limits: ${reason}` });
+  return new AcumaticaError(429, {
+    message: `The request has been declined by the license limits: ${reason}`,
+  });
 }

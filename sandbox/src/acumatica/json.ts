@@ -33,7 +33,9 @@ type Segment = string | LazyArray;
 export function serialize(value: Json | undefined): string {
   const segments: Segment[] = [];
   write(value ?? null, segments);
-  return segments.map((segment) => (typeof segment === "string" ? segment : expand(segment, 0, segment.length))).join("");
+  return segments
+    .map((segment) => (typeof segment === "string" ? segment : expand(segment, 0, segment.length)))
+    .join("");
 }
 
 /** The same text as `serialize`, as a byte stream written in ~64 KB chunks. */
@@ -139,20 +141,26 @@ export function formatCookieDate(epochMs: number): string {
 
 /** Deterministic GUID-shaped id, so an item keeps its `id` across resets with the same seed. */
 export function stableGuid(text: string): string {
-  const hex = [0x811c9dc5, 0x01000193, 0x2545f491, 0x9e3779b9]
-    .map((salt) => fnv1a(text, salt).toString(16).padStart(8, "0"))
-    .join("");
+  // Two independent 32-bit FNV-1a hashes in one pass (64 bits: no collisions at 100,000 items),
+  // stretched to 128 bits with a murmur-style finaliser.
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000197);
+  }
+  const words = [a, b, mix(a ^ 0x2545f491), mix(b ^ 0x68e31da4)];
+  const hex = words.map((word) => (word >>> 0).toString(16).padStart(8, "0")).join("");
   const variant = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function fnv1a(text: string, seed: number): number {
-  let hash = seed >>> 0;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
+function mix(value: number): number {
+  let h = value;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 export function randomHex(bytes: number): string {

@@ -25,7 +25,10 @@ export interface LimiterCounters {
  * - a request that would make the queue longer than 20, or that waited over 10 minutes, is declined.
  * Delays are measured on the sandbox clock (advancing it releases delayed requests); waiting polls it.
  */
-export function createLimiter(clock: SandboxClock, limits: () => { maxConcurrent: number; requestsPerMinute: number }) {
+export function createLimiter(
+  clock: SandboxClock,
+  limits: () => { maxConcurrent: number; requestsPerMinute: number },
+) {
   const counters: LimiterCounters = {
     admitted: 0,
     delayed: 0,

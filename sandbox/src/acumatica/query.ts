@@ -1,5 +1,6 @@
 import { invalidRequest, serverError } from "./errors.ts";
-import { compileFilter, FilterError, parseFilter } from "./odata-filter.ts";
+import { compileFilter } from "./odata-filter.ts";
+import { FilterError, parseFilter } from "./odata-parse.ts";
 import { type EntityDef, type FieldDef, inVersion } from "./schema.ts";
 
 /** Top-level name -> the nested fields selected in it (null = all of it). */
@@ -19,7 +20,11 @@ const SYSTEM_FIELDS = new Set(["id", "rowNumber", "note", "custom", "files", "_l
  * Reads $select, $expand, $filter, $top and $skip (the only options the swagger declares; there is
  * no $orderby and no count). Malformed values answer 400; names the version lacks answer 500.
  */
-export function parseEntityQuery<T>(params: URLSearchParams, def: EntityDef<T>, major: number): EntityQuery<T> {
+export function parseEntityQuery<T>(
+  params: URLSearchParams,
+  def: EntityDef<T>,
+  major: number,
+): EntityQuery<T> {
   const expand = parseExpand(params.get("$expand"), def, major);
   const select = parseSelect(params.get("$select"), def, major);
   const filterText = params.get("$filter");
@@ -62,7 +67,10 @@ function parseExpand<T>(raw: string | null, def: EntityDef<T>, major: number): S
     }
     const detailDef = def.details.find((candidate) => candidate.name === head && inVersion(candidate, major));
     if (!detailDef) {
-      throw serverError(`The entity ${def.name} has no detail or linked entity named '${head}'.`, "PX.Data.PXException");
+      throw serverError(
+        `The entity ${def.name} has no detail or linked entity named '${head}'.`,
+        "PX.Data.PXException",
+      );
     }
     expand.add(detailDef.name);
   }
@@ -83,14 +91,20 @@ function parseSelect<T>(raw: string | null, def: EntityDef<T>, major: number): S
         continue;
       }
       if (!detailDef.fieldNames(major).includes(nested)) {
-        throw serverError(`The field '${entry}' is not found in the entity ${def.name}.`, "PX.Data.PXException");
+        throw serverError(
+          `The field '${entry}' is not found in the entity ${def.name}.`,
+          "PX.Data.PXException",
+        );
       }
       const current = selection.get(head);
       if (current !== null) selection.set(head, new Set([...(current ?? []), nested]));
       continue;
     }
     if (nested !== undefined || !findField(def, head, major)) {
-      throw serverError(`The field '${entry}' is not found in the entity ${def.name}.`, "PX.Data.PXException");
+      throw serverError(
+        `The field '${entry}' is not found in the entity ${def.name}.`,
+        "PX.Data.PXException",
+      );
     }
     selection.set(head, null);
   }

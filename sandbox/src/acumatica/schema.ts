@@ -1,4 +1,4 @@
-import { Decimal, formatDateTime, type Json } from "./json.ts";
+import { Decimal, decimalText, formatDateTime, type Json } from "./json.ts";
 
 /** The contract field types we serve (StringValue, DecimalValue, ...). */
 export type FieldType = "string" | "decimal" | "datetime" | "boolean" | "guid" | "int";
@@ -63,7 +63,11 @@ export function detail<T, R>(
     fieldNames: (major) => sorted.filter((def) => inVersion(def, major)).map((def) => def.name),
     render(record, major, select) {
       return rows(record).map((row, index) => {
-        const out: Record<string, Json> = { id: detailRowId(record, index), rowNumber: index + 1, note: null };
+        const out: Record<string, Json> = {
+          id: detailRowId(record, index),
+          rowNumber: index + 1,
+          note: null,
+        };
         for (const def of sorted) {
           if (!inVersion(def, major) || (select && !select.has(def.name))) continue;
           out[def.name] = wrap(def.type, def.get(row));
@@ -81,6 +85,14 @@ export function wrap(type: FieldType, value: FieldValue): Json {
   if (type === "decimal" && typeof value === "number") return { value: new Decimal(value) };
   if (type === "datetime" && typeof value === "number") return { value: formatDateTime(value) };
   return { value };
+}
+
+/** The same wrapper as raw JSON text, for rows written straight into a streamed body. */
+export function wrapText(type: FieldType, value: FieldValue): string {
+  if (value === null) return "{}";
+  if (type === "decimal" && typeof value === "number") return `{"value":${decimalText(value)}}`;
+  if (type === "datetime" && typeof value === "number") return `{"value":"${formatDateTime(value)}"}`;
+  return `{"value":${JSON.stringify(value)}}`;
 }
 
 export function sortByName<D extends { name: string }>(defs: D[]): D[] {

@@ -38,9 +38,18 @@ const EXPIRED = "expires=Tue, 12-Oct-1999 00:00:00 GMT";
  * Cookie sessions and licence seats (acumatica.md §1): each login holds a seat until logout or
  * until it has been idle for `idleTimeoutSeconds` on the sandbox clock; activity slides the expiry.
  */
-export function createSessions(clock: SandboxClock, limits: () => { seats: number; idleTimeoutSeconds: number }) {
+export function createSessions(
+  clock: SandboxClock,
+  limits: () => { seats: number; idleTimeoutSeconds: number },
+) {
   const sessions = new Map<string, Session>();
-  const counters: SessionCounters = { logins: 0, loginFailures: 0, loginLimitHits: 0, logouts: 0, expired: 0 };
+  const counters: SessionCounters = {
+    logins: 0,
+    loginFailures: 0,
+    loginLimitHits: 0,
+    logouts: 0,
+    expired: 0,
+  };
 
   function prune(now: number) {
     const idleMs = limits().idleTimeoutSeconds * 1000;
@@ -71,13 +80,16 @@ export function createSessions(clock: SandboxClock, limits: () => { seats: numbe
   function login(credentials: Credentials, cookies: Map<string, string>, secure: boolean): string[] {
     const now = clock.now().getTime();
     const requested = firstText(credentials.tenant, credentials.company);
-    const tenant = requested === "" ? TENANTS[0]! : TENANTS.find((t) => t.toLowerCase() === requested.toLowerCase());
+    const tenant =
+      requested === "" ? TENANTS[0]! : TENANTS.find((t) => t.toLowerCase() === requested.toLowerCase());
     if (!tenant) {
       counters.loginFailures += 1;
       throw undefinedCompany();
     }
     const name = typeof credentials.name === "string" ? credentials.name : "";
-    const user = USERS.find((u) => u.name.toLowerCase() === name.toLowerCase() && u.password === credentials.password);
+    const user = USERS.find(
+      (u) => u.name.toLowerCase() === name.toLowerCase() && u.password === credentials.password,
+    );
     if (!user) {
       counters.loginFailures += 1;
       throw invalidCredentials();

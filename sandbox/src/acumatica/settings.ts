@@ -59,8 +59,15 @@ export function mergeSettings(current: AcumaticaSettings, input: Record<string, 
       if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
         throw new ControlInputError(`acumatica.${name} must be a number from 0 to 1.`);
       }
-    } else if (typeof value !== "number" || !Number.isInteger(value) || value < rule.min || value > rule.max) {
-      throw new ControlInputError(`acumatica.${name} must be a whole number from ${rule.min} to ${rule.max}.`);
+    } else if (
+      typeof value !== "number" ||
+      !Number.isInteger(value) ||
+      value < rule.min ||
+      value > rule.max
+    ) {
+      throw new ControlInputError(
+        `acumatica.${name} must be a whole number from ${rule.min} to ${rule.max}.`,
+      );
     }
     next[name] = value;
   }

@@ -73,8 +73,8 @@ export function createStore(catalog: DemoCatalog): ErpStore {
     index(table, item);
   }
   // Lists come back in key order, like a clustered-index scan in the real database.
-  stock.rows.sort(compareItems);
-  nonStock.rows.sort(compareItems);
+  sortTable(stock);
+  sortTable(nonStock);
   const warehouses = catalog.acumatica.warehouses.map((warehouse) => ({
     id: stableGuid(`${seed}:warehouse:${warehouse.id}`),
     warehouseId: warehouse.id,
@@ -82,6 +82,10 @@ export function createStore(catalog: DemoCatalog): ErpStore {
     lastModified: Date.UTC(2026, 0, 5, 8, 0, 0),
   }));
   return { stock, nonStock, warehouses };
+}
+
+export function emptyStore(): ErpStore {
+  return { stock: emptyTable(), nonStock: emptyTable(), warehouses: [] };
 }
 
 function emptyTable(): ItemTable {
@@ -93,6 +97,15 @@ function index(table: ItemTable, item: ErpItem): void {
   table.byId.set(item.id, item);
   const upper = item.inventoryId.toUpperCase();
   if (!table.byUpperKey.has(upper)) table.byUpperKey.set(upper, item);
+}
+
+/** Sorts by key with each upper-cased key computed once (100,000 items sort in tens of ms). */
+function sortTable(table: ItemTable): void {
+  const decorated = table.rows.map((item) => ({ item, upper: item.inventoryId.toUpperCase() }));
+  decorated.sort((a, b) =>
+    a.upper !== b.upper ? (a.upper < b.upper ? -1 : 1) : compareKeys(a.item.inventoryId, b.item.inventoryId),
+  );
+  table.rows = decorated.map((entry) => entry.item);
 }
 
 function compareItems(a: ErpItem, b: ErpItem): number {

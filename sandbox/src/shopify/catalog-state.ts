@@ -87,7 +87,11 @@ export function isQuantityName(name: string): name is QuantityName {
 /** Copies the catalog (it is shared with the other simulators and must stay untouched). */
 export function buildCatalogState(catalog: DemoCatalog): CatalogState {
   const locations = catalog.shopify.locations
-    .map((location) => ({ id: location.id, name: location.name, createdAt: Date.parse("2024-01-15T10:00:00Z") }))
+    .map((location) => ({
+      id: location.id,
+      name: location.name,
+      createdAt: Date.parse("2024-01-15T10:00:00Z"),
+    }))
     .sort((a, b) => a.id - b.id);
   const state: CatalogState = {
     locations,

@@ -19,7 +19,12 @@ export interface ConnectionArgs {
 export interface Connection<N> {
   edges: { cursor: string; node: N }[];
   nodes: N[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
 }
 
 /** Shopify caps connection pages at 250 (graphql-ruby's max_page_size silently limits larger asks). */
@@ -58,7 +63,7 @@ export interface PageOptions<R, N> {
   args: ConnectionArgs;
   idOf(record: R): number;
   /** The sort value shown in cursors (Shopify's cursors carry last_id and last_value). */
-  valueOf?(record: R): string;
+  sortValueOf?(record: R): string;
   matches?(record: R): boolean;
   view(record: R): N;
   /** Bulk operations read whole connections: no first/last needed. */
@@ -109,7 +114,8 @@ export function paginate<R, N>(options: PageOptions<R, N>): Connection<N> {
     hasPreviousPage = Boolean(args.after) && anyMatch(order, 0, start, matches);
   }
 
-  const cursorOf = (record: R) => encodeCursor(idOf(record), options.valueOf?.(record) ?? String(idOf(record)));
+  const cursorOf = (record: R) =>
+    encodeCursor(idOf(record), options.sortValueOf?.(record) ?? String(idOf(record)));
   const edges = picked.map((record) => ({ cursor: cursorOf(record), node: options.view(record) }));
   return {
     edges,

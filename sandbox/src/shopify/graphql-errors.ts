@@ -10,7 +10,7 @@ export interface ShopifyGraphqlError {
 
 interface Rewrite {
   pattern: RegExp;
-  rewrite(match: RegExpExecArray): { message: string; extensions: Record<string, unknown> };
+  rewrite(groups: string[]): { message: string; extensions: Record<string, unknown> };
 }
 
 /**
@@ -20,56 +20,60 @@ interface Rewrite {
 const REWRITES: Rewrite[] = [
   {
     pattern: /^Cannot query field "(\w+)" on type "(\w+)"\./,
-    rewrite: ([, field, type]) => ({
+    rewrite: ([, field = "", type = ""]) => ({
       message: `Field '${field}' doesn't exist on type '${type}'`,
       extensions: { code: "undefinedField", typeName: type, fieldName: field },
     }),
   },
   {
     pattern: /^Unknown argument "(\w+)" on field "\w+\.(\w+)"\./,
-    rewrite: ([, argument, field]) => ({
+    rewrite: ([, argument = "", field = ""]) => ({
       message: `Field '${field}' doesn't accept argument '${argument}'`,
       extensions: { code: "argumentNotAccepted", name: field, typeName: "Field", argumentName: argument },
     }),
   },
   {
     pattern: /^Field "(\w+)" argument "(\w+)" of type "[^"]+" is required, but it was not provided\./,
-    rewrite: ([, field, argument]) => ({
+    rewrite: ([, field = "", argument = ""]) => ({
       message: `Field '${field}' is missing required arguments: ${argument}`,
       extensions: { code: "missingRequiredArguments", className: "Field", name: field, arguments: argument },
     }),
   },
   {
     pattern: /^Unknown directive "@(\w+)"\./,
-    rewrite: ([, directive]) => ({
+    rewrite: ([, directive = ""]) => ({
       message: `Directive @${directive} is not defined`,
       extensions: { code: "undefinedDirective", directiveName: directive },
     }),
   },
   {
     pattern: /^Field "(\w+)" is not defined by type "(\w+)"\./,
-    rewrite: ([, field, type]) => ({
+    rewrite: ([, field = "", type = ""]) => ({
       message: `InputObject '${type}' doesn't accept argument '${field}'`,
       extensions: { code: "argumentNotAccepted", name: type, typeName: "InputObject", argumentName: field },
     }),
   },
   {
     pattern: /^Field "(\w+)" of type "([^"]+)" must have a selection of subfields\./,
-    rewrite: ([, field, type]) => ({
+    rewrite: ([, field = "", type = ""]) => ({
       message: `Field must have selections (field '${field}' returns ${type.replace(/[![\]]/g, "")} but has no selections. Did you mean '${field} { ... }'?)`,
       extensions: { code: "selectionMismatch", nodeName: `field '${field}'`, typeName: type },
     }),
   },
   {
     pattern: /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]+)")?; (.*)$/s,
-    rewrite: ([, variable, value, at, problem]) => ({
-      message: `Variable $${variable} of type {type} was provided invalid value${at ? ` for ${dotted(at, variable)}` : ""} (${explanation(problem)})`,
-      extensions: {
-        code: "INVALID_VARIABLE",
-        value: safeJson(value),
-        problems: [{ path: at ? dotted(at, variable).split(".") : [], explanation: explanation(problem) }],
-      },
-    }),
+    rewrite: ([, variable = "", value = "", at = "", problem = ""]) => {
+      const { field, explanation } = describeProblem(problem);
+      const path = [at ? dotted(at, variable) : "", field].filter((part) => part !== "").join(".");
+      return {
+        message: `Variable $${variable} of type {type} was provided invalid value${path ? ` for ${path}` : ""} (${explanation})`,
+        extensions: {
+          code: "INVALID_VARIABLE",
+          value: safeJson(value),
+          problems: [{ path: path ? path.split(".") : [], explanation }],
+        },
+      };
+    },
   },
 ];
 
@@ -79,7 +83,7 @@ export function shopifyError(error: GraphQLError): ShopifyGraphqlError {
   if (error.path) base.path = [...error.path];
   for (const { pattern, rewrite } of REWRITES) {
     const match = pattern.exec(error.message);
-    if (match) return { ...base, ...rewrite(match) };
+    if (match) return { ...base, ...rewrite(Array.from(match, (group) => group ?? "")) };
   }
   if (error.extensions && Object.keys(error.extensions).length > 0) base.extensions = { ...error.extensions };
   return base;
@@ -100,12 +104,13 @@ function dotted(path: string, variable: string): string {
     .trim();
 }
 
-function explanation(problem: string): string {
-  const field = /^Field "(\w+)" is not defined by type "(\w+)"\./.exec(problem);
-  if (field) return `Field is not defined on ${field[2]}`;
-  const missing = /^Field "(\w+)" of required type "([^"]+)" was not provided\./.exec(problem);
-  if (missing) return "Expected value to not be null";
-  return problem.replace(/\.$/, "");
+/** graphql-ruby names the offending input field in the path and explains in its own words. */
+function describeProblem(problem: string): { field: string; explanation: string } {
+  const unknown = /^Field "(\w+)" is not defined by type "(\w+)"\./.exec(problem);
+  if (unknown) return { field: unknown[1] ?? "", explanation: `Field is not defined on ${unknown[2]}` };
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\./.exec(problem);
+  if (missing) return { field: missing[1] ?? "", explanation: "Expected value to not be null" };
+  return { field: "", explanation: problem.replace(/\.$/, "") };
 }
 
 function safeJson(text: string): unknown {

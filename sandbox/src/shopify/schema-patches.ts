@@ -1,10 +1,11 @@
-import type {
-  IntrospectionDirective,
-  IntrospectionEnumValue,
-  IntrospectionField,
-  IntrospectionInputValue,
-  IntrospectionQuery,
-  IntrospectionType,
+import {
+  DirectiveLocation,
+  type IntrospectionDirective,
+  type IntrospectionEnumValue,
+  type IntrospectionField,
+  type IntrospectionInputValue,
+  type IntrospectionQuery,
+  type IntrospectionType,
 } from "graphql";
 
 /**
@@ -35,8 +36,14 @@ export function patchFor2026_01(schema: IntrospectionQuery): IntrospectionQuery 
           ...type,
           enumValues: [
             ...type.enumValues,
-            enumValue("CHANGE_FROM_QUANTITY_STALE", "The changeFromQuantity value does not match persisted value."),
-            enumValue("IDEMPOTENCY_CONCURRENT_REQUEST", "This request is currently in progress, please try again."),
+            enumValue(
+              "CHANGE_FROM_QUANTITY_STALE",
+              "The changeFromQuantity value does not match persisted value.",
+            ),
+            enumValue(
+              "IDEMPOTENCY_CONCURRENT_REQUEST",
+              "This request is currently in progress, please try again.",
+            ),
             enumValue(
               "IDEMPOTENCY_KEY_PARAMETER_MISMATCH",
               "The same idempotency key cannot be used with different operation parameters.",
@@ -61,7 +68,10 @@ export function patchFor2026_04(schema: IntrospectionQuery): IntrospectionQuery 
         return { ...type, inputFields: type.inputFields.filter((field) => field.name !== "compareQuantity") };
       }
       if (type.name === "InventorySetQuantitiesInput" && type.kind === "INPUT_OBJECT") {
-        return { ...type, inputFields: type.inputFields.filter((field) => field.name !== "ignoreCompareQuantity") };
+        return {
+          ...type,
+          inputFields: type.inputFields.filter((field) => field.name !== "ignoreCompareQuantity"),
+        };
       }
       return type;
     },
@@ -97,8 +107,10 @@ const IDEMPOTENT_DIRECTIVE: IntrospectionDirective = {
   name: "idempotent",
   description: "Makes the mutation idempotent: a retry with the same key returns the first result.",
   isRepeatable: false,
-  locations: ["FIELD"],
-  args: [{ name: "key", description: "A unique key, e.g. a UUID.", type: NON_NULL_STRING, defaultValue: null }],
+  locations: [DirectiveLocation.FIELD],
+  args: [
+    { name: "key", description: "A unique key, e.g. a UUID.", type: NON_NULL_STRING, defaultValue: null },
+  ],
 };
 
 const CHANGE_FROM_QUANTITY: IntrospectionInputValue = {
@@ -112,7 +124,14 @@ const CHANGE_FROM_QUANTITY: IntrospectionInputValue = {
 const BULK_OPERATION_FIELD: IntrospectionField = {
   name: "bulkOperation",
   description: "Returns a BulkOperation resource by ID.",
-  args: [{ name: "id", description: "The ID of the BulkOperation to return.", type: NON_NULL_ID, defaultValue: null }],
+  args: [
+    {
+      name: "id",
+      description: "The ID of the BulkOperation to return.",
+      type: NON_NULL_ID,
+      defaultValue: null,
+    },
+  ],
   type: { kind: "OBJECT", name: "BulkOperation" },
   isDeprecated: false,
   deprecationReason: null,

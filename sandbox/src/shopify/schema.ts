@@ -7,8 +7,8 @@ import {
   isScalarType,
   Kind,
   parse,
-  validate,
   type ValueNode,
+  validate,
 } from "graphql";
 import { shopifyError } from "./graphql-errors.ts";
 import { patchFor2026_01, patchFor2026_04 } from "./schema-patches.ts";

@@ -23,7 +23,10 @@ export interface SearchFields<T> {
 type Node<T> = (record: T) => boolean;
 
 /** Compiles a query into a predicate; an empty or missing query matches everything. */
-export function compileSearch<T>(query: string | null | undefined, spec: SearchFields<T>): (record: T) => boolean {
+export function compileSearch<T>(
+  query: string | null | undefined,
+  spec: SearchFields<T>,
+): (record: T) => boolean {
   const tokens = tokenize(query ?? "");
   if (tokens.length === 0) return () => true;
   const parser = new Parser(tokens, spec);

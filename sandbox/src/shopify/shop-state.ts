@@ -123,6 +123,8 @@ export interface RequestContext {
   origin: string;
   /** Inside a bulk operation: whole connections, no cost, no per-request idempotency rule. */
   bulk: boolean;
+  /** How long a bulk operation runs before it completes, in ms of the sandbox clock. */
+  bulkDelayMs: number;
   /** The Shopify plan shown in `shop.plan` (follows the throttle profile). */
   plan: { displayName: string; shopifyPlus: boolean };
 }

@@ -40,7 +40,10 @@ export function createBucket(profile: ThrottleProfile, now: number): Bucket {
 
 export function refill(bucket: Bucket, now: number): void {
   const seconds = Math.max(0, now - bucket.at) / 1000;
-  bucket.available = Math.min(bucket.profile.maximumAvailable, bucket.available + seconds * bucket.profile.restoreRate);
+  bucket.available = Math.min(
+    bucket.profile.maximumAvailable,
+    bucket.available + seconds * bucket.profile.restoreRate,
+  );
   bucket.at = Math.max(bucket.at, now);
 }
 

@@ -13,7 +13,10 @@ export interface KeyValueStorageOptions {
   now?(): number;
 }
 
-export function createKeyValueStorage(db: StockbridgeDatabase, options: KeyValueStorageOptions = {}): KeyValueStorage {
+export function createKeyValueStorage(
+  db: StockbridgeDatabase,
+  options: KeyValueStorageOptions = {},
+): KeyValueStorage {
   const now = options.now ?? Date.now;
   return {
     async getItem(key) {

@@ -1,15 +1,12 @@
 import type { QueryClient } from "@tanstack/react-query";
-import {
-  type Persister,
-  persistQueryClientRestore,
-  persistQueryClientSubscribe,
-} from "@tanstack/react-query-persist-client";
+import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
 import { createDatabase, type DatabaseOptions, type StockbridgeDatabase } from "../db/database.ts";
 import { createQueryPersister } from "../db/query-persister.ts";
 import { createUserCache } from "../db/user-cache.ts";
 import { type AuthStore, createAuthStore } from "../features/auth/auth-store.ts";
 import { type ApiClient, createApi } from "./api.ts";
+import { restoreQueryCache, subscribeQueryCache } from "./persist-query-cache.ts";
 import { createQueryClient, PERSIST_MAX_AGE_MS, shouldPersistQuery } from "./query-client.ts";
 import { createTokenStore, type TokenStorage } from "./token-store.ts";
 
@@ -28,6 +25,8 @@ export interface ServicesOptions {
   /** Busts the persisted cache when the app changes. */
   appVersion: string;
   database?: DatabaseOptions;
+  /** Default `/api` (same origin); tests point it at a local server. */
+  apiBaseUrl?: string;
   fetch?: typeof fetch;
   isOnline?(): boolean;
 }
@@ -46,6 +45,7 @@ export function createServices(options: ServicesOptions): Services {
   const api = createApi({
     tokens,
     onUnauthorized: () => auth.handleUnauthorized(),
+    ...(options.apiBaseUrl ? { baseUrl: options.apiBaseUrl } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const auth: AuthStore = createAuthStore({
@@ -54,7 +54,7 @@ export function createServices(options: ServicesOptions): Services {
     users: createUserCache(db),
     caches: {
       async restore() {
-        await persistQueryClientRestore({ queryClient, persister, maxAge: PERSIST_MAX_AGE_MS, buster });
+        await restoreQueryCache({ queryClient, persister, maxAge: PERSIST_MAX_AGE_MS, buster });
       },
       async clear() {
         await queryClient.cancelQueries();
@@ -71,10 +71,11 @@ export function createServices(options: ServicesOptions): Services {
     persister,
     db,
     persistCache: () =>
-      persistQueryClientSubscribe({
+      subscribeQueryCache({
         queryClient,
         persister,
         buster,
+        maxAge: PERSIST_MAX_AGE_MS,
         dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
       }),
   };

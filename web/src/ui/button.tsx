@@ -4,7 +4,8 @@ import { Spinner } from "./spinner.tsx";
 
 const VARIANTS = {
   primary: "bg-accent-600 text-white shadow-sm hover:bg-accent-700 disabled:bg-accent-600/60",
-  secondary: "bg-white text-gray-800 shadow-sm ring-1 ring-gray-300 ring-inset hover:bg-gray-50 disabled:text-gray-400",
+  secondary:
+    "bg-white text-gray-800 shadow-sm ring-1 ring-gray-300 ring-inset hover:bg-gray-50 disabled:text-gray-400",
   ghost: "text-gray-700 hover:bg-gray-100 disabled:text-gray-400",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/60",
 } as const;

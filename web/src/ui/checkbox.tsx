@@ -13,7 +13,16 @@ export interface CheckboxProps {
 }
 
 /** A native checkbox with its label (and optional description) beside it. */
-export function Checkbox({ label, checked, onChange, description, disabled, id, name, className }: CheckboxProps) {
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  description,
+  disabled,
+  id,
+  name,
+  className,
+}: CheckboxProps) {
   const generated = useId();
   const controlId = id ?? generated;
   const descriptionId = description ? `${controlId}-description` : undefined;

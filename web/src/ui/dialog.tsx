@@ -1,4 +1,10 @@
-import { DialogBackdrop, DialogPanel, DialogTitle, Dialog as HeadlessDialog, Description } from "@headlessui/react";
+import {
+  Description,
+  DialogBackdrop,
+  DialogPanel,
+  DialogTitle,
+  Dialog as HeadlessDialog,
+} from "@headlessui/react";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { IconButton } from "./button.tsx";
@@ -20,7 +26,16 @@ export interface DialogProps {
 }
 
 /** A modal dialog (Headless UI): focus is trapped, Escape and the backdrop close it. */
-export function Dialog({ open, onClose, title, description, children, footer, size = "md", hideClose }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  size = "md",
+  hideClose,
+}: DialogProps) {
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop
@@ -38,15 +53,23 @@ export function Dialog({ open, onClose, title, description, children, footer, si
           <div className="flex items-start justify-between gap-4 border-b border-gray-200 px-6 py-4">
             <div>
               <DialogTitle className="text-lg font-semibold text-gray-900">{title}</DialogTitle>
-              {description ? <Description className="mt-1 text-sm text-gray-600">{description}</Description> : null}
+              {description ? (
+                <Description className="mt-1 text-sm text-gray-600">{description}</Description>
+              ) : null}
             </div>
             {hideClose ? null : (
-              <IconButton label="Close" icon={<X className="size-4" aria-hidden="true" />} onClick={onClose} />
+              <IconButton
+                label="Close"
+                icon={<X className="size-4" aria-hidden="true" />}
+                onClick={onClose}
+              />
             )}
           </div>
           {children ? <div className="overflow-y-auto px-6 py-4">{children}</div> : null}
           {footer ? (
-            <div className="flex flex-wrap justify-end gap-2 border-t border-gray-200 px-6 py-4">{footer}</div>
+            <div className="flex flex-wrap justify-end gap-2 border-t border-gray-200 px-6 py-4">
+              {footer}
+            </div>
           ) : null}
         </DialogPanel>
       </div>

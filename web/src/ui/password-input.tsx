@@ -1,13 +1,23 @@
 import { Eye, EyeOff } from "lucide-react";
 import { useState } from "react";
 import { cn } from "./cn.ts";
-import { Field, controlClass } from "./field.tsx";
+import { controlClass, Field } from "./field.tsx";
 import type { TextInputProps } from "./text-input.tsx";
 
 export type PasswordInputProps = Omit<TextInputProps, "type">;
 
 /** A password field with a show/hide toggle ("Show password" / "Hide password"). */
-export function PasswordInput({ label, error, hint, hideLabel, id, className, inputClassName, required, ...rest }: PasswordInputProps) {
+export function PasswordInput({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  className,
+  inputClassName,
+  required,
+  ...rest
+}: PasswordInputProps) {
   const [visible, setVisible] = useState(false);
   return (
     <Field
@@ -36,7 +46,11 @@ export function PasswordInput({ label, error, hint, hideLabel, id, className, in
             aria-controls={control.id}
             className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-gray-500 hover:text-gray-800"
           >
-            {visible ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
+            {visible ? (
+              <EyeOff className="size-4" aria-hidden="true" />
+            ) : (
+              <Eye className="size-4" aria-hidden="true" />
+            )}
           </button>
         </div>
       )}

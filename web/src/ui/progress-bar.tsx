@@ -23,7 +23,10 @@ export function ProgressBar({ label, value, className }: ProgressBarProps) {
       {clamped === undefined ? (
         <div className="animate-progress absolute inset-y-0 left-0 w-2/5 rounded-full bg-accent-600" />
       ) : (
-        <div className="h-full rounded-full bg-accent-600 transition-[width]" style={{ width: `${clamped}%` }} />
+        <div
+          className="h-full rounded-full bg-accent-600 transition-[width]"
+          style={{ width: `${clamped}%` }}
+        />
       )}
     </div>
   );

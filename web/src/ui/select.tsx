@@ -1,7 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import type { ReactNode, Ref, SelectHTMLAttributes } from "react";
 import { cn } from "./cn.ts";
-import { Field, controlClass } from "./field.tsx";
+import { controlClass, Field } from "./field.tsx";
 
 export interface SelectOption<V extends string = string> {
   value: V;

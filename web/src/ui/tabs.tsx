@@ -19,8 +19,20 @@ export interface TabsProps<I extends string = string> {
 }
 
 /** Tabs with arrow-key navigation (Headless UI). */
-export function Tabs<I extends string = string>({ tabs, selectedId, onChange, label, className }: TabsProps<I>) {
-  const index = selectedId === undefined ? undefined : Math.max(0, tabs.findIndex((tab) => tab.id === selectedId));
+export function Tabs<I extends string = string>({
+  tabs,
+  selectedId,
+  onChange,
+  label,
+  className,
+}: TabsProps<I>) {
+  const index =
+    selectedId === undefined
+      ? undefined
+      : Math.max(
+          0,
+          tabs.findIndex((tab) => tab.id === selectedId),
+        );
   return (
     <TabGroup
       className={className}

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from "react";
 import { cn } from "./cn.ts";
-import { Field, controlClass } from "./field.tsx";
+import { controlClass, Field } from "./field.tsx";
 
 export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   label: string;
@@ -15,7 +15,17 @@ export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /** A labelled text input (type text, email, number, url, time...). */
-export function TextInput({ label, error, hint, hideLabel, id, className, inputClassName, required, ...rest }: TextInputProps) {
+export function TextInput({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  className,
+  inputClassName,
+  required,
+  ...rest
+}: TextInputProps) {
   return (
     <Field
       label={label}
@@ -26,7 +36,9 @@ export function TextInput({ label, error, hint, hideLabel, id, className, inputC
       className={className}
       {...(id ? { id } : {})}
     >
-      {(control) => <input {...control} required={required} className={cn(controlClass, inputClassName)} {...rest} />}
+      {(control) => (
+        <input {...control} required={required} className={cn(controlClass, inputClassName)} {...rest} />
+      )}
     </Field>
   );
 }

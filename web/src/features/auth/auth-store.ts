@@ -71,7 +71,10 @@ export function createAuthStore(options: AuthStoreOptions) {
     await users.save(user).catch(() => undefined); // the offline copy is a convenience only
   }
 
-  async function authenticate(call: () => Promise<{ user: User; token: string }>, fallback: string): Promise<User> {
+  async function authenticate(
+    call: () => Promise<{ user: User; token: string }>,
+    fallback: string,
+  ): Promise<User> {
     setState({ loading: true, error: null });
     try {
       const result = await call();
@@ -108,7 +111,10 @@ export function createAuthStore(options: AuthStoreOptions) {
       return;
     }
     setState({ status: "restoring" });
-    const [, refreshed] = await Promise.allSettled([caches.restore(), api.call("refresh", { body: { token } })]);
+    const [, refreshed] = await Promise.allSettled([
+      caches.restore(),
+      api.call("refresh", { body: { token } }),
+    ]);
     if (refreshed.status === "fulfilled") {
       await startSession(refreshed.value.user, refreshed.value.token);
       return;

@@ -39,7 +39,9 @@ export function decideAccess(session: GuardSession, access: RouteAccess, href: s
       kind: "redirect",
       to: "/login",
       ...(redirectBack ? { redirectBack } : {}),
-      ...(access === "subscriber" ? { notice: { tone: "error", message: MESSAGES.access.loginRequired } } : {}),
+      ...(access === "subscriber"
+        ? { notice: { tone: "error", message: MESSAGES.access.loginRequired } }
+        : {}),
     };
   }
   if (access === "subscriber" && !hasSubscriptionAccess(session.user)) {
@@ -72,7 +74,12 @@ export function safeRedirect(value: unknown): string | undefined {
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
   if (hasControlCharacter(value)) return undefined;
   const path = value.split(/[?#]/, 1)[0] ?? "";
-  if (path === "/login" || path === "/register" || path.startsWith("/login/") || path.startsWith("/register/")) {
+  if (
+    path === "/login" ||
+    path === "/register" ||
+    path.startsWith("/login/") ||
+    path.startsWith("/register/")
+  ) {
     return undefined;
   }
   return value;

@@ -4,7 +4,7 @@ import type { AuthStore } from "./auth-store.ts";
 import { decideAccess, type GuardDecision, type RouteAccess, requiredAccess } from "./guards.ts";
 
 export interface GuardArgs {
-  auth: AuthStore;
+  context: { auth: AuthStore };
   location: { href: string };
   /** Static data of every matched route: a gated route declares `access: "subscriber"`. */
   matches: ReadonlyArray<{ staticData?: { access?: RouteAccess } }>;
@@ -15,7 +15,7 @@ export interface GuardArgs {
 /** Runs the guard decision for a layout route's `beforeLoad`: toast its notice, throw its redirect. */
 export function guardRoute(args: GuardArgs, access?: RouteAccess): void {
   const needed = access ?? requiredAccess(args.matches.map((match) => match.staticData?.access));
-  applyDecision(decideAccess(args.auth.getState(), needed, args.location.href), args.preload);
+  applyDecision(decideAccess(args.context.auth.getState(), needed, args.location.href), args.preload);
 }
 
 function applyDecision(decision: GuardDecision, preload: boolean): void {
@@ -27,7 +27,10 @@ function applyDecision(decision: GuardDecision, preload: boolean): void {
     else toast.error(decision.notice.message, { id });
   }
   if (decision.to === "/login") {
-    throw redirect({ to: "/login", search: decision.redirectBack ? { redirect: decision.redirectBack } : {} });
+    throw redirect({
+      to: "/login",
+      search: decision.redirectBack ? { redirect: decision.redirectBack } : {},
+    });
   }
   throw redirect({ to: decision.to });
 }

@@ -6,7 +6,8 @@ import { type ListParams, normalizeListParams, toQueryStrings } from "../../lib/
 export const mappingKeys = {
   all: ["mapping"] as const,
   history: () => [...mappingKeys.all, "history"] as const,
-  historyList: (params: ListParams<never>) => [...mappingKeys.history(), normalizeListParams(params)] as const,
+  historyList: (params: ListParams<never>) =>
+    [...mappingKeys.history(), normalizeListParams(params)] as const,
 };
 
 /** GET /mapping/history (server-paged, searchable). */

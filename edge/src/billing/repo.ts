@@ -1,0 +1,173 @@
+import type { Row } from "@libsql/client";
+import type { Db } from "../db/client.ts";
+
+/** A subscription as stored: one row per user, the one that decides access. */
+export interface StoredSubscription {
+  subscriptionId: string;
+  customerId: string;
+  planId: string;
+  planName: string | null;
+  status: string;
+  /** ISO-8601 UTC. */
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  sourceEventCreated: number;
+  updatedAt: string;
+}
+
+export type SubscriptionWrite = Omit<StoredSubscription, "updatedAt">;
+
+/** Statuses after which a subscription never grants access again. */
+const ENDED = "('canceled', 'incomplete_expired')";
+
+/** The only SQL of billing; every user-owned read filters by user_id. */
+export function createBillingRepo(db: Db) {
+  return {
+    async findCustomerId(userId: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: "SELECT customer_id FROM stripe_customers WHERE user_id = ?",
+        args: [userId],
+      });
+      return result.rows[0] ? String(result.rows[0].customer_id) : null;
+    },
+
+    /** Keeps the first customer stored for the user and answers it (a racing second one is dropped). */
+    async saveCustomer(userId: string, customerId: string, now: string): Promise<string> {
+      await db.execute({
+        sql: "INSERT INTO stripe_customers (user_id, customer_id, created_at) VALUES (?, ?, ?) ON CONFLICT(user_id) DO NOTHING",
+        args: [userId, customerId, now],
+      });
+      return (await this.findCustomerId(userId)) ?? customerId;
+    },
+
+    async findUserIdByCustomer(customerId: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: "SELECT user_id FROM stripe_customers WHERE customer_id = ?",
+        args: [customerId],
+      });
+      return result.rows[0] ? String(result.rows[0].user_id) : null;
+    },
+
+    async findContact(userId: string): Promise<{ email: string; name: string } | null> {
+      const result = await db.execute({ sql: "SELECT email, name FROM users WHERE id = ?", args: [userId] });
+      const row = result.rows[0];
+      return row ? { email: String(row.email), name: String(row.name) } : null;
+    },
+
+    async saveCheckoutSession(session: { id: string; userId: string; priceId: string; now: string }) {
+      await db.execute({
+        sql: "INSERT INTO checkout_sessions (id, user_id, price_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+        args: [session.id, session.userId, session.priceId, session.now],
+      });
+    },
+
+    async hasCheckoutSession(id: string, userId: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: "SELECT 1 FROM checkout_sessions WHERE id = ? AND user_id = ?",
+        args: [id, userId],
+      });
+      return result.rows.length > 0;
+    },
+
+    async findUserIdByCheckoutSession(id: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: "SELECT user_id FROM checkout_sessions WHERE id = ?",
+        args: [id],
+      });
+      return result.rows[0] ? String(result.rows[0].user_id) : null;
+    },
+
+    async latestCheckoutSessionId(userId: string, createdAfter: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: "SELECT id FROM checkout_sessions WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1",
+        args: [userId, createdAfter],
+      });
+      return result.rows[0] ? String(result.rows[0].id) : null;
+    },
+
+    async findSubscription(userId: string): Promise<StoredSubscription | null> {
+      const result = await db.execute({
+        sql: `SELECT subscription_id, customer_id, plan_id, plan_name, status, current_period_end, cancel_at_period_end,
+                     source_event_created, updated_at
+              FROM subscriptions WHERE user_id = ?`,
+        args: [userId],
+      });
+      return result.rows[0] ? toStored(result.rows[0]) : null;
+    },
+
+    /**
+     * Stores what Stripe reported. A live subscription is never replaced by an ended one of the same
+     * user (a late `deleted` of an old subscription must not take access from the new one). With
+     * `onlyIfNewer`, a state older than the stored one (by its event's `created`) is ignored.
+     */
+    async saveSubscription(
+      userId: string,
+      write: SubscriptionWrite,
+      now: string,
+      options: { onlyIfNewer: boolean },
+    ): Promise<void> {
+      const newer = options.onlyIfNewer
+        ? "AND excluded.source_event_created >= subscriptions.source_event_created"
+        : "";
+      await db.execute({
+        sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, plan_name, status, current_period_end,
+                                         cancel_at_period_end, source_event_created, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET
+                subscription_id = excluded.subscription_id,
+                customer_id = excluded.customer_id,
+                plan_name = COALESCE(excluded.plan_name, CASE WHEN subscriptions.plan_id = excluded.plan_id THEN subscriptions.plan_name END),
+                plan_id = excluded.plan_id,
+                status = excluded.status,
+                current_period_end = excluded.current_period_end,
+                cancel_at_period_end = excluded.cancel_at_period_end,
+                source_event_created = MAX(excluded.source_event_created,
+                  CASE WHEN subscriptions.subscription_id = excluded.subscription_id THEN subscriptions.source_event_created ELSE 0 END),
+                updated_at = excluded.updated_at
+              WHERE (subscriptions.subscription_id = excluded.subscription_id ${newer})
+                 OR (subscriptions.subscription_id != excluded.subscription_id
+                     AND (subscriptions.status IN ${ENDED} OR excluded.status NOT IN ${ENDED}))`,
+        args: [
+          userId,
+          write.subscriptionId,
+          write.customerId,
+          write.planId,
+          write.planName,
+          write.status,
+          write.currentPeriodEnd,
+          write.cancelAtPeriodEnd ? 1 : 0,
+          write.sourceEventCreated,
+          now,
+        ],
+      });
+    },
+
+    async isEventProcessed(id: string): Promise<boolean> {
+      const result = await db.execute({ sql: "SELECT 1 FROM stripe_events WHERE id = ?", args: [id] });
+      return result.rows.length > 0;
+    },
+
+    async markEventProcessed(event: { id: string; type: string; created: number; now: string }) {
+      await db.execute({
+        sql: "INSERT INTO stripe_events (id, type, created, processed_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+        args: [event.id, event.type, event.created, event.now],
+      });
+    },
+  };
+}
+
+export type BillingRepo = ReturnType<typeof createBillingRepo>;
+
+function toStored(row: Row): StoredSubscription {
+  return {
+    subscriptionId: String(row.subscription_id),
+    customerId: String(row.customer_id),
+    planId: String(row.plan_id),
+    planName: row.plan_name === null || row.plan_name === undefined ? null : String(row.plan_name),
+    status: String(row.status),
+    currentPeriodEnd: row.current_period_end === null ? null : String(row.current_period_end),
+    cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+    sourceEventCreated: Number(row.source_event_created),
+    updatedAt: String(row.updated_at),
+  };
+}

@@ -1,0 +1,90 @@
+import type Stripe from "stripe";
+import { BillingNotConfiguredError } from "./errors.ts";
+import type { BillingRepo } from "./repo.ts";
+import type { StripeGateway, WebhookEventView } from "./stripe-gateway.ts";
+import { idOf, toSubscriptionView } from "./stripe-objects.ts";
+import type { SubscriptionStore } from "./subscription-store.ts";
+
+/** The events this app listens to; anything else is acknowledged and ignored. */
+export const HANDLED_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.subscription.paused",
+  "customer.subscription.resumed",
+] as const;
+
+/**
+ * Stripe webhooks: verified on the raw body, each event id applied once. Events only say *which*
+ * subscription changed; its state is re-read from Stripe, so replays and out-of-order deliveries
+ * all end on Stripe's current state.
+ */
+export function createWebhookProcessor(deps: {
+  repo: BillingRepo;
+  gateway: StripeGateway | null;
+  subscriptions: SubscriptionStore;
+  now: () => Date;
+}) {
+  const { repo, subscriptions } = deps;
+
+  async function userFor(event: WebhookEventView): Promise<string | null> {
+    const object = event.object;
+    const customerId = idOf(object.customer);
+    if (event.type.startsWith("checkout.session.")) {
+      const sessionId = typeof object.id === "string" ? object.id : null;
+      const fromSession = sessionId ? await repo.findUserIdByCheckoutSession(sessionId) : null;
+      if (fromSession) return fromSession;
+      const reference = typeof object.client_reference_id === "string" ? object.client_reference_id : null;
+      if (reference && (await repo.findContact(reference))) return reference;
+    }
+    if (customerId) {
+      const fromCustomer = await repo.findUserIdByCustomer(customerId);
+      if (fromCustomer) return fromCustomer;
+    }
+    // Subscriptions started by our checkout carry the user id in their metadata.
+    const metadata = object.metadata;
+    const userId =
+      typeof metadata === "object" && metadata !== null && "userId" in metadata ? metadata.userId : null;
+    if (typeof userId === "string" && (await repo.findContact(userId))) return userId;
+    return null;
+  }
+
+  async function apply(gateway: StripeGateway, event: WebhookEventView): Promise<void> {
+    if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return;
+    const isCheckout = event.type.startsWith("checkout.session.");
+    const subscriptionId = isCheckout ? idOf(event.object.subscription) : idOf(event.object.id);
+    if (!subscriptionId) return;
+    const userId = await userFor(event);
+    if (!userId) return;
+    const customerId = idOf(event.object.customer);
+    if (customerId) await repo.saveCustomer(userId, customerId, deps.now().toISOString());
+    const fresh = await gateway.findSubscription(subscriptionId);
+    if (fresh) {
+      await subscriptions.save(userId, fresh, { sourceEventCreated: event.created });
+    } else if (!isCheckout) {
+      // Stripe no longer knows the subscription (test data removed): use the event's copy unless older.
+      const copy = toSubscriptionView(event.object as unknown as Stripe.Subscription);
+      await subscriptions.save(userId, copy, { sourceEventCreated: event.created, onlyIfNewer: true });
+    }
+  }
+
+  return {
+    /** Verifies and applies one delivery; `duplicate` when the event id was already processed. */
+    async handle(payload: string, signature: string): Promise<{ duplicate: boolean }> {
+      if (!deps.gateway) throw new BillingNotConfiguredError();
+      const event = await deps.gateway.verifyWebhook(payload, signature);
+      if (await repo.isEventProcessed(event.id)) return { duplicate: true };
+      // Applied first, recorded after: a failure answers non-2xx and Stripe's retry applies it again.
+      await apply(deps.gateway, event);
+      await repo.markEventProcessed({
+        id: event.id,
+        type: event.type,
+        created: event.created,
+        now: deps.now().toISOString(),
+      });
+      return { duplicate: false };
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import type { Row } from "@libsql/client";
+import type { Db } from "../db/client.ts";
+
+export interface AcumaticaRecord {
+  name: string;
+  apiVersion: string;
+  instanceUri: string;
+  endpointName: string;
+  username: string;
+  company: string;
+  passwordSealed: string;
+  isVerified: boolean;
+  lastTestedAt: string | null;
+  lastTestError: string | null;
+}
+
+export interface ShopifyRecord {
+  name: string;
+  apiVersion: string;
+  storeName: string;
+  accessTokenSealed: string;
+  servedApiVersion: string | null;
+  isVerified: boolean;
+  lastTestedAt: string | null;
+  lastTestError: string | null;
+}
+
+export interface TestOutcome {
+  ok: boolean;
+  at: string;
+  error: string | null;
+}
+
+/** The only SQL for saved connections. Sealed secrets are read here and never leave the service. */
+export function createConnectionsRepo(db: Db) {
+  return {
+    async findAcumatica(userId: string): Promise<AcumaticaRecord | null> {
+      const result = await db.execute({ sql: "SELECT * FROM acumatica_connections WHERE user_id = ?", args: [userId] });
+      const row = result.rows[0];
+      return row ? toAcumatica(row) : null;
+    },
+
+    async findShopify(userId: string): Promise<ShopifyRecord | null> {
+      const result = await db.execute({ sql: "SELECT * FROM shopify_connections WHERE user_id = ?", args: [userId] });
+      const row = result.rows[0];
+      return row ? toShopify(row) : null;
+    },
+
+    async saveAcumatica(userId: string, record: AcumaticaRecord, now: string) {
+      await db.execute({
+        sql: `INSERT INTO acumatica_connections
+                (user_id, name, api_version, instance_uri, endpoint_name, username, password_encrypted, company,
+                 is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET
+                name = excluded.name, api_version = excluded.api_version, instance_uri = excluded.instance_uri,
+                endpoint_name = excluded.endpoint_name, username = excluded.username,
+                password_encrypted = excluded.password_encrypted, company = excluded.company,
+                is_verified = excluded.is_verified, last_tested_at = excluded.last_tested_at,
+                last_test_error = excluded.last_test_error, updated_at = excluded.updated_at`,
+        args: [
+          userId,
+          record.name,
+          record.apiVersion,
+          record.instanceUri,
+          record.endpointName,
+          record.username,
+          record.passwordSealed,
+          record.company,
+          record.isVerified ? 1 : 0,
+          record.lastTestedAt,
+          record.lastTestError,
+          now,
+        ],
+      });
+    },
+
+    async saveShopify(userId: string, record: ShopifyRecord, now: string) {
+      await db.execute({
+        sql: `INSERT INTO shopify_connections
+                (user_id, name, api_version, store_name, access_token_encrypted, served_api_version,
+                 is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET
+                name = excluded.name, api_version = excluded.api_version, store_name = excluded.store_name,
+                access_token_encrypted = excluded.access_token_encrypted,
+                served_api_version = excluded.served_api_version, is_verified = excluded.is_verified,
+                last_tested_at = excluded.last_tested_at, last_test_error = excluded.last_test_error,
+                updated_at = excluded.updated_at`,
+        args: [
+          userId,
+          record.name,
+          record.apiVersion,
+          record.storeName,
+          record.accessTokenSealed,
+          record.servedApiVersion,
+          record.isVerified ? 1 : 0,
+          record.lastTestedAt,
+          record.lastTestError,
+          now,
+        ],
+      });
+    },
+
+    async recordAcumaticaTest(userId: string, outcome: TestOutcome) {
+      await db.execute({
+        sql: "UPDATE acumatica_connections SET is_verified = ?, last_tested_at = ?, last_test_error = ? WHERE user_id = ?",
+        args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, userId],
+      });
+    },
+
+    async recordShopifyTest(userId: string, outcome: TestOutcome & { servedApiVersion: string | null }) {
+      // A failed test keeps the version last seen served; a successful one records the new one.
+      await db.execute({
+        sql: `UPDATE shopify_connections SET is_verified = ?, last_tested_at = ?, last_test_error = ?,
+                served_api_version = COALESCE(?, served_api_version)
+              WHERE user_id = ?`,
+        args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, outcome.servedApiVersion, userId],
+      });
+    },
+
+    /** Keeps the card's "version in effect" current when a pull or sync learns it. */
+    async recordServedShopifyVersion(userId: string, servedApiVersion: string) {
+      await db.execute({
+        sql: "UPDATE shopify_connections SET served_api_version = ? WHERE user_id = ?",
+        args: [servedApiVersion, userId],
+      });
+    },
+  };
+}
+
+export type ConnectionsRepo = ReturnType<typeof createConnectionsRepo>;
+
+function toAcumatica(row: Row): AcumaticaRecord {
+  return {
+    name: String(row.name),
+    apiVersion: String(row.api_version),
+    instanceUri: String(row.instance_uri),
+    endpointName: String(row.endpoint_name),
+    username: String(row.username),
+    company: String(row.company),
+    passwordSealed: String(row.password_encrypted),
+    isVerified: Number(row.is_verified) === 1,
+    lastTestedAt: text(row.last_tested_at),
+    lastTestError: text(row.last_test_error),
+  };
+}
+
+function toShopify(row: Row): ShopifyRecord {
+  return {
+    name: String(row.name),
+    apiVersion: String(row.api_version),
+    storeName: String(row.store_name),
+    accessTokenSealed: String(row.access_token_encrypted),
+    servedApiVersion: text(row.served_api_version),
+    isVerified: Number(row.is_verified) === 1,
+    lastTestedAt: text(row.last_tested_at),
+    lastTestError: text(row.last_test_error),
+  };
+}
+
+function text(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}

@@ -1,0 +1,212 @@
+import {
+  type AcumaticaConnection,
+  type AcumaticaConnectionInput,
+  type Connections,
+  MESSAGES,
+  type ShopifyConnection,
+  type ShopifyConnectionInput,
+} from "@stockbridge/shared";
+import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
+import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
+import { normalizeStoreName, STORE_NAME_RULE } from "../connectors/shopify/store-name.ts";
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../http/errors.ts";
+import { type OutboundGuard, OutboundRefusedError } from "../security/outbound-guard.ts";
+import { type SecretBox, SecretBoxError } from "../security/secret-box.ts";
+import type { AcumaticaRecord, ConnectionsRepo, ShopifyRecord } from "./repo.ts";
+
+export interface ConnectionsServiceDeps {
+  repo: ConnectionsRepo;
+  secrets: SecretBox;
+  guard: OutboundGuard;
+  connectors: Connectors;
+  now: () => Date;
+}
+
+const PASSWORD = (userId: string) => `acumatica.password:${userId}`;
+const TOKEN = (userId: string) => `shopify.accessToken:${userId}`;
+
+/**
+ * Saving, showing and testing the two connections. Secrets are sealed at rest and never answered
+ * (`passwordSet` / `accessTokenSet`); a blank secret on save keeps the saved one; changing what the
+ * connection logs in with clears `isVerified` until the next successful test.
+ */
+export function createConnectionsService(deps: ConnectionsServiceDeps) {
+  const { repo, secrets } = deps;
+
+  async function open(sealed: string, context: string, what: string): Promise<string> {
+    try {
+      return await secrets.open(sealed, context);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      throw new ConflictError(`The saved ${what} can no longer be read (${error.message}) Enter it again and save.`);
+    }
+  }
+
+  async function checkInstanceUri(instanceUri: string) {
+    try {
+      await deps.guard.check(instanceUri);
+    } catch (error) {
+      // A host that does not resolve today may tomorrow: the test reports it as unreachable.
+      if (!(error instanceof OutboundRefusedError) || error.kind === "unresolvable") return;
+      const message = `Instance URL is not allowed: ${error.message}`;
+      throw new ValidationError(message, [{ path: "instanceUri", message }]);
+    }
+  }
+
+  async function acumaticaCredentials(userId: string): Promise<AcumaticaConnectionInfo> {
+    const record = await repo.findAcumatica(userId);
+    if (!record) throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
+    return { ...record, password: await open(record.passwordSealed, PASSWORD(userId), "Acumatica password") };
+  }
+
+  async function shopifyCredentials(userId: string): Promise<ShopifyCredentials> {
+    const record = await repo.findShopify(userId);
+    if (!record) throw new NotFoundError("No Shopify connection is saved yet: save it in Settings first.");
+    return {
+      storeName: record.storeName,
+      apiVersion: record.apiVersion,
+      accessToken: await open(record.accessTokenSealed, TOKEN(userId), "Shopify access token"),
+    };
+  }
+
+  return {
+    acumaticaCredentials,
+    shopifyCredentials,
+
+    async list(userId: string): Promise<Connections> {
+      const [acumatica, shopify] = await Promise.all([repo.findAcumatica(userId), repo.findShopify(userId)]);
+      return {
+        acumaticaConnection: acumatica ? acumaticaView(acumatica) : null,
+        shopifyConnection: shopify ? shopifyView(shopify) : null,
+      };
+    },
+
+    async saveAcumatica(userId: string, input: AcumaticaConnectionInput): Promise<AcumaticaConnection> {
+      const instanceUri = input.instanceUri.trim().replace(/\/+$/, "");
+      await checkInstanceUri(instanceUri);
+      const saved = await repo.findAcumatica(userId);
+      if (!input.password && !saved) {
+        throw new ValidationError("Password is required", [{ path: "password", message: "Password is required" }]);
+      }
+      const passwordChanged = Boolean(input.password) && (!saved || (await open(saved.passwordSealed, PASSWORD(userId), "Acumatica password").catch(() => "")) !== input.password);
+      const passwordSealed = input.password && passwordChanged ? await secrets.seal(input.password, PASSWORD(userId)) : (saved?.passwordSealed ?? "");
+      const loginChanged =
+        !saved ||
+        passwordChanged ||
+        saved.instanceUri !== instanceUri ||
+        saved.endpointName !== input.endpointName ||
+        saved.apiVersion !== input.apiVersion ||
+        saved.username !== input.username ||
+        saved.company !== input.company;
+      const record: AcumaticaRecord = {
+        name: input.name,
+        apiVersion: input.apiVersion,
+        instanceUri,
+        endpointName: input.endpointName,
+        username: input.username,
+        company: input.company,
+        passwordSealed,
+        isVerified: loginChanged ? false : (saved?.isVerified ?? false),
+        lastTestedAt: saved?.lastTestedAt ?? null,
+        lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
+      };
+      await repo.saveAcumatica(userId, record, deps.now().toISOString());
+      return acumaticaView(record);
+    },
+
+    async saveShopify(userId: string, input: ShopifyConnectionInput): Promise<ShopifyConnection> {
+      const storeName = normalizeStoreName(input.storeName);
+      if (!storeName) throw new ValidationError(STORE_NAME_RULE, [{ path: "storeName", message: STORE_NAME_RULE }]);
+      const saved = await repo.findShopify(userId);
+      if (!input.accessToken && !saved) {
+        throw new ValidationError("Access token is required", [{ path: "accessToken", message: "Access token is required" }]);
+      }
+      const token = input.accessToken.trim();
+      const tokenChanged = Boolean(token) && (!saved || (await open(saved.accessTokenSealed, TOKEN(userId), "Shopify access token").catch(() => "")) !== token);
+      const accessTokenSealed = token && tokenChanged ? await secrets.seal(token, TOKEN(userId)) : (saved?.accessTokenSealed ?? "");
+      const targetChanged = !saved || saved.storeName !== storeName || saved.apiVersion !== input.apiVersion;
+      const loginChanged = targetChanged || tokenChanged;
+      const record: ShopifyRecord = {
+        name: input.name,
+        apiVersion: input.apiVersion,
+        storeName,
+        accessTokenSealed,
+        servedApiVersion: targetChanged ? null : (saved?.servedApiVersion ?? null),
+        isVerified: loginChanged ? false : (saved?.isVerified ?? false),
+        lastTestedAt: saved?.lastTestedAt ?? null,
+        lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
+      };
+      await repo.saveShopify(userId, record, deps.now().toISOString());
+      return shopifyView(record);
+    },
+
+    /** Log in, confirm the endpoint name and version exist (`GET /entity`), log out. */
+    async testAcumatica(userId: string): Promise<AcumaticaConnection> {
+      const connection = await acumaticaCredentials(userId);
+      const at = deps.now().toISOString();
+      try {
+        await deps.connectors.acumatica(connection, async () => {}, { maxAttempts: 2, timeoutMs: 20_000, verifyEndpoint: true });
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        const message = `${MESSAGES.connections.acumaticaTestFailed}: ${error.message}`;
+        await repo.recordAcumaticaTest(userId, { ok: false, at, error: message });
+        throw new UpstreamError("Acumatica", message);
+      }
+      await repo.recordAcumaticaTest(userId, { ok: true, at, error: null });
+      const record = await repo.findAcumatica(userId);
+      if (!record) throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
+      return acumaticaView(record);
+    },
+
+    /** An authenticated `shop` query; records the API version Shopify says it served. */
+    async testShopify(userId: string): Promise<ShopifyConnection> {
+      const credentials = await shopifyCredentials(userId);
+      const at = deps.now().toISOString();
+      const client = deps.connectors.shopify(credentials, { maxAttempts: 2, timeoutMs: 20_000 });
+      try {
+        await client.request("query ConnectionTest { shop { name myshopifyDomain } }");
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        const message = `${MESSAGES.connections.shopifyTestFailed}: ${error.message}`;
+        await repo.recordShopifyTest(userId, { ok: false, at, error: message, servedApiVersion: null });
+        throw new UpstreamError("Shopify", message);
+      }
+      await repo.recordShopifyTest(userId, { ok: true, at, error: null, servedApiVersion: client.servedVersion });
+      const record = await repo.findShopify(userId);
+      if (!record) throw new NotFoundError("No Shopify connection is saved yet: save it in Settings first.");
+      return shopifyView(record);
+    },
+
+    recordServedShopifyVersion: (userId: string, version: string) => repo.recordServedShopifyVersion(userId, version),
+  };
+}
+
+export type ConnectionsService = ReturnType<typeof createConnectionsService>;
+
+function acumaticaView(record: AcumaticaRecord): AcumaticaConnection {
+  return {
+    name: record.name,
+    apiVersion: record.apiVersion,
+    instanceUri: record.instanceUri,
+    endpointName: record.endpointName,
+    username: record.username,
+    company: record.company,
+    passwordSet: record.passwordSealed !== "",
+    isVerified: record.isVerified,
+    lastTestedAt: record.lastTestedAt,
+    lastTestError: record.lastTestError,
+  };
+}
+
+function shopifyView(record: ShopifyRecord): ShopifyConnection {
+  return {
+    name: record.name,
+    apiVersion: record.apiVersion,
+    storeName: record.storeName,
+    accessTokenSet: record.accessTokenSealed !== "",
+    servedApiVersion: record.servedApiVersion,
+    isVerified: record.isVerified,
+    lastTestedAt: record.lastTestedAt,
+    lastTestError: record.lastTestError,
+  };
+}

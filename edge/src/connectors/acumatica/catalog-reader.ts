@@ -1,0 +1,170 @@
+import { toCents } from "@stockbridge/shared";
+import { streamArrayItems } from "../json-array-stream.ts";
+import { AcumaticaError } from "./failures.ts";
+import type { AcumaticaApi } from "./session.ts";
+
+/** One ERP item as the catalog keeps it (money in cents, quantities summed over warehouses). */
+export interface AcumaticaItemRow {
+  /** The record's persistent id (NoteID). */
+  acumaticaId: string;
+  sku: string;
+  description: string;
+  defaultPriceCents: number;
+  msrpCents: number | null;
+  available: number | null;
+  onHand: number | null;
+  availableForShipping: number | null;
+  isStockItem: boolean;
+}
+
+export interface AcumaticaCatalogSummary {
+  stockItems: number;
+  nonStockItems: number;
+  quantityRows: number;
+}
+
+export interface ReadAcumaticaCatalogOptions {
+  /** Items per `$top` page. */
+  pageSize: number;
+  /** Pages requested at once (within the session's own concurrency cap). */
+  parallelPages: number;
+  /** Rows in chunks; the next chunk waits until this resolves. */
+  onRows(rows: AcumaticaItemRow[]): Promise<void>;
+  onProgress?(progress: { done: number; total: number | null; phase: string }): void;
+}
+
+interface Totals {
+  available: number;
+  onHand: number;
+  availableForShipping: number;
+}
+
+type Wrapped = Record<string, { value?: unknown } | undefined> & { id?: unknown };
+
+/**
+ * Reads the ERP catalog without one request per item: warehouse quantities for every stock item
+ * from one StorageDetailsInquiry (streamed, summed per item), then StockItem and NonStockItem in
+ * `$top`/`$skip` pages with `$select`. Field names follow the endpoint version (acumatica.md §3).
+ */
+export async function readAcumaticaCatalog(
+  api: AcumaticaApi,
+  apiVersion: string,
+  options: ReadAcumaticaCatalogOptions,
+): Promise<AcumaticaCatalogSummary> {
+  const major = Number(apiVersion.split(".")[0]);
+  const summary: AcumaticaCatalogSummary = { stockItems: 0, nonStockItems: 0, quantityRows: 0 };
+  const progress = (phase: string) => options.onProgress?.({ done: summary.stockItems + summary.nonStockItems, total: null, phase });
+
+  progress("Reading Acumatica warehouse quantities");
+  const quantities = await readQuantities(api, major, summary);
+
+  progress("Reading Acumatica stock items");
+  const stockFields = ["InventoryID", "Description", "DefaultPrice", "MSRP"];
+  await readPages(api, "StockItem", stockFields, options, async (records) => {
+    const rows = records.map((record) => {
+      const row = itemRow(record, true);
+      const totals = quantities.get(row.sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+      return { ...row, ...totals };
+    });
+    summary.stockItems += rows.length;
+    await options.onRows(rows);
+    progress("Reading Acumatica stock items");
+  });
+
+  progress("Reading Acumatica non-stock items");
+  // NonStockItem has MSRP only from 22.200.001 on.
+  const nonStockFields = ["InventoryID", "Description", "DefaultPrice", ...(major >= 22 ? ["MSRP"] : [])];
+  await readPages(api, "NonStockItem", nonStockFields, options, async (records) => {
+    const rows = records.map((record) => itemRow(record, false));
+    summary.nonStockItems += rows.length;
+    await options.onRows(rows);
+    progress("Reading Acumatica non-stock items");
+  });
+  return summary;
+}
+
+/** Available, on-hand and available-for-shipping per InventoryID, summed over every warehouse. */
+async function readQuantities(api: AcumaticaApi, major: number, summary: AcumaticaCatalogSummary): Promise<Map<string, Totals>> {
+  // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
+  const names = major >= 23
+    ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
+    : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
+  return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
+    // Called again from scratch if the answer is cut off and retried.
+    const totals = new Map<string, Totals>();
+    summary.quantityRows = 0;
+    for await (const item of streamArrayItems(body, "StorageDetails")) {
+      const row = item as Wrapped;
+      const sku = text(row.InventoryID);
+      if (!sku) continue;
+      summary.quantityRows += 1;
+      const current = totals.get(sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+      current.available += number(row[names.available]) ?? 0;
+      current.onHand += number(row[names.onHand]) ?? 0;
+      current.availableForShipping += number(row[names.shipping]) ?? 0;
+      totals.set(sku, current);
+    }
+    return totals;
+  });
+}
+
+/** Pages of `$top` records, `parallelPages` at a time, until a short page. */
+async function readPages(
+  api: AcumaticaApi,
+  entity: string,
+  fields: string[],
+  options: ReadAcumaticaCatalogOptions,
+  handle: (records: Wrapped[]) => Promise<void>,
+) {
+  const size = options.pageSize;
+  const page = async (index: number) => {
+    const records = await api.get<unknown>(entity, { $select: fields.join(","), $top: size, $skip: index * size });
+    if (!Array.isArray(records)) throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
+    return records as Wrapped[];
+  };
+  const wave = (first: number) => Promise.all(Array.from({ length: options.parallelPages }, (_, offset) => page(first + offset)));
+  let next = 0;
+  let pending = wave(next);
+  for (;;) {
+    const pages = await pending;
+    next += options.parallelPages;
+    const ended = pages.some((records) => records.length < size);
+    // The next wave is already on its way while this one is written (its failure surfaces at the await).
+    if (!ended) {
+      pending = wave(next);
+      pending.catch(() => {});
+    }
+    for (const records of pages) {
+      if (records.length > 0) await handle(records);
+      if (records.length < size) break;
+    }
+    if (ended) return;
+  }
+}
+
+function itemRow(record: Wrapped, isStockItem: boolean): AcumaticaItemRow {
+  const id = typeof record.id === "string" ? record.id : "";
+  const sku = text(record.InventoryID);
+  if (!id || !sku) throw new AcumaticaError("an item came back without its id or InventoryID", "protocol");
+  const msrp = number(record.MSRP);
+  return {
+    acumaticaId: id,
+    sku,
+    description: text(record.Description),
+    defaultPriceCents: toCents(number(record.DefaultPrice) ?? 0),
+    msrpCents: msrp === null ? null : toCents(msrp),
+    available: null,
+    onHand: null,
+    availableForShipping: null,
+    isStockItem,
+  };
+}
+
+function text(field: { value?: unknown } | undefined): string {
+  return typeof field?.value === "string" ? field.value.trim() : "";
+}
+
+function number(field: { value?: unknown } | undefined): number | null {
+  const value = field?.value;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,230 @@
+import { toCents } from "@stockbridge/shared";
+import type { ConnectorClock, FetchLike } from "../transport.ts";
+import { readLines } from "../stream-text.ts";
+import {
+  CURRENT_BULK_QUERY,
+  PRIMARY_LOCATION_QUERY,
+  RUN_BULK_QUERY,
+  VARIANT_COUNT_QUERY,
+  variantBulkQuery,
+  variantPageQuery,
+} from "./catalog-queries.ts";
+import { type ShopifyClient, ShopifyError } from "./graphql-client.ts";
+
+/** One storefront variant as the catalog keeps it (money in cents, quantities at the primary location). */
+export interface ShopifyVariantRow {
+  variantId: string;
+  productId: string;
+  inventoryItemId: string | null;
+  title: string;
+  sku: string;
+  priceCents: number;
+  compareAtPriceCents: number | null;
+  isPhysical: boolean;
+  tracked: boolean;
+  /** The primary location, when the item is stocked there. */
+  locationId: string | null;
+  available: number | null;
+  onHand: number | null;
+}
+
+export interface ShopifyCatalogSummary {
+  mode: "paged" | "bulk";
+  /** Variants read with an SKU (the catalog) and without one (kept out: they cannot be mapped). */
+  variants: number;
+  withoutSku: number;
+  locationId: string | null;
+  countReported: number | null;
+}
+
+export interface ReadShopifyCatalogOptions {
+  /** For the bulk result download (a signed storage URL, no Shopify token). */
+  fetch: FetchLike;
+  clock: ConnectorClock;
+  /** Above this many variants the read is one bulk query instead of pages. */
+  bulkThreshold: number;
+  /** Rows in chunks, in order; the next chunk is read only after this resolves (flat memory). */
+  onRows(rows: ShopifyVariantRow[]): Promise<void>;
+  onProgress?(progress: { done: number; total: number | null; phase: string }): void;
+}
+
+const MAX_QUERY_COST = 1000;
+const CHUNK = 500;
+
+/**
+ * Reads every variant of the store: pages sized to the query cost for small stores, one bulk query
+ * (streamed JSONL) for large ones, decided by `productVariantsCount`.
+ */
+export async function readShopifyCatalog(client: ShopifyClient, options: ReadShopifyCatalogOptions): Promise<ShopifyCatalogSummary> {
+  const location = (await client.request<{ location: { id: string } | null }>(PRIMARY_LOCATION_QUERY)).location;
+  const count = await variantCount(client);
+  const summary: ShopifyCatalogSummary = { mode: "paged", variants: 0, withoutSku: 0, locationId: location?.id ?? null, countReported: count };
+  const sink = createSink(summary, options, count);
+  if (count === null || count > options.bulkThreshold) {
+    const started = await startBulk(client, summary.locationId);
+    if (started) {
+      summary.mode = "bulk";
+      await readBulk(client, started, options, sink);
+      await sink.flush();
+      return summary;
+    }
+  }
+  await readPages(client, summary.locationId, sink);
+  await sink.flush();
+  return summary;
+}
+
+async function variantCount(client: ShopifyClient): Promise<number | null> {
+  const answer = await client.execute<{ productVariantsCount: { count: number } | null }>(VARIANT_COUNT_QUERY);
+  if (answer.errors.length > 0) {
+    if (answer.errors.every((error) => error.code === "undefinedField")) return null;
+    throw new ShopifyError(`Shopify rejected the request: ${answer.errors.map((error) => error.message).join("; ")}`, "graphql");
+  }
+  return answer.data?.productVariantsCount?.count ?? null;
+}
+
+interface Sink {
+  add(node: unknown): Promise<void>;
+  flush(): Promise<void>;
+  phase(text: string): void;
+}
+
+function createSink(summary: ShopifyCatalogSummary, options: ReadShopifyCatalogOptions, total: number | null): Sink {
+  let chunk: ShopifyVariantRow[] = [];
+  let phase = "Reading Shopify variants";
+  const report = () => options.onProgress?.({ done: summary.variants + summary.withoutSku, total, phase });
+  return {
+    async add(node) {
+      const row = toRow(node, summary.locationId);
+      if (!row) {
+        summary.withoutSku += 1;
+        return;
+      }
+      summary.variants += 1;
+      chunk.push(row);
+      if (chunk.length >= CHUNK) await this.flush();
+    },
+    async flush() {
+      if (chunk.length > 0) {
+        const rows = chunk;
+        chunk = [];
+        await options.onRows(rows);
+      }
+      report();
+    },
+    phase(text) {
+      phase = text;
+      report();
+    },
+  };
+}
+
+interface PageAnswer {
+  productVariants: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] };
+}
+
+async function readPages(client: ShopifyClient, locationId: string | null, sink: Sink) {
+  const query = variantPageQuery(locationId !== null);
+  // Five points per variant with the primary location's level, three without; corrected by the first answer.
+  let perNode = locationId ? 5 : 3;
+  let after: string | null = null;
+  for (;;) {
+    const limit = Math.min(MAX_QUERY_COST, client.throttleStatus()?.maximumAvailable ?? MAX_QUERY_COST);
+    const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
+    const variables: Record<string, unknown> = { first, after, ...(locationId ? { location: locationId } : {}) };
+    const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
+    if (answer.errors.length > 0 || !answer.data) {
+      const text = answer.errors.map((error) => error.message).join("; ") || "no data";
+      throw new ShopifyError(`Shopify rejected the variant page: ${text}`, "graphql");
+    }
+    if (answer.cost.requested !== null && first > 0) perNode = Math.max(1, (answer.cost.requested - 2) / first);
+    const page = answer.data.productVariants;
+    for (const node of page.nodes) await sink.add(node);
+    await sink.flush();
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
+    after = page.pageInfo.endCursor;
+  }
+}
+
+/** The bulk operation's id, or null when another bulk query is running (the caller pages instead). */
+async function startBulk(client: ShopifyClient, locationId: string | null): Promise<string | null> {
+  const answer = await client.request<{
+    bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: { message: string }[] };
+  }>(RUN_BULK_QUERY, { query: variantBulkQuery(locationId) }, { retry: false });
+  const result = answer.bulkOperationRunQuery;
+  if (result.bulkOperation) return result.bulkOperation.id;
+  const messages = result.userErrors.map((error) => error.message).join("; ");
+  if (/in progress/i.test(messages)) return null;
+  throw new ShopifyError(`Shopify refused the bulk export: ${messages || "no reason given"}`, "graphql");
+}
+
+interface BulkState {
+  id: string;
+  status: string;
+  errorCode: string | null;
+  url: string | null;
+  partialDataUrl: string | null;
+}
+
+async function readBulk(client: ShopifyClient, id: string, options: ReadShopifyCatalogOptions, sink: Sink) {
+  sink.phase("Shopify is preparing the export");
+  let delay = 250;
+  let state: BulkState | null = null;
+  for (;;) {
+    state = (await client.request<{ currentBulkOperation: BulkState | null }>(CURRENT_BULK_QUERY)).currentBulkOperation;
+    if (!state || state.id !== id) throw new ShopifyError("the bulk export disappeared (another app started one)", "graphql");
+    if (state.status === "COMPLETED") break;
+    if (state.status !== "CREATED" && state.status !== "RUNNING") {
+      throw new ShopifyError(`the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`, "unavailable");
+    }
+    await options.clock.sleep(delay);
+    delay = Math.min(delay * 2, 5_000);
+  }
+  if (!state.url) return; // no objects: an empty store
+  sink.phase("Downloading Shopify variants");
+  const response = await options.fetch(state.url, { method: "GET" });
+  if (!response.ok || !response.body) throw new ShopifyError(`downloading the bulk export failed (HTTP ${response.status})`, "unavailable");
+  for await (const line of readLines(response.body)) {
+    const node: unknown = JSON.parse(line);
+    // Only top-level variant lines; nested connection lines would carry __parentId (none are asked for).
+    if (typeof node === "object" && node !== null && !("__parentId" in node)) await sink.add(node);
+  }
+}
+
+function toRow(node: unknown, locationId: string | null): ShopifyVariantRow | null {
+  const variant = node as {
+    id: string;
+    sku: string | null;
+    title: string | null;
+    price: string;
+    compareAtPrice: string | null;
+    product: { id: string; title: string } | null;
+    inventoryItem: {
+      id: string;
+      tracked: boolean;
+      requiresShipping: boolean;
+      inventoryLevel?: { quantities: { name: string; quantity: number }[] } | null;
+    } | null;
+  };
+  const sku = variant.sku?.trim() ?? "";
+  if (!sku) return null;
+  const item = variant.inventoryItem;
+  const level = item?.inventoryLevel ?? null;
+  const quantity = (name: string) => level?.quantities.find((entry) => entry.name === name)?.quantity ?? null;
+  const productTitle = variant.product?.title ?? "";
+  const variantTitle = variant.title && variant.title !== "Default Title" ? variant.title : "";
+  return {
+    variantId: variant.id,
+    productId: variant.product?.id ?? "",
+    inventoryItemId: item?.id ?? null,
+    title: [productTitle, variantTitle].filter(Boolean).join(" - "),
+    sku,
+    priceCents: toCents(Number(variant.price)),
+    compareAtPriceCents: variant.compareAtPrice === null ? null : toCents(Number(variant.compareAtPrice)),
+    isPhysical: item?.requiresShipping ?? true,
+    tracked: item?.tracked ?? false,
+    locationId: level ? locationId : null,
+    available: quantity("available"),
+    onHand: quantity("on_hand"),
+  };
+}

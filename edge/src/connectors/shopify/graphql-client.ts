@@ -1,0 +1,287 @@
+import { UpstreamError } from "../../http/errors.ts";
+import { OutboundRefusedError } from "../../security/outbound-guard.ts";
+import {
+  backoffMs,
+  type ConnectorClock,
+  deadline,
+  type FetchLike,
+  isTimeout,
+  networkReason,
+  realClock,
+  retryAfterMs,
+} from "../transport.ts";
+import { createThrottleModel, readThrottleStatus, type ThrottleStatus } from "./throttle-model.ts";
+
+export type ShopifyFailure = "unauthorized" | "access-denied" | "not-found" | "unavailable" | "unreachable" | "refused" | "graphql";
+
+/** A Shopify failure with a reason people can act on; `kind` lets callers branch without parsing text. */
+export class ShopifyError extends UpstreamError {
+  constructor(
+    message: string,
+    readonly kind: ShopifyFailure,
+  ) {
+    super("Shopify", message);
+  }
+}
+
+export interface GraphqlError {
+  message: string;
+  code: string | null;
+  path: (string | number)[] | null;
+}
+
+export interface GraphqlResponse<T> {
+  data: T | null;
+  errors: GraphqlError[];
+  cost: { requested: number | null; actual: number | null };
+}
+
+export interface ShopifyClientOptions {
+  /** A normalised store name (`acme`, not `acme.myshopify.com`). */
+  storeName: string;
+  accessToken: string;
+  /** The version asked for; Shopify may serve a newer one (see `servedVersion`). */
+  apiVersion: string;
+  /** The app's outbound fetch (already behind the address guard). */
+  fetch: FetchLike;
+  /** `https://{store}.myshopify.com`, or the sandbox's `/shopify/{store}` origin. */
+  originFor?: (storeName: string) => string;
+  clock?: ConnectorClock;
+  /** Attempts for transient failures (5xx, 429 without THROTTLED, network errors, timeouts). */
+  maxAttempts?: number;
+  timeoutMs?: number;
+  /** THROTTLED answers absorbed per call before giving up (each waits for the bucket to refill). */
+  maxThrottleWaits?: number;
+}
+
+export interface RequestOptions {
+  /** Points the call will request, if known before the first answer (later calls learn it). */
+  expectedCost?: number;
+  /** false for a mutation that must not run twice; default true. */
+  retry?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Counters for benchmarks and job results. */
+export interface ShopifyClientStats {
+  calls: number;
+  points: number;
+  requestedPoints: number;
+  throttled: number;
+  retries: number;
+  /** Time spent waiting for the bucket or backing off, in ms. */
+  waitedMs: number;
+}
+
+export type ShopifyClient = ReturnType<typeof createShopifyClient>;
+
+export function defaultShopifyOrigin(storeName: string): string {
+  return `https://${storeName}.myshopify.com`;
+}
+
+/**
+ * The Admin GraphQL transport every Shopify feature uses. It paces itself by the cost Shopify
+ * reports (waits before a call that would not fit the bucket), absorbs THROTTLED answers (200 or
+ * 429) by waiting the refill time, retries transient failures with back-off, records the version
+ * Shopify served, and turns everything else into a ShopifyError with a clear reason.
+ */
+export function createShopifyClient(options: ShopifyClientOptions) {
+  const clock = options.clock ?? realClock;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxThrottleWaits = options.maxThrottleWaits ?? 50;
+  const origin = (options.originFor ?? defaultShopifyOrigin)(options.storeName);
+  const endpoint = `${origin}/admin/api/${options.apiVersion}/graphql.json`;
+  const throttle = createThrottleModel(clock.now);
+  const learnedCost = new Map<string, number>();
+  const stats: ShopifyClientStats = { calls: 0, points: 0, requestedPoints: 0, throttled: 0, retries: 0, waitedMs: 0 };
+  let servedVersion: string | null = null;
+
+  async function wait(milliseconds: number) {
+    if (milliseconds <= 0) return;
+    stats.waitedMs += milliseconds;
+    await clock.sleep(milliseconds);
+  }
+
+  /** Sends one operation; GraphQL errors come back in `errors` (THROTTLED never does). */
+  async function execute<T>(query: string, variables: Record<string, unknown> = {}, request: RequestOptions = {}): Promise<GraphqlResponse<T>> {
+    const expected = request.expectedCost ?? learnedCost.get(query) ?? 0;
+    const body = JSON.stringify({ query, variables });
+    let attempt = 0;
+    let throttleWaits = 0;
+    for (;;) {
+      await wait(throttle.waitFor(expected));
+      const release = throttle.reserve(expected);
+      let response: Response;
+      let json: unknown;
+      try {
+        stats.calls += 1;
+        response = await options.fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            "X-Shopify-Access-Token": options.accessToken,
+            "User-Agent": "Stockbridge",
+          },
+          body,
+          signal: deadline(timeoutMs, request.signal),
+        });
+        json = await readJson(response);
+      } catch (error) {
+        if (error instanceof OutboundRefusedError) throw refused(error);
+        if (request.signal?.aborted) throw error;
+        if (request.retry !== false && attempt + 1 < maxAttempts) {
+          attempt += 1;
+          stats.retries += 1;
+          await wait(backoffMs(attempt));
+          continue;
+        }
+        throw isTimeout(error)
+          ? new ShopifyError(`Shopify did not answer within ${Math.round(timeoutMs / 1000)} s (${attempt + 1} attempts)`, "unavailable")
+          : new ShopifyError(`Shopify could not be reached (${networkReason(error)})`, "unreachable");
+      } finally {
+        release();
+      }
+
+      const version = response.headers.get("X-Shopify-API-Version");
+      if (version) servedVersion = version;
+      const cost = readThrottleStatus(record(json)?.extensions);
+      if (cost.status) throttle.update(cost.status);
+
+      if (isThrottled(json)) {
+        stats.throttled += 1;
+        throttleWaits += 1;
+        if (throttleWaits > maxThrottleWaits) {
+          throw new ShopifyError(`Shopify kept throttling the request after ${maxThrottleWaits} waits`, "unavailable");
+        }
+        await wait(refillWait(cost.requested ?? expected, cost.status, retryAfterMs(response, clock.now())));
+        continue;
+      }
+      const failure = httpFailure(response, json, options);
+      if (failure === "retry") {
+        if (request.retry !== false && attempt + 1 < maxAttempts) {
+          attempt += 1;
+          stats.retries += 1;
+          await wait(retryAfterMs(response, clock.now()) ?? backoffMs(attempt));
+          continue;
+        }
+        throw new ShopifyError(`Shopify is unavailable (HTTP ${response.status} after ${attempt + 1} attempts)`, "unavailable");
+      }
+      if (failure) throw failure;
+
+      if (cost.requested !== null) learnedCost.set(query, cost.requested);
+      stats.requestedPoints += cost.requested ?? 0;
+      stats.points += cost.actual ?? 0;
+      const answer = record(json);
+      return { data: (answer?.data ?? null) as T | null, errors: readErrors(answer?.errors), cost: { requested: cost.requested, actual: cost.actual } };
+    }
+  }
+
+  /** Sends one operation and answers its `data`; any GraphQL error becomes a ShopifyError. */
+  async function request<T>(query: string, variables: Record<string, unknown> = {}, requestOptions: RequestOptions = {}): Promise<T> {
+    const answer = await execute<T>(query, variables, requestOptions);
+    if (answer.errors.length > 0) throw graphqlFailure(answer.errors);
+    if (answer.data === null) throw new ShopifyError("Shopify answered without data", "graphql");
+    return answer.data;
+  }
+
+  return {
+    request,
+    execute,
+    endpoint,
+    stats,
+    /** The version Shopify said it served on the last answer (expired versions fall forward). */
+    get servedVersion(): string | null {
+      return servedVersion;
+    },
+    throttleStatus(): ThrottleStatus | null {
+      return throttle.status();
+    },
+  };
+}
+
+function refillWait(requested: number, status: ThrottleStatus | null, retryAfter: number | null): number {
+  if (status) {
+    const missing = Math.min(requested, status.maximumAvailable) - status.currentlyAvailable;
+    return Math.max(50, Math.ceil((missing / status.restoreRate) * 1000) + 50);
+  }
+  return retryAfter ?? 1_000;
+}
+
+/** null = fine, "retry" = transient, otherwise the error to throw. */
+function httpFailure(response: Response, json: unknown, options: ShopifyClientOptions): ShopifyError | "retry" | null {
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    return json === undefined ? new ShopifyError(`Shopify answered HTTP ${status} with a body that is not JSON`, "graphql") : null;
+  }
+  if (status === 429 || status >= 500) return "retry";
+  const said = errorText(json);
+  const detail = said ? `: ${said}` : "";
+  if (status === 401) return new ShopifyError(`invalid access token (Shopify answered 401${detail})`, "unauthorized");
+  if (status === 402) return new ShopifyError(`the store is frozen until its bill is paid (Shopify answered 402${detail})`, "unavailable");
+  if (status === 403) return new ShopifyError(`access denied (Shopify answered 403${detail})`, "access-denied");
+  if (status === 404) {
+    return new ShopifyError(`unknown store "${options.storeName}" or API version ${options.apiVersion} (Shopify answered 404${detail})`, "not-found");
+  }
+  if (status === 423) return new ShopifyError(`the store is locked and unavailable (Shopify answered 423${detail})`, "unavailable");
+  if (status >= 300 && status < 400) {
+    return new ShopifyError(`Shopify redirected the request to ${response.headers.get("Location") ?? "another address"}; check the store name`, "not-found");
+  }
+  return new ShopifyError(`Shopify answered HTTP ${status}${detail}`, "graphql");
+}
+
+function graphqlFailure(errors: GraphqlError[]): ShopifyError {
+  const text = errors.map((error) => error.message).join("; ");
+  if (errors.some((error) => error.code === "ACCESS_DENIED")) return new ShopifyError(`missing permission: ${text}`, "access-denied");
+  return new ShopifyError(`Shopify rejected the request: ${text}`, "graphql");
+}
+
+function refused(error: OutboundRefusedError): ShopifyError {
+  return new ShopifyError(
+    error.kind === "unresolvable" ? `unreachable host: ${error.message}` : `the address is not allowed: ${error.message}`,
+    error.kind === "unresolvable" ? "unreachable" : "refused",
+  );
+}
+
+function isThrottled(json: unknown): boolean {
+  const errors = record(json)?.errors;
+  return Array.isArray(errors) && errors.some((error) => record(record(error)?.extensions)?.code === "THROTTLED");
+}
+
+/** The body as JSON, or undefined when it is not JSON (an HTML error page). */
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shopify's `errors` is a string ("Not Found"), an object, or the GraphQL array. */
+function errorText(json: unknown): string {
+  const errors = record(json)?.errors;
+  if (typeof errors === "string") return errors;
+  if (Array.isArray(errors)) return readErrors(errors).map((error) => error.message).join("; ");
+  if (errors && typeof errors === "object") return JSON.stringify(errors);
+  return "";
+}
+
+function readErrors(value: unknown): GraphqlError[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((entry) => {
+    const error = record(entry);
+    const code = record(error?.extensions)?.code;
+    return {
+      message: typeof error?.message === "string" ? error.message : JSON.stringify(entry),
+      code: typeof code === "string" ? code : null,
+      path: Array.isArray(error?.path) ? (error.path as (string | number)[]) : null,
+    };
+  });
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}

@@ -1,0 +1,268 @@
+import type { Row } from "@libsql/client";
+import type { Mapping } from "@stockbridge/shared";
+import type { Db } from "../db/client.ts";
+
+export interface CatalogVariant {
+  id: string;
+  variantId: string;
+  sku: string;
+}
+
+export interface CatalogItem {
+  id: string;
+  acumaticaId: string;
+  sku: string;
+}
+
+export interface NewMapping {
+  id: string;
+  userId: string;
+  shopifyVariantId: string;
+  shopifySku: string;
+  acumaticaId: string;
+  acumaticaSku: string;
+  mappingType: Mapping["mappingType"];
+  now: string;
+}
+
+/** One catalog row as auto mapping sees it: its SKU key and whether a mapping already uses it. */
+export interface AutoMapCandidate {
+  externalId: string;
+  sku: string;
+  skuKey: string;
+  mapped: boolean;
+}
+
+/*
+ * Reads LEFT JOIN the catalogs: a mapping whose variant or item vanished on a pull still shows,
+ * with its SKU snapshot and `missing: true`, instead of silently disappearing.
+ */
+const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumatica_id, m.acumatica_sku, m.mapping_type,
+    m.updated_at, m.last_synced_at, sp.id AS sp_id, sp.sku AS sp_sku, ap.id AS ap_id, ap.sku AS ap_sku
+  FROM mappings m
+  LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
+  LEFT JOIN acumatica_products ap ON ap.user_id = m.user_id AND ap.acumatica_id = m.acumatica_id`;
+
+const SEARCH_CLAUSE = `(m.shopify_sku LIKE ? ESCAPE '\\' OR m.acumatica_sku LIKE ? ESCAPE '\\'
+  OR sp.sku LIKE ? ESCAPE '\\' OR ap.sku LIKE ? ESCAPE '\\')`;
+
+/** The only SQL for mappings (and the catalog lookups mapping needs). Every query is scoped by user. */
+export function createMappingRepo(db: Db) {
+  async function oneView(sql: string, args: (string | number)[]): Promise<Mapping | null> {
+    const result = await db.execute({ sql, args });
+    return result.rows[0] ? toMapping(result.rows[0]) : null;
+  }
+
+  return {
+    async findVariant(userId: string, variantId: string): Promise<CatalogVariant | null> {
+      const result = await db.execute({
+        sql: "SELECT id, variant_id, sku FROM shopify_products WHERE user_id = ? AND variant_id = ?",
+        args: [userId, variantId],
+      });
+      const row = result.rows[0];
+      return row ? { id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) } : null;
+    },
+
+    async findItem(userId: string, acumaticaId: string): Promise<CatalogItem | null> {
+      const result = await db.execute({
+        sql: "SELECT id, acumatica_id, sku FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?",
+        args: [userId, acumaticaId],
+      });
+      const row = result.rows[0];
+      return row ? { id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) } : null;
+    },
+
+    get(userId: string, id: string): Promise<Mapping | null> {
+      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.id = ?`, [userId, id]);
+    },
+
+    findByVariant(userId: string, variantId: string): Promise<Mapping | null> {
+      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.shopify_variant_id = ?`, [userId, variantId]);
+    },
+
+    findByItem(userId: string, acumaticaId: string): Promise<Mapping | null> {
+      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.acumatica_id = ?`, [userId, acumaticaId]);
+    },
+
+    async insert(mapping: NewMapping): Promise<void> {
+      await db.execute({
+        sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          mapping.id,
+          mapping.userId,
+          mapping.shopifyVariantId,
+          mapping.shopifySku,
+          mapping.acumaticaId,
+          mapping.acumaticaSku,
+          mapping.mappingType,
+          mapping.now,
+          mapping.now,
+        ],
+      });
+    },
+
+    /** Inserts many in one write transaction; a pair taken meanwhile is skipped, not an error. Answers how many were made. */
+    async insertMany(mappings: NewMapping[]): Promise<number> {
+      if (mappings.length === 0) return 0;
+      const results = await db.batch(
+        mappings.map((mapping) => ({
+          sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          args: [
+            mapping.id,
+            mapping.userId,
+            mapping.shopifyVariantId,
+            mapping.shopifySku,
+            mapping.acumaticaId,
+            mapping.acumaticaSku,
+            mapping.mappingType,
+            mapping.now,
+            mapping.now,
+          ],
+        })),
+        "write",
+      );
+      return results.reduce((sum, result) => sum + result.rowsAffected, 0);
+    },
+
+    async update(mapping: Omit<NewMapping, "id"> & { id: string }): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE mappings SET shopify_variant_id = ?, shopify_sku = ?, acumatica_id = ?, acumatica_sku = ?, mapping_type = ?, updated_at = ?
+              WHERE id = ? AND user_id = ?`,
+        args: [
+          mapping.shopifyVariantId,
+          mapping.shopifySku,
+          mapping.acumaticaId,
+          mapping.acumaticaSku,
+          mapping.mappingType,
+          mapping.now,
+          mapping.id,
+          mapping.userId,
+        ],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    async remove(userId: string, id: string): Promise<boolean> {
+      const result = await db.execute({ sql: "DELETE FROM mappings WHERE id = ? AND user_id = ?", args: [id, userId] });
+      return result.rowsAffected > 0;
+    },
+
+    /** Newest first; `search` matches either SKU (snapshot or current), case-insensitively. */
+    async page(userId: string, options: { offset: number; limit: number; search: string }): Promise<{ mappings: Mapping[]; total: number }> {
+      const pattern = `%${escapeLike(options.search)}%`;
+      const where = options.search ? `WHERE m.user_id = ? AND ${SEARCH_CLAUSE}` : "WHERE m.user_id = ?";
+      const whereArgs = options.search ? [userId, pattern, pattern, pattern, pattern] : [userId];
+      const [rows, count] = await db.batch(
+        [
+          { sql: `${VIEW_SELECT} ${where} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`, args: [...whereArgs, options.limit, options.offset] },
+          {
+            sql: `SELECT COUNT(*) AS total FROM mappings m
+                  LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
+                  LEFT JOIN acumatica_products ap ON ap.user_id = m.user_id AND ap.acumatica_id = m.acumatica_id ${where}`,
+            args: whereArgs,
+          },
+        ],
+        "read",
+      );
+      return { mappings: (rows?.rows ?? []).map(toMapping), total: Number(count?.rows[0]?.total ?? 0) };
+    },
+
+    async byIds(userId: string, ids: string[]): Promise<Mapping[]> {
+      if (ids.length === 0) return [];
+      const found: Mapping[] = [];
+      // SQLite caps bound parameters; 500 per statement stays far below it.
+      for (let start = 0; start < ids.length; start += 500) {
+        const chunk = ids.slice(start, start + 500);
+        const result = await db.execute({
+          sql: `${VIEW_SELECT} WHERE m.user_id = ? AND m.id IN (${chunk.map(() => "?").join(", ")})`,
+          args: [userId, ...chunk],
+        });
+        found.push(...result.rows.map(toMapping));
+      }
+      return found;
+    },
+
+    async unmapped(userId: string) {
+      const [shopify, acumatica] = await db.batch(
+        [
+          {
+            sql: `SELECT sp.id, sp.variant_id, sp.sku FROM shopify_products sp
+                  WHERE sp.user_id = ? AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = sp.user_id AND m.shopify_variant_id = sp.variant_id)
+                  ORDER BY sp.sku DESC, sp.id`,
+            args: [userId],
+          },
+          {
+            sql: `SELECT ap.id, ap.acumatica_id, ap.sku FROM acumatica_products ap
+                  WHERE ap.user_id = ? AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = ap.user_id AND m.acumatica_id = ap.acumatica_id)
+                  ORDER BY ap.sku DESC, ap.id`,
+            args: [userId],
+          },
+        ],
+        "read",
+      );
+      return {
+        shopify: (shopify?.rows ?? []).map((row) => ({ _id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) })),
+        acumatica: (acumatica?.rows ?? []).map((row) => ({ _id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) })),
+      };
+    },
+
+    async autoMapCandidates(userId: string): Promise<{ shopify: AutoMapCandidate[]; acumatica: AutoMapCandidate[] }> {
+      const [shopify, acumatica] = await db.batch(
+        [
+          {
+            sql: `SELECT sp.variant_id AS external_id, sp.sku, sp.sku_key,
+                    EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = sp.user_id AND m.shopify_variant_id = sp.variant_id) AS mapped
+                  FROM shopify_products sp WHERE sp.user_id = ? ORDER BY sp.sku_key, sp.id`,
+            args: [userId],
+          },
+          {
+            sql: `SELECT ap.acumatica_id AS external_id, ap.sku, ap.sku_key,
+                    EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = ap.user_id AND m.acumatica_id = ap.acumatica_id) AS mapped
+                  FROM acumatica_products ap WHERE ap.user_id = ? ORDER BY ap.sku_key, ap.id`,
+            args: [userId],
+          },
+        ],
+        "read",
+      );
+      return { shopify: (shopify?.rows ?? []).map(toCandidate), acumatica: (acumatica?.rows ?? []).map(toCandidate) };
+    },
+  };
+}
+
+export type MappingRepo = ReturnType<typeof createMappingRepo>;
+
+export function toMapping(row: Row): Mapping {
+  return {
+    _id: String(row.id),
+    shopifyDetails: {
+      _id: row.sp_id === null ? null : String(row.sp_id),
+      variantId: String(row.shopify_variant_id),
+      sku: row.sp_sku === null ? String(row.shopify_sku) : String(row.sp_sku),
+      missing: row.sp_id === null,
+    },
+    acumaticaDetails: {
+      _id: row.ap_id === null ? null : String(row.ap_id),
+      acumaticaId: String(row.acumatica_id),
+      sku: row.ap_sku === null ? String(row.acumatica_sku) : String(row.ap_sku),
+      missing: row.ap_id === null,
+    },
+    mappingType: String(row.mapping_type) === "manual" ? "manual" : "exact-sku",
+    updatedAt: String(row.updated_at),
+    lastSyncedAt: row.last_synced_at === null ? null : String(row.last_synced_at),
+  };
+}
+
+function toCandidate(row: Row): AutoMapCandidate {
+  return { externalId: String(row.external_id), sku: String(row.sku), skuKey: String(row.sku_key), mapped: Number(row.mapped) === 1 };
+}
+
+/** Makes a user's search text literal inside LIKE. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed/i.test(error.message);
+}

@@ -1,0 +1,133 @@
+import { type AddressKind, classifyAddress, isIpLiteral, NEVER_ALLOWED } from "./ip-address.ts";
+
+/** DNS lookup injected by the runtime: every A and AAAA address of a host name. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+/** The `fetch` shape the app injects (the runtime's, or a test's). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface OutboundPolicy {
+  /** Loopback and private ranges (sandbox mode, on-premises ERPs); link-local and metadata never. */
+  allowPrivateNetwork: boolean;
+  /** Production refuses plain http. */
+  requireHttps: boolean;
+  resolveHost: ResolveHost;
+  /** How long a host's verdict is reused, so a pull of 500 pages does not resolve 500 times. */
+  cacheMs?: number;
+}
+
+/** Why an outbound address is refused; `unresolvable` means DNS gave nothing (an unreachable host). */
+export class OutboundRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "blocked" | "unresolvable",
+  ) {
+    super(message);
+    this.name = "OutboundRefusedError";
+  }
+}
+
+// Names of cloud metadata services, refused before any lookup (they resolve to link-local addresses).
+const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"]);
+
+const KIND_TEXT: Record<AddressKind, string> = {
+  public: "a public address",
+  loopback: "a loopback address",
+  private: "a private network address",
+  "link-local": "a link-local address",
+  metadata: "a cloud metadata address",
+  unspecified: "an unspecified address",
+  reserved: "a reserved address",
+};
+
+export interface OutboundGuard {
+  /** Throws OutboundRefusedError when `url` may not be called. */
+  check(url: string | URL): Promise<void>;
+  /** `fetch` that checks every URL first and never follows a redirect on its own. */
+  fetch: FetchLike;
+}
+
+/**
+ * Server-side request forgery defence for the addresses users type (Acumatica instance URL, Shopify
+ * store name): scheme, then every address the host resolves to. Redirects are not followed, so a
+ * checked host cannot bounce a request to a metadata endpoint.
+ */
+export function createOutboundGuard(policy: OutboundPolicy, baseFetch: FetchLike): OutboundGuard {
+  const cacheMs = policy.cacheMs ?? 30_000;
+  const verdicts = new Map<string, { until: number; error: OutboundRefusedError | null }>();
+
+  async function checkHost(hostname: string): Promise<void> {
+    const cached = verdicts.get(hostname);
+    if (cached && cached.until > Date.now()) {
+      if (cached.error) throw cached.error;
+      return;
+    }
+    let error: OutboundRefusedError | null = null;
+    try {
+      await judgeHost(hostname, policy);
+    } catch (caught) {
+      if (!(caught instanceof OutboundRefusedError)) throw caught;
+      error = caught;
+    }
+    // Unresolvable names are not cached: the next attempt may succeed.
+    if (!error || error.kind === "blocked") verdicts.set(hostname, { until: Date.now() + cacheMs, error });
+    if (error) throw error;
+  }
+
+  async function check(input: string | URL): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new OutboundRefusedError("the address is not a valid URL", "blocked");
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new OutboundRefusedError(`the address must start with https:// (got ${url.protocol})`, "blocked");
+    }
+    if (policy.requireHttps && url.protocol !== "https:") {
+      throw new OutboundRefusedError("the address must use https://", "blocked");
+    }
+    if (url.username || url.password) {
+      throw new OutboundRefusedError("the address must not contain a user name or password", "blocked");
+    }
+    await checkHost(url.hostname.toLowerCase().replace(/\.$/, ""));
+  }
+
+  return {
+    check,
+    async fetch(input, init) {
+      await check(input instanceof Request ? input.url : input);
+      return baseFetch(input, { ...init, redirect: "manual" });
+    },
+  };
+}
+
+async function judgeHost(hostname: string, policy: OutboundPolicy): Promise<void> {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  if (METADATA_HOSTS.has(bare)) {
+    throw new OutboundRefusedError(`${bare} is a cloud metadata service`, "blocked");
+  }
+  let addresses: string[];
+  if (isIpLiteral(bare)) {
+    addresses = [bare];
+  } else {
+    try {
+      addresses = await policy.resolveHost(bare);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) throw new OutboundRefusedError(`the host name ${bare} does not resolve`, "unresolvable");
+  }
+  for (const address of addresses) {
+    const kind = classifyAddress(address);
+    if (kind === null) throw new OutboundRefusedError(`${bare} resolves to an unrecognised address (${address})`, "blocked");
+    const refused = NEVER_ALLOWED.has(kind) || ((kind === "loopback" || kind === "private") && !policy.allowPrivateNetwork);
+    if (refused) {
+      const where = address === bare ? address : `${bare} resolves to ${address}`;
+      throw new OutboundRefusedError(`${where}, ${KIND_TEXT[kind]}, which may not be called`, "blocked");
+    }
+  }
+}
+
+/** Without a resolver only IP literals can be judged; a host name is refused rather than trusted. */
+export const noDnsResolver: ResolveHost = async () => [];

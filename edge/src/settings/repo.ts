@@ -1,0 +1,50 @@
+import type { PriceMapping, QuantityMapping, Settings } from "@stockbridge/shared";
+import { DEFAULT_ACUMATICA_QUANTITY, DEFAULT_SHOPIFY_QUANTITY } from "@stockbridge/shared";
+import type { Db } from "../db/client.ts";
+
+/** What a user has before saving anything (spec section 5: both price fields off). */
+export const DEFAULT_SETTINGS: Settings = {
+  quantityMapping: { acumaticaQuantity: DEFAULT_ACUMATICA_QUANTITY, shopifyQuantity: DEFAULT_SHOPIFY_QUANTITY },
+  priceMapping: { syncPrice: false, syncMsrp: false },
+};
+
+/** The only SQL for the settings table; a user without a row reads the defaults. */
+export function createSettingsRepo(db: Db) {
+  return {
+    async read(userId: string): Promise<Settings> {
+      const result = await db.execute({
+        sql: "SELECT acumatica_quantity, shopify_quantity, sync_price, sync_msrp FROM settings WHERE user_id = ?",
+        args: [userId],
+      });
+      const row = result.rows[0];
+      if (!row) return structuredClone(DEFAULT_SETTINGS);
+      return {
+        quantityMapping: {
+          acumaticaQuantity: String(row.acumatica_quantity) as QuantityMapping["acumaticaQuantity"],
+          shopifyQuantity: String(row.shopify_quantity) as QuantityMapping["shopifyQuantity"],
+        },
+        priceMapping: { syncPrice: Number(row.sync_price) === 1, syncMsrp: Number(row.sync_msrp) === 1 },
+      };
+    },
+
+    async saveQuantity(userId: string, mapping: QuantityMapping, now: string): Promise<void> {
+      await db.execute({
+        sql: `INSERT INTO settings (user_id, acumatica_quantity, shopify_quantity, updated_at) VALUES (?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET acumatica_quantity = excluded.acumatica_quantity,
+                shopify_quantity = excluded.shopify_quantity, updated_at = excluded.updated_at`,
+        args: [userId, mapping.acumaticaQuantity, mapping.shopifyQuantity, now],
+      });
+    },
+
+    async savePrice(userId: string, mapping: PriceMapping, now: string): Promise<void> {
+      await db.execute({
+        sql: `INSERT INTO settings (user_id, sync_price, sync_msrp, updated_at) VALUES (?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET sync_price = excluded.sync_price,
+                sync_msrp = excluded.sync_msrp, updated_at = excluded.updated_at`,
+        args: [userId, mapping.syncPrice ? 1 : 0, mapping.syncMsrp ? 1 : 0, now],
+      });
+    },
+  };
+}
+
+export type SettingsRepo = ReturnType<typeof createSettingsRepo>;

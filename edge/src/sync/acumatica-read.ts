@@ -1,0 +1,181 @@
+import { toCents } from "@stockbridge/shared";
+import { AcumaticaError } from "../connectors/acumatica/failures.ts";
+import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import { streamArrayItems } from "../connectors/json-array-stream.ts";
+import type { ErpValues } from "./plan.ts";
+
+/** A mapped ERP item: its persistent id (NoteID, what the mapping stores) and InventoryID (the key to ask by). */
+export interface ErpKey {
+  acumaticaId: string;
+  inventoryId: string;
+}
+
+/** Per mapping's acumaticaId: the ERP's current values, or null when the item no longer exists. */
+export type ErpReading = Map<string, ErpValues | null>;
+
+/** InventoryIDs per `$filter` (an `or` chain keeps the URL well under common limits). */
+const FILTER_BATCH = 40;
+/** Above this many items the whole lists are paged instead of filtered. */
+const LIST_THRESHOLD = 1_000;
+const PAGE_SIZE = 1_000;
+/** Up to this many stock items read their quantities one inquiry each; more read one warehouse-wide inquiry. */
+const PER_ITEM_QUANTITIES = 5;
+
+type Wrapped = Record<string, { value?: unknown } | undefined> & { id?: unknown };
+
+interface ItemRecord {
+  id: string;
+  inventoryId: string;
+  defaultPriceCents: number | null;
+  msrpCents: number | null;
+  isStockItem: boolean;
+}
+
+/**
+ * Prices from StockItem / NonStockItem ($filter on InventoryID in batches, or `$top`/`$skip` pages
+ * for a large scope) and quantities from inquiries summed over warehouses: one inquiry per item for
+ * a handful, else one StorageDetailsInquiry for all. Never one request per item for a big scope.
+ */
+export async function readErpItems(api: AcumaticaApi, apiVersion: string, keys: ErpKey[]): Promise<ErpReading> {
+  const major = Number(apiVersion.split(".")[0]);
+  const records = keys.length > LIST_THRESHOLD ? await listAll(api, major) : await filterByKeys(api, major, keys);
+  const byId = new Map(records.map((record) => [record.id, record]));
+  // Matched by NoteID; by InventoryID (exact, then case-insensitive as Acumatica keys are) as a fallback.
+  const byInventoryId = new Map(records.map((record) => [record.inventoryId, record]));
+  const byKey = new Map(records.map((record) => [record.inventoryId.toUpperCase(), record]));
+  const found = keys.map((key) => {
+    const inventoryId = key.inventoryId.trim();
+    return { key, record: byId.get(key.acumaticaId) ?? byInventoryId.get(inventoryId) ?? byKey.get(inventoryId.toUpperCase()) ?? null };
+  });
+
+  const stock = found.flatMap(({ record }) => (record?.isStockItem ? [record.inventoryId] : []));
+  const quantities = stock.length === 0 ? new Map<string, Totals>() : stock.length <= PER_ITEM_QUANTITIES ? await perItemQuantities(api, stock) : await allQuantities(api, major);
+
+  const reading: ErpReading = new Map();
+  for (const { key, record } of found) {
+    if (!record) {
+      reading.set(key.acumaticaId, null);
+      continue;
+    }
+    const totals = quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+    reading.set(key.acumaticaId, { inventoryId: record.inventoryId, defaultPriceCents: record.defaultPriceCents, msrpCents: record.msrpCents, isStockItem: record.isStockItem, ...totals });
+  }
+  return reading;
+}
+
+function fieldsFor(major: number, stock: boolean): string {
+  // NonStockItem has MSRP only from 22.200.001 on.
+  return ["InventoryID", "DefaultPrice", ...(stock || major >= 22 ? ["MSRP"] : [])].join(",");
+}
+
+async function filterByKeys(api: AcumaticaApi, major: number, keys: ErpKey[]): Promise<ItemRecord[]> {
+  const ids = [...new Set(keys.map((key) => key.inventoryId.trim()).filter(Boolean))];
+  const stock = await filtered(api, "StockItem", fieldsFor(major, true), ids, true);
+  // Whatever StockItem did not know is looked for among the non-stock items (services, fees).
+  const seen = new Set(stock.map((record) => record.inventoryId.toUpperCase()));
+  const rest = ids.filter((id) => !seen.has(id.toUpperCase()));
+  const nonStock = rest.length > 0 ? await filtered(api, "NonStockItem", fieldsFor(major, false), rest, false) : [];
+  return [...stock, ...nonStock];
+}
+
+async function filtered(api: AcumaticaApi, entity: string, select: string, ids: string[], isStockItem: boolean): Promise<ItemRecord[]> {
+  const batches: string[][] = [];
+  for (let start = 0; start < ids.length; start += FILTER_BATCH) batches.push(ids.slice(start, start + FILTER_BATCH));
+  const pages = await Promise.all(
+    batches.map(async (batch) => {
+      // OData string literals double their single quotes.
+      const filter = batch.map((id) => `InventoryID eq '${id.replace(/'/g, "''")}'`).join(" or ");
+      return listOf(entity, await api.get<unknown>(entity, { $select: select, $filter: filter }));
+    }),
+  );
+  return pages.flat().map((record) => toRecord(record, isStockItem));
+}
+
+async function listAll(api: AcumaticaApi, major: number): Promise<ItemRecord[]> {
+  const [stock, nonStock] = await Promise.all([pages(api, "StockItem", fieldsFor(major, true)), pages(api, "NonStockItem", fieldsFor(major, false))]);
+  return [...stock.map((record) => toRecord(record, true)), ...nonStock.map((record) => toRecord(record, false))];
+}
+
+/** `$top`/`$skip` pages, two at a time, until a short page. */
+async function pages(api: AcumaticaApi, entity: string, select: string): Promise<Wrapped[]> {
+  const all: Wrapped[] = [];
+  for (let index = 0; ; index += 2) {
+    const pair = await Promise.all([index, index + 1].map(async (page) => listOf(entity, await api.get<unknown>(entity, { $select: select, $top: PAGE_SIZE, $skip: page * PAGE_SIZE }))));
+    for (const records of pair) all.push(...records);
+    if (pair.some((records) => records.length < PAGE_SIZE)) return all;
+  }
+}
+
+function listOf(entity: string, answer: unknown): Wrapped[] {
+  if (!Array.isArray(answer)) throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
+  return answer as Wrapped[];
+}
+
+function toRecord(record: Wrapped, isStockItem: boolean): ItemRecord {
+  const price = number(record.DefaultPrice);
+  const msrp = number(record.MSRP);
+  return {
+    id: typeof record.id === "string" ? record.id : "",
+    inventoryId: text(record.InventoryID),
+    defaultPriceCents: price === null ? null : toCents(price),
+    msrpCents: msrp === null ? null : toCents(msrp),
+    isStockItem,
+  };
+}
+
+interface Totals {
+  available: number;
+  onHand: number;
+  availableForShipping: number;
+}
+
+/** InventorySummaryInquiry per item: its rows (one per warehouse/location) summed. */
+async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Promise<Map<string, Totals>> {
+  const totals = new Map<string, Totals>();
+  await Promise.all(
+    inventoryIds.map(async (inventoryId) => {
+      const answer = await api.put<{ Results?: Wrapped[] } | null>("InventorySummaryInquiry", { $expand: "Results" }, { InventoryID: { value: inventoryId } });
+      const sum = { available: 0, onHand: 0, availableForShipping: 0 };
+      for (const row of answer?.Results ?? []) {
+        sum.available += number(row.QtyAvailable) ?? 0;
+        sum.onHand += number(row.QtyOnHand) ?? 0;
+        sum.availableForShipping += number(row.QtyAvailableForShipment) ?? 0;
+      }
+      totals.set(inventoryId, sum);
+    }),
+  );
+  return totals;
+}
+
+/** One StorageDetailsInquiry over every warehouse, streamed and summed per item. */
+async function allQuantities(api: AcumaticaApi, major: number): Promise<Map<string, Totals>> {
+  // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
+  const names =
+    major >= 23
+      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
+      : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
+  return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
+    // Called again from the start if the answer is cut off and retried.
+    const totals = new Map<string, Totals>();
+    for await (const item of streamArrayItems(body, "StorageDetails")) {
+      const row = item as Wrapped;
+      const key = text(row.InventoryID);
+      if (!key) continue;
+      const current = totals.get(key) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+      current.available += number(row[names.available]) ?? 0;
+      current.onHand += number(row[names.onHand]) ?? 0;
+      current.availableForShipping += number(row[names.shipping]) ?? 0;
+      totals.set(key, current);
+    }
+    return totals;
+  });
+}
+
+function text(field: { value?: unknown } | undefined): string {
+  return typeof field?.value === "string" ? field.value.trim() : "";
+}
+
+function number(field: { value?: unknown } | undefined): number | null {
+  const value = field?.value;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,172 @@
+import type { FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
+import { fromCents } from "@stockbridge/shared";
+
+/** A mapping as the engine reads it: ids and SKU snapshots (the catalog rows may be gone). */
+export interface SyncTarget {
+  mappingId: string;
+  shopifyVariantId: string;
+  shopifySku: string;
+  acumaticaId: string;
+  acumaticaSku: string;
+}
+
+/** The ERP's current values of one item (prices in cents, quantities summed over warehouses). */
+export interface ErpValues {
+  inventoryId: string;
+  defaultPriceCents: number | null;
+  msrpCents: number | null;
+  isStockItem: boolean;
+  available: number;
+  onHand: number;
+  availableForShipping: number;
+}
+
+/** Shopify's current values of one variant, at its first inventory location. */
+export interface ShopifyValues {
+  variantId: string;
+  productId: string;
+  priceCents: number;
+  compareAtCents: number | null;
+  inventoryItemId: string | null;
+  tracked: boolean;
+  isBundle: boolean;
+  locationId: string | null;
+  available: number | null;
+  onHand: number | null;
+}
+
+export type QuantityName = "available" | "on_hand";
+
+export interface QuantityWrite {
+  name: QuantityName;
+  inventoryItemId: string;
+  locationId: string;
+  from: number;
+  to: number;
+}
+
+export interface MappingPlan {
+  target: SyncTarget;
+  erp: ErpValues | null;
+  shopify: ShopifyValues | null;
+  /** Only the price fields that differ; `compareAtCents: null` clears the compare-at price. */
+  prices: { priceCents?: number; compareAtCents?: number | null } | null;
+  quantity: QuantityWrite | null;
+  outcome: "planned" | "unchanged" | "skipped";
+  /** Why the mapping (or one of its fields) was skipped. */
+  reason: string | null;
+}
+
+export const SKIP = {
+  missingShopify: "missing in Shopify: the variant no longer exists",
+  missingAcumatica: "missing in Acumatica: the item no longer exists",
+  priceSettingsOff: "price sync is off in Settings (choose Price and/or MSRP on the Mapping tab)",
+  nonStock: "not a stock item in Acumatica: it has no quantities",
+  bundle: "bundle: Shopify does not let apps set a bundle's stock",
+  untracked: "untracked: Shopify does not track this variant's inventory",
+  notStocked: "not stocked at the location: the variant has no Shopify inventory location",
+} as const;
+
+/**
+ * Old -> new for each enabled field of one mapping, or why it is skipped. ERP is the source of
+ * truth: DefaultPrice -> price, MSRP -> compare-at (none clears it), the configured quantity -> the
+ * configured Shopify quantity at the variant's first location.
+ */
+export function planMapping(
+  target: SyncTarget,
+  erp: ErpValues | null,
+  shopify: ShopifyValues | null,
+  settings: Settings,
+  options: SyncOptions,
+): MappingPlan {
+  const base = { target, erp, shopify, prices: null, quantity: null };
+  if (!shopify) return { ...base, outcome: "skipped", reason: SKIP.missingShopify };
+  if (!erp) return { ...base, outcome: "skipped", reason: SKIP.missingAcumatica };
+
+  const reasons: string[] = [];
+  let fields = 0;
+  const prices: NonNullable<MappingPlan["prices"]> = {};
+  if (options.price) {
+    const { syncPrice, syncMsrp } = settings.priceMapping;
+    if (!syncPrice && !syncMsrp) reasons.push(SKIP.priceSettingsOff);
+    if (syncPrice && erp.defaultPriceCents !== null) {
+      fields += 1;
+      if (erp.defaultPriceCents !== shopify.priceCents) prices.priceCents = erp.defaultPriceCents;
+    }
+    if (syncMsrp) {
+      fields += 1;
+      // An MSRP of 0 means "none" in Acumatica; Shopify shows no compare-at price for null.
+      const wanted = erp.msrpCents ? erp.msrpCents : null;
+      if (wanted !== shopify.compareAtCents) prices.compareAtCents = wanted;
+    }
+  }
+
+  let quantity: QuantityWrite | null = null;
+  if (options.quantity) {
+    const skip = quantitySkip(erp, shopify);
+    if (skip) reasons.push(skip);
+    else {
+      fields += 1;
+      const name: QuantityName = settings.quantityMapping.shopifyQuantity === "OnHand" ? "on_hand" : "available";
+      const from = (name === "available" ? shopify.available : shopify.onHand) ?? 0;
+      // Shopify refuses negative quantities; an oversold ERP item means none to sell.
+      const to = Math.max(0, erpQuantity(erp, settings.quantityMapping.acumaticaQuantity));
+      if (from !== to) quantity = { name, inventoryItemId: shopify.inventoryItemId!, locationId: shopify.locationId!, from, to };
+    }
+  }
+
+  const reason = reasons.length > 0 ? reasons.join("; ") : null;
+  if (fields === 0) return { ...base, outcome: "skipped", reason };
+  const hasPrices = "priceCents" in prices || "compareAtCents" in prices;
+  return {
+    ...base,
+    prices: hasPrices ? prices : null,
+    quantity,
+    outcome: hasPrices || quantity ? "planned" : "unchanged",
+    reason,
+  };
+}
+
+function quantitySkip(erp: ErpValues, shopify: ShopifyValues): string | null {
+  if (!erp.isStockItem) return SKIP.nonStock;
+  if (shopify.isBundle) return SKIP.bundle;
+  if (!shopify.tracked || !shopify.inventoryItemId) return SKIP.untracked;
+  if (!shopify.locationId) return SKIP.notStocked;
+  return null;
+}
+
+function erpQuantity(erp: ErpValues, field: Settings["quantityMapping"]["acumaticaQuantity"]): number {
+  if (field === "OnHand") return erp.onHand;
+  if (field === "AvailableForShipping") return erp.availableForShipping;
+  return erp.available;
+}
+
+/** The planned changes as the API shows them: prices in dollars, quantities in units. */
+export function changesOf(plan: MappingPlan): FieldChange[] {
+  const changes: FieldChange[] = [];
+  if (plan.prices && plan.shopify) {
+    if (plan.prices.priceCents !== undefined) {
+      changes.push({ field: "price", from: fromCents(plan.shopify.priceCents), to: fromCents(plan.prices.priceCents) });
+    }
+    if (plan.prices.compareAtCents !== undefined) {
+      changes.push({ field: "compareAtPrice", from: centsOrNull(plan.shopify.compareAtCents), to: centsOrNull(plan.prices.compareAtCents) });
+    }
+  }
+  if (plan.quantity) changes.push({ field: "quantity", from: plan.quantity.from, to: plan.quantity.to });
+  return changes;
+}
+
+function centsOrNull(cents: number | null): number | null {
+  return cents === null ? null : fromCents(cents);
+}
+
+export function resultOf(plan: MappingPlan, outcome: MappingSyncResult["outcome"], reason: string | null): MappingSyncResult {
+  return {
+    mappingId: plan.target.mappingId,
+    shopifySku: plan.target.shopifySku,
+    acumaticaSku: plan.target.acumaticaSku,
+    outcome,
+    changes: changesOf(plan),
+    reason,
+  };
+}

@@ -1,0 +1,97 @@
+import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
+import { backoffMs } from "../connectors/transport.ts";
+import { record, text } from "./shopify-gid.ts";
+import { CURRENT_BULK_OPERATION_QUERY, STAGED_UPLOADS_CREATE_MUTATION } from "./shopify-operations.ts";
+import type { ShopifyPort } from "./shopify-port.ts";
+
+const FIRST_POLL_MS = 200;
+const MAX_POLL_MS = 5_000;
+/** A bulk operation that has not finished after this long is given up on (Shopify allows 10 days; a sync does not wait that long). */
+const MAX_WAIT_MS = 60 * 60_000;
+const FILE_ATTEMPTS = 4;
+
+/**
+ * Launches a bulk query or mutation, polls `currentBulkOperation` until it ends and answers the
+ * result file's text ("" when it produced no objects). Null when the store's bulk slot is taken,
+ * so the caller can fall back to paced calls.
+ */
+export async function runBulkOperation(
+  port: ShopifyPort,
+  launch: { type: "QUERY" | "MUTATION"; launch: string; variables: Record<string, unknown> },
+): Promise<string | null> {
+  const answer = await port.execute<Record<string, unknown>>(launch.launch, launch.variables);
+  if (answer.errors.length > 0) throw new ShopifyError(`Shopify refused the bulk operation: ${answer.errors.map((e) => e.message).join("; ")}`, "graphql");
+  const payload = record(Object.values(answer.data ?? {})[0]);
+  const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
+  if (userErrors.length > 0) {
+    const message = userErrors.map((error) => text(record(error)?.message) ?? "").join("; ");
+    if (/already in progress/i.test(message)) return null;
+    throw new ShopifyError(`Shopify refused the bulk operation: ${message}`, "graphql");
+  }
+  const id = text(record(payload?.bulkOperation)?.id);
+  if (!id) throw new ShopifyError("Shopify started a bulk operation without an id", "graphql");
+
+  const started = port.clock.now();
+  let pause = FIRST_POLL_MS;
+  for (;;) {
+    await port.clock.sleep(pause);
+    pause = Math.min(MAX_POLL_MS, pause * 2);
+    const status = await port.execute<{ currentBulkOperation: unknown }>(CURRENT_BULK_OPERATION_QUERY, { type: launch.type });
+    const operation = record(status.data?.currentBulkOperation);
+    if (!operation || text(operation.id) !== id) throw new ShopifyError(`Shopify lost track of bulk operation ${id}`, "graphql");
+    const state = text(operation.status);
+    if (state === "COMPLETED") {
+      const url = text(operation.url);
+      return url ? downloadText(port, url) : "";
+    }
+    if (state === "FAILED" || state === "CANCELED" || state === "CANCELING" || state === "EXPIRED") {
+      const code = text(operation.errorCode);
+      throw new ShopifyError(`Shopify's bulk operation ended ${state}${code ? ` (${code})` : ""}`, "graphql");
+    }
+    if (port.clock.now() - started > MAX_WAIT_MS) throw new ShopifyError(`Shopify's bulk operation ${id} did not finish within an hour`, "unavailable");
+  }
+}
+
+/** Uploads a JSONL file of mutation variables to Shopify's staged upload target; answers its `stagedUploadPath`. */
+export async function stageJsonl(port: ShopifyPort, filename: string, content: string): Promise<string> {
+  const answer = await port.execute<{ stagedUploadsCreate: unknown }>(STAGED_UPLOADS_CREATE_MUTATION, {
+    input: [{ resource: "BULK_MUTATION_VARIABLES", filename, mimeType: "text/jsonl", httpMethod: "POST" }],
+  });
+  const target = record((record(answer.data?.stagedUploadsCreate)?.stagedTargets as unknown[] | undefined)?.[0]);
+  const url = text(target?.url);
+  const parameters = ((target?.parameters as unknown[] | undefined) ?? []).map(record).filter((p) => p !== null);
+  const key = parameters.find((parameter) => parameter.name === "key");
+  if (answer.errors.length > 0 || !url || !key) {
+    throw new ShopifyError(`Shopify gave no upload target: ${answer.errors.map((e) => e.message).join("; ") || "no staged target"}`, "graphql");
+  }
+  await withFileRetries(port, "upload the bulk file", async () => {
+    const form = new FormData();
+    for (const parameter of parameters) form.append(String(parameter.name), String(parameter.value));
+    form.append("file", new Blob([content], { type: "text/jsonl" }), filename);
+    return port.fetch(url, { method: "POST", body: form });
+  });
+  return String(key.value);
+}
+
+async function downloadText(port: ShopifyPort, url: string): Promise<string> {
+  const response = await withFileRetries(port, "download the bulk result", () => port.fetch(url));
+  return response.text();
+}
+
+/** Storage hiccups (5xx, network) are retried with back-off; anything else is Shopify's answer. */
+async function withFileRetries(port: ShopifyPort, what: string, send: () => Promise<Response>): Promise<Response> {
+  let lastReason = "";
+  for (let attempt = 0; attempt < FILE_ATTEMPTS; attempt += 1) {
+    if (attempt > 0) await port.clock.sleep(backoffMs(attempt));
+    try {
+      const response = await send();
+      if (response.ok) return response;
+      lastReason = `HTTP ${response.status}`;
+      await response.body?.cancel();
+      if (response.status < 500 && response.status !== 429) break;
+    } catch (error) {
+      lastReason = error instanceof Error ? error.message : String(error);
+    }
+  }
+  throw new ShopifyError(`Could not ${what} (${lastReason})`, "unavailable");
+}

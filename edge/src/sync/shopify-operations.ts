@@ -1,0 +1,130 @@
+/**
+ * Every GraphQL document the sync engine sends to Shopify, in one place so a test can validate each
+ * against the Admin API schemas of the versions Shopify may serve (edge/test/sync-operations.test.ts).
+ * Values travel as variables; only the bulk query (which takes none) has the location id written in,
+ * JSON-quoted.
+ */
+
+const variantFields = (location: string) => `
+  id
+  price
+  compareAtPrice
+  requiresComponents
+  product { id }
+  inventoryItem {
+    id
+    tracked
+    inventoryLevel(locationId: ${location}) { quantities(names: ["available", "on_hand"]) { name quantity } }
+  }`;
+
+/**
+ * The shop's primary location: the "first location" whose quantities the catalog shows and the sync
+ * sets (the same rule as the catalog pull, so both screens agree).
+ */
+export const PRIMARY_LOCATION_QUERY = `query StockbridgePrimaryLocation {
+  location { id }
+}`;
+
+/**
+ * Fresh values of up to SYNC_READ_BATCH variants at the primary location. Requested cost is five
+ * points per id (variant, product, item, level, quantities), so 190 ids stay under the 1,000-point cap.
+ */
+export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, $locationId: ID!) {
+  nodes(ids: $ids) {
+    ... on ProductVariant {${variantFields("$locationId")}
+    }
+  }
+}`;
+
+export const SYNC_READ_BATCH = 190;
+
+/** The same fields for every variant of the store as a bulk query (no variables: the location is written in). */
+export function bulkVariantsQuery(locationId: string): string {
+  return `{
+  productVariants {
+    edges {
+      node {${variantFields(JSON.stringify(locationId))}
+      }
+    }
+  }
+}`;
+}
+
+export const BULK_RUN_QUERY_MUTATION = `mutation StockbridgeBulkRead($query: String!) {
+  bulkOperationRunQuery(query: $query) {
+    bulkOperation { id status }
+    userErrors { field message }
+  }
+}`;
+
+/** `bulkOperation(id:)` exists only from 2026-01; the current operation of a type works in every version. */
+export const CURRENT_BULK_OPERATION_QUERY = `query StockbridgeBulkStatus($type: BulkOperationType!) {
+  currentBulkOperation(type: $type) { id status errorCode objectCount url partialDataUrl }
+}`;
+
+/** Price and compare-at of one product's variants; partial updates so one bad variant never sinks the rest. */
+export const VARIANTS_BULK_UPDATE_MUTATION = `mutation StockbridgeSetPrices($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+  productVariantsBulkUpdate(productId: $productId, variants: $variants, allowPartialUpdates: true) {
+    productVariants { id price compareAtPrice }
+    userErrors { field message code }
+  }
+}`;
+
+/** The mutation a bulk price update runs once per JSONL line (`{ productId, variants }`). */
+export const BULK_VARIANTS_UPDATE_INNER_MUTATION = `mutation call($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+  productVariantsBulkUpdate(productId: $productId, variants: $variants, allowPartialUpdates: true) {
+    productVariants { id price compareAtPrice }
+    userErrors { field message code }
+  }
+}`;
+
+export const STAGED_UPLOADS_CREATE_MUTATION = `mutation StockbridgeStageUpload($input: [StagedUploadInput!]!) {
+  stagedUploadsCreate(input: $input) {
+    stagedTargets { url resourceUrl parameters { name value } }
+    userErrors { field message }
+  }
+}`;
+
+export const BULK_RUN_MUTATION = `mutation StockbridgeBulkWrite($mutation: String!, $stagedUploadPath: String!, $clientIdentifier: String) {
+  bulkOperationRunMutation(mutation: $mutation, stagedUploadPath: $stagedUploadPath, clientIdentifier: $clientIdentifier) {
+    bulkOperation { id status }
+    userErrors { field message }
+  }
+}`;
+
+const SET_QUANTITIES_PAYLOAD = `
+    inventoryAdjustmentGroup { id }
+    userErrors { field message code }`;
+
+/** Before 2026-01: compare-and-set through `compareQuantity` on each quantity. */
+export const SET_QUANTITIES_COMPARE_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!) {
+  inventorySetQuantities(input: $input) {${SET_QUANTITIES_PAYLOAD}
+  }
+}`;
+
+/** From 2026-01: `changeFromQuantity` on each quantity and an idempotency key (required from 2026-04). */
+export const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
+  inventorySetQuantities(input: $input) @idempotent(key: $idempotencyKey) {${SET_QUANTITIES_PAYLOAD}
+  }
+}`;
+
+/** Which documents a served version accepts, for the validation test and the engine's choice. */
+export const OPERATIONS = {
+  PRIMARY_LOCATION_QUERY,
+  SYNC_VARIANTS_QUERY,
+  BULK_RUN_QUERY_MUTATION,
+  CURRENT_BULK_OPERATION_QUERY,
+  VARIANTS_BULK_UPDATE_MUTATION,
+  BULK_VARIANTS_UPDATE_INNER_MUTATION,
+  STAGED_UPLOADS_CREATE_MUTATION,
+  BULK_RUN_MUTATION,
+  SET_QUANTITIES_COMPARE_MUTATION,
+  SET_QUANTITIES_CHANGE_FROM_MUTATION,
+} as const;
+
+/** True when the served version takes `changeFromQuantity` + `@idempotent` (2026-01 and later, "unstable"). */
+export function usesChangeFromQuantity(servedVersion: string | null): boolean {
+  if (!servedVersion) return false;
+  if (servedVersion === "unstable") return true;
+  return servedVersion >= "2026-01";
+}

@@ -1,0 +1,15 @@
+import type { GraphqlResponse, RequestOptions, ShopifyClientStats } from "../connectors/shopify/graphql-client.ts";
+import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
+
+/**
+ * What the engine needs from the Shopify transport (createShopifyClient answers it): GraphQL calls
+ * paced and retried by the transport, the version Shopify served, plus plain HTTP for staged
+ * uploads and bulk result files, and the clock that polling waits on.
+ */
+export interface ShopifyPort {
+  execute<T>(query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<GraphqlResponse<T>>;
+  readonly servedVersion: string | null;
+  readonly stats: ShopifyClientStats;
+  fetch: FetchLike;
+  clock: ConnectorClock;
+}

@@ -1,0 +1,136 @@
+import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
+import { createSemaphore } from "../connectors/transport.ts";
+import { runBulkOperation, stageJsonl } from "./shopify-bulk.ts";
+import { centsToMoney, record, text, toGid } from "./shopify-gid.ts";
+import { BULK_RUN_MUTATION, BULK_VARIANTS_UPDATE_INNER_MUTATION, VARIANTS_BULK_UPDATE_MUTATION } from "./shopify-operations.ts";
+import type { ShopifyPort } from "./shopify-port.ts";
+
+export interface PriceWrite {
+  mappingId: string;
+  productId: string;
+  variantId: string;
+  priceCents?: number;
+  /** null clears the compare-at price; absent leaves it. */
+  compareAtCents?: number | null;
+}
+
+/** Per mapping: null when written, else Shopify's own error text. */
+export type WriteErrors = Map<string, string | null>;
+
+const WRITE_CONCURRENCY = 4;
+/** Shopify caps input arrays at 250 items. */
+const VARIANTS_PER_CALL = 250;
+
+interface Group {
+  productId: string;
+  writes: PriceWrite[];
+}
+
+/**
+ * Prices and compare-at prices, one `productVariantsBulkUpdate` per product (partial updates on, so
+ * a bad variant fails alone). Above `bulkThreshold` products the same calls run as one bulk
+ * mutation from a staged JSONL file, which costs a handful of points instead of ten per product.
+ */
+export async function writePrices(port: ShopifyPort, writes: PriceWrite[], options: { bulkThreshold: number; runId: string }): Promise<WriteErrors> {
+  const groups = groupByProduct(writes);
+  const outcome: WriteErrors = new Map();
+  if (groups.length > options.bulkThreshold) {
+    try {
+      if (await writeByBulk(port, groups, options.runId, outcome)) return outcome;
+    } catch {
+      // A bulk run that fails as a whole (file storage, FAILED status) is redone call by call:
+      // absolute prices make a second write harmless.
+      outcome.clear();
+    }
+  }
+  const semaphore = createSemaphore(WRITE_CONCURRENCY);
+  await Promise.all(groups.map((group) => semaphore.run(() => writeGroup(port, group, outcome))));
+  return outcome;
+}
+
+function groupByProduct(writes: PriceWrite[]): Group[] {
+  const byProduct = new Map<string, PriceWrite[]>();
+  for (const write of writes) {
+    const list = byProduct.get(write.productId) ?? [];
+    list.push(write);
+    byProduct.set(write.productId, list);
+  }
+  const groups: Group[] = [];
+  for (const [productId, list] of byProduct) {
+    for (let start = 0; start < list.length; start += VARIANTS_PER_CALL) groups.push({ productId, writes: list.slice(start, start + VARIANTS_PER_CALL) });
+  }
+  return groups;
+}
+
+function variablesOf(group: Group) {
+  return {
+    productId: toGid("Product", group.productId),
+    variants: group.writes.map((write) => {
+      const input: Record<string, unknown> = { id: toGid("ProductVariant", write.variantId) };
+      if (write.priceCents !== undefined) input.price = centsToMoney(write.priceCents);
+      if (write.compareAtCents !== undefined) input.compareAtPrice = write.compareAtCents === null ? null : centsToMoney(write.compareAtCents);
+      return input;
+    }),
+  };
+}
+
+async function writeGroup(port: ShopifyPort, group: Group, outcome: WriteErrors): Promise<void> {
+  try {
+    const answer = await port.execute<{ productVariantsBulkUpdate: unknown }>(VARIANTS_BULK_UPDATE_MUTATION, variablesOf(group));
+    if (answer.errors.length > 0) return failAll(group, answer.errors.map((error) => error.message).join("; "), outcome);
+    settle(group, record(answer.data?.productVariantsBulkUpdate), outcome);
+  } catch (error) {
+    failAll(group, error instanceof ShopifyError ? error.message : String(error), outcome);
+  }
+}
+
+/** Maps `userErrors` (field `["variants", "3", "price"]`) back to the variant they name. */
+function settle(group: Group, payload: Record<string, unknown> | null, outcome: WriteErrors): void {
+  const byIndex = new Map<number, string[]>();
+  const general: string[] = [];
+  for (const entry of (payload?.userErrors as unknown[] | undefined) ?? []) {
+    const error = record(entry);
+    const message = text(error?.message) ?? "Shopify refused the change";
+    const field = Array.isArray(error?.field) ? error.field : [];
+    const index = field[0] === "variants" ? Number(field[1]) : Number.NaN;
+    if (Number.isInteger(index) && index >= 0 && index < group.writes.length) byIndex.set(index, [...(byIndex.get(index) ?? []), message]);
+    else general.push(message);
+  }
+  if (!payload) general.push("Shopify answered without a result");
+  group.writes.forEach((write, index) => {
+    const messages = [...general, ...(byIndex.get(index) ?? [])];
+    outcome.set(write.mappingId, messages.length > 0 ? messages.join("; ") : null);
+  });
+}
+
+function failAll(group: Group, message: string, outcome: WriteErrors): void {
+  for (const write of group.writes) outcome.set(write.mappingId, message);
+}
+
+/** False when the store's bulk mutation slot is taken (the caller writes call by call). */
+async function writeByBulk(port: ShopifyPort, groups: Group[], runId: string, outcome: WriteErrors): Promise<boolean> {
+  const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
+  const path = await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl);
+  const file = await runBulkOperation(port, {
+    type: "MUTATION",
+    launch: BULK_RUN_MUTATION,
+    variables: { mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION, stagedUploadPath: path, clientIdentifier: runId },
+  });
+  if (file === null) return false;
+  const answered = new Set<number>();
+  for (const line of file.split("\n")) {
+    if (!line.trim()) continue;
+    const row = record(JSON.parse(line));
+    const index = Number(row?.__lineNumber);
+    const group = groups[index];
+    if (!row || !group) continue;
+    answered.add(index);
+    const errors = Array.isArray(row.errors) ? row.errors.map((error) => text(record(error)?.message) ?? "error") : [];
+    if (errors.length > 0) failAll(group, errors.join("; "), outcome);
+    else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
+  }
+  groups.forEach((group, index) => {
+    if (!answered.has(index)) failAll(group, "Shopify's bulk result has no line for this product", outcome);
+  });
+  return true;
+}

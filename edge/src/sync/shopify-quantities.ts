@@ -1,0 +1,155 @@
+import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
+import { createSemaphore } from "../connectors/transport.ts";
+import type { QuantityName } from "./plan.ts";
+import { record, text, toGid } from "./shopify-gid.ts";
+import { SET_QUANTITIES_CHANGE_FROM_MUTATION, SET_QUANTITIES_COMPARE_MUTATION, usesChangeFromQuantity } from "./shopify-operations.ts";
+import type { ShopifyPort } from "./shopify-port.ts";
+import { readByNodes } from "./shopify-read.ts";
+
+export interface QuantityItem {
+  mappingId: string;
+  variantId: string;
+  name: QuantityName;
+  inventoryItemId: string;
+  locationId: string;
+  /** The value read before planning: the compare-and-set guard. */
+  from: number;
+  to: number;
+}
+
+export type QuantityOutcome =
+  | { kind: "written" }
+  | { kind: "skipped"; reason: string }
+  | { kind: "failed"; error: string };
+
+/** Shopify caps input arrays at 250. */
+const BATCH = 250;
+const WRITE_CONCURRENCY = 4;
+const STALE = new Set(["COMPARE_QUANTITY_STALE", "CHANGE_FROM_QUANTITY_STALE"]);
+/** Errors that say "this item cannot take a quantity here", not "the write failed". */
+const SKIPS: Record<string, string> = {
+  NON_MUTABLE_INVENTORY_ITEM: "bundle: Shopify does not let apps set a bundle's stock",
+  ITEM_NOT_STOCKED_AT_LOCATION: "not stocked at the location: Shopify says the item is not stocked there",
+};
+
+interface Pending extends QuantityItem {
+  staleRetried: boolean;
+}
+
+/**
+ * Absolute quantities with `inventorySetQuantities`, 250 per call, compare-and-set against the
+ * value read in the plan: `compareQuantity` before 2026-01, `changeFromQuantity` plus an idempotency
+ * key from 2026-01 (whichever Shopify says it served). The call is all or nothing, so an item
+ * Shopify refuses is taken out and the rest are sent again; a stale compare is re-read and retried
+ * once (and counts as done if Shopify already holds the target, e.g. our own retried write).
+ */
+export async function writeQuantities(port: ShopifyPort, items: QuantityItem[], options: { runId: string }): Promise<Map<string, QuantityOutcome>> {
+  const outcome = new Map<string, QuantityOutcome>();
+  const batches: Pending[][] = [];
+  for (let start = 0; start < items.length; start += BATCH) {
+    batches.push(items.slice(start, start + BATCH).map((item) => ({ ...item, staleRetried: false })));
+  }
+  const semaphore = createSemaphore(WRITE_CONCURRENCY);
+  await Promise.all(batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options.runId, outcome))));
+  return outcome;
+}
+
+async function writeBatch(port: ShopifyPort, batch: Pending[], runId: string, outcome: Map<string, QuantityOutcome>): Promise<void> {
+  let pending = batch;
+  while (pending.length > 0) {
+    const answer = await send(port, pending, runId);
+    if (typeof answer === "string") {
+      for (const item of pending) outcome.set(item.mappingId, { kind: "failed", error: answer });
+      return;
+    }
+    if (answer.general.length > 0) {
+      for (const item of pending) outcome.set(item.mappingId, { kind: "failed", error: answer.general.join("; ") });
+      return;
+    }
+    const next: Pending[] = [];
+    const stale: Pending[] = [];
+    pending.forEach((item, index) => {
+      const errors = answer.byIndex.get(index);
+      // With no error at all the call applied everything; otherwise nothing was applied.
+      if (!errors) {
+        if (answer.byIndex.size === 0) outcome.set(item.mappingId, { kind: "written" });
+        else next.push(item);
+        return;
+      }
+      const skip = errors.map((error) => SKIPS[error.code]).find(Boolean);
+      if (skip) outcome.set(item.mappingId, { kind: "skipped", reason: skip });
+      else if (errors.every((error) => STALE.has(error.code)) && !item.staleRetried) stale.push(item);
+      else outcome.set(item.mappingId, { kind: "failed", error: errors.map((error) => error.message).join("; ") });
+    });
+    if (stale.length > 0) next.push(...(await refreshStale(port, stale, outcome)));
+    pending = next;
+  }
+}
+
+/** Re-reads items whose compare value went stale: done if Shopify already holds the target, else one more try. */
+async function refreshStale(port: ShopifyPort, stale: Pending[], outcome: Map<string, QuantityOutcome>): Promise<Pending[]> {
+  let reading: Awaited<ReturnType<typeof readByNodes>>;
+  try {
+    reading = await readByNodes(port, stale.map((item) => item.variantId), stale[0]!.locationId);
+  } catch (error) {
+    for (const item of stale) outcome.set(item.mappingId, { kind: "failed", error: error instanceof Error ? error.message : String(error) });
+    return [];
+  }
+  const retry: Pending[] = [];
+  for (const item of stale) {
+    const fresh = reading.get(item.variantId);
+    const current = fresh && fresh.locationId === item.locationId ? (item.name === "available" ? fresh.available : fresh.onHand) : null;
+    if (current === null) {
+      outcome.set(item.mappingId, { kind: "failed", error: "The quantity changed in Shopify during the sync and could not be read again" });
+    } else if (current === item.to) {
+      outcome.set(item.mappingId, { kind: "written" });
+    } else {
+      retry.push({ ...item, from: current, staleRetried: true });
+    }
+  }
+  return retry;
+}
+
+interface Answer {
+  byIndex: Map<number, { code: string; message: string }[]>;
+  general: string[];
+}
+
+/** One call; a string is a failure of the whole call (after the transport's own retries). */
+async function send(port: ShopifyPort, items: Pending[], runId: string): Promise<Answer | string> {
+  const changeFrom = usesChangeFromQuantity(port.servedVersion);
+  const input = {
+    name: items[0]!.name,
+    reason: "correction",
+    referenceDocumentUri: `gid://stockbridge/SyncRun/${runId}`,
+    quantities: items.map((item) => ({
+      inventoryItemId: toGid("InventoryItem", item.inventoryItemId),
+      locationId: toGid("Location", item.locationId),
+      quantity: item.to,
+      ...(changeFrom ? { changeFromQuantity: item.from } : { compareQuantity: item.from }),
+    })),
+  };
+  try {
+    // A fresh key per logical call: the transport's retries resend the same body (and key), so a
+    // write whose answer was lost is replayed, not applied twice.
+    const answer = changeFrom
+      ? await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_CHANGE_FROM_MUTATION, { input, idempotencyKey: crypto.randomUUID() })
+      : await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_COMPARE_MUTATION, { input });
+    if (answer.errors.length > 0) return answer.errors.map((error) => error.message).join("; ");
+    const payload = record(answer.data?.inventorySetQuantities);
+    if (!payload) return "Shopify answered without a result";
+    const result: Answer = { byIndex: new Map(), general: [] };
+    for (const entry of (payload.userErrors as unknown[] | undefined) ?? []) {
+      const error = record(entry);
+      const code = text(error?.code) ?? "";
+      const message = text(error?.message) ?? "Shopify refused the quantity";
+      const field = Array.isArray(error?.field) ? error.field : [];
+      const index = field[0] === "input" && field[1] === "quantities" ? Number(field[2]) : Number.NaN;
+      if (Number.isInteger(index) && index >= 0 && index < items.length) result.byIndex.set(index, [...(result.byIndex.get(index) ?? []), { code, message }]);
+      else result.general.push(message);
+    }
+    return result;
+  } catch (error) {
+    return error instanceof ShopifyError ? error.message : error instanceof Error ? error.message : String(error);
+  }
+}

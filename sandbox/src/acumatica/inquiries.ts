@@ -1,0 +1,228 @@
+import { unitCost } from "./entities.ts";
+import { defineInquiry, type Inquiry, type Params } from "./inquiry-engine.ts";
+import { type FieldDef, field, inVersion } from "./schema.ts";
+import { type ErpItem, type ErpStore, findByKey, findWarehouse, type WarehouseQuantity } from "./store.ts";
+
+/**
+ * The quantity inquiries of acumatica.md §3.4. All are `PUT /{Inquiry}?$expand={detail}` with the
+ * parameters in the body; results come back only when the detail is expanded, unpaged ($top/$skip
+ * do not apply inside them).
+ * - InventorySummaryInquiry: one item (required) per warehouse/location; rows carry no InventoryID.
+ * - StorageDetailsInquiry: every stock item in one warehouse, or in all when WarehouseID is empty;
+ *   field names switch at 23.200.001 (SiteOnHand... -> QtyOnHand...).
+ * - InventoryQuantityAvailable (22+): available quantity summed over warehouses for every item,
+ *   optionally only items whose quantities changed since LastModifiedDateTime.
+ * - InventoryAllocationInquiry: one item's totals as top-level fields.
+ */
+interface QuantityRow {
+  item: ErpItem;
+  quantity: WarehouseQuantity;
+}
+
+const STOCKED_LOCATION = "R1S1";
+const KNOWN_LOCATIONS = new Set([STOCKED_LOCATION, "RECEIVING"]);
+const NOT_FOUND = (label: string) => `'${label}' cannot be found in the system.`;
+
+function text(params: Params, name: string): string | null {
+  const value = params.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.toUpperCase() === b.toUpperCase();
+}
+
+function checkItem(params: Params, store: ErpStore, errors: Record<string, string>) {
+  const inventoryId = text(params, "InventoryID");
+  if (inventoryId && !findByKey(store.stock, inventoryId)) errors.InventoryID = NOT_FOUND("Inventory ID");
+}
+
+function checkWarehouse(
+  params: Params,
+  store: ErpStore,
+  errors: Record<string, string>,
+  name = "WarehouseID",
+) {
+  const warehouseId = text(params, name);
+  if (warehouseId && !findWarehouse(store, warehouseId)) errors[name] = NOT_FOUND("Warehouse");
+}
+
+/** Rows of the items' warehouse quantities, optionally one item and/or one warehouse. */
+function quantityRows(
+  store: ErpStore,
+  inventoryId: string | null,
+  warehouseId: string | null,
+): QuantityRow[] {
+  const items = inventoryId
+    ? [findByKey(store.stock, inventoryId)].filter((item) => item !== undefined)
+    : store.stock.rows;
+  const rows: QuantityRow[] = [];
+  for (const item of items) {
+    for (const quantity of item.warehouses) {
+      if (!warehouseId || sameText(quantity.warehouseId, warehouseId)) rows.push({ item, quantity });
+    }
+  }
+  return rows;
+}
+
+const INVENTORY_SUMMARY = defineInquiry<QuantityRow>({
+  name: "InventorySummaryInquiry",
+  detail: "Results",
+  params: [
+    { name: "ExpandByLotSerialNbr", type: "boolean" },
+    { name: "InventoryID", type: "string" },
+    { name: "LocationID", type: "string" },
+    { name: "Subitem", type: "string" },
+    { name: "WarehouseID", type: "string" },
+  ],
+  rowFields: [
+    field("BaseUOM", "string", () => "EA"),
+    field(
+      "EstimatedTotalCost",
+      "decimal",
+      ({ item, quantity }) => Math.round(unitCost(item) * quantity.onHand * 100) / 100,
+    ),
+    field("EstimatedUnitCost", "decimal", ({ item }) => unitCost(item)),
+    field("ExpirationDate", "datetime", () => null),
+    field("LocationID", "string", () => STOCKED_LOCATION),
+    field("LotSerialNbr", "string", () => null),
+    field("QtyAvailable", "decimal", ({ quantity }) => quantity.available),
+    field("QtyAvailableForShipment", "decimal", ({ quantity }) => quantity.availableForShipment),
+    field("QtyNotAvailable", "decimal", ({ quantity }) => Math.max(0, quantity.onHand - quantity.available)),
+    field("QtyOnHand", "decimal", ({ quantity }) => quantity.onHand),
+    field("Subitem", "string", () => null),
+    field("WarehouseID", "string", ({ quantity }) => quantity.warehouseId),
+  ],
+  validate(params, store) {
+    const errors: Record<string, string> = {};
+    checkItem(params, store, errors);
+    checkWarehouse(params, store, errors);
+    const location = text(params, "LocationID");
+    if (location && !KNOWN_LOCATIONS.has(location.toUpperCase())) errors.LocationID = NOT_FOUND("Location");
+    return errors;
+  },
+  rows(params, store) {
+    // The screen shows nothing until an item is chosen: this inquiry is one call per item.
+    const inventoryId = text(params, "InventoryID");
+    const location = text(params, "LocationID");
+    if (!inventoryId || (location && !sameText(location, STOCKED_LOCATION))) return [];
+    return quantityRows(store, inventoryId, text(params, "WarehouseID"));
+  },
+});
+
+const STORAGE_DETAILS = defineInquiry<QuantityRow>({
+  name: "StorageDetailsInquiry",
+  detail: "StorageDetails",
+  params: [{ name: "WarehouseID", type: "string" }],
+  rowFields: [
+    field("InventoryID", "string", ({ item }) => item.inventoryId),
+    field("SiteAvailable", "decimal", ({ quantity }) => quantity.available, { until: 22 }),
+    field("SiteAvailableforIssue", "decimal", ({ quantity }) => quantity.available, { until: 22 }),
+    field("SiteAvailableforShipping", "decimal", ({ quantity }) => quantity.availableForShipment, {
+      until: 22,
+    }),
+    field("SiteID", "string", ({ quantity }) => quantity.warehouseId, { until: 22 }),
+    field("SiteLastModifiedDate", "datetime", ({ quantity }) => quantity.lastModified, { until: 22 }),
+    field("SiteOnHand", "decimal", ({ quantity }) => quantity.onHand, { until: 22 }),
+    field("LastModifiedDateofWarehouseQty", "datetime", ({ quantity }) => quantity.lastModified, {
+      since: 23,
+    }),
+    field("QtyAvailable", "decimal", ({ quantity }) => quantity.available, { since: 23 }),
+    field("QtyAvailableforIssue", "decimal", ({ quantity }) => quantity.available, { since: 23 }),
+    field("QtyHardAvailable", "decimal", ({ quantity }) => quantity.availableForShipment, { since: 23 }),
+    field("QtyOnHand", "decimal", ({ quantity }) => quantity.onHand, { since: 23 }),
+    field("WarehouseID", "string", ({ quantity }) => quantity.warehouseId, { since: 23 }),
+  ],
+  validate(params, store) {
+    const errors: Record<string, string> = {};
+    checkWarehouse(params, store, errors);
+    return errors;
+  },
+  rows: (params, store) => quantityRows(store, null, text(params, "WarehouseID")),
+});
+
+interface AvailableRow {
+  item: ErpItem;
+  available: number;
+  lastModified: number;
+}
+
+const QUANTITY_AVAILABLE = defineInquiry<AvailableRow>({
+  name: "InventoryQuantityAvailable",
+  since: 22,
+  detail: "Results",
+  params: [
+    { name: "InventoryID", type: "string" },
+    { name: "LastModifiedDateTime", type: "datetime" },
+  ],
+  rowFields: [
+    field("InventoryID", "string", ({ item }) => item.inventoryId),
+    field("LastModifiedDateTime", "datetime", ({ lastModified }) => lastModified),
+    field("QtyAvailable", "decimal", ({ available }) => available),
+  ],
+  validate: () => ({}),
+  rows(params, store) {
+    const inventoryId = text(params, "InventoryID");
+    const since = params.get("LastModifiedDateTime");
+    const rows: AvailableRow[] = [];
+    for (const item of store.stock.rows) {
+      if (item.warehouses.length === 0 || (inventoryId && !sameText(item.inventoryId, inventoryId))) continue;
+      let available = 0;
+      let lastModified = 0;
+      for (const quantity of item.warehouses) {
+        available += quantity.available;
+        lastModified = Math.max(lastModified, quantity.lastModified);
+      }
+      if (typeof since === "number" && lastModified < since) continue;
+      rows.push({ item, available, lastModified });
+    }
+    return rows;
+  },
+});
+
+const ALLOCATION = defineInquiry<never>({
+  name: "InventoryAllocationInquiry",
+  detail: "Results",
+  params: [
+    { name: "InventoryID", type: "string" },
+    { name: "Location", type: "string" },
+    { name: "WarehouseID", type: "string" },
+  ],
+  rowFields: [],
+  validate(params, store) {
+    const errors: Record<string, string> = {};
+    checkItem(params, store, errors);
+    checkWarehouse(params, store, errors);
+    return errors;
+  },
+  rows: () => [],
+  summary(params, store) {
+    const inventoryId = text(params, "InventoryID");
+    const rows = inventoryId ? quantityRows(store, inventoryId, text(params, "WarehouseID")) : [];
+    const sum = (pick: (quantity: WarehouseQuantity) => number) =>
+      inventoryId ? rows.reduce((total, row) => total + pick(row.quantity), 0) : null;
+    const zero = inventoryId ? 0 : null;
+    return [
+      field("Available", "decimal", () => sum((q) => q.available)),
+      field("AvailableForIssue", "decimal", () => sum((q) => q.available)),
+      field("AvailableForShipping", "decimal", () => sum((q) => q.availableForShipment)),
+      field("BaseUnit", "string", () => (inventoryId ? "EA" : null)),
+      field("InTransit", "decimal", () => zero),
+      field("InventoryIssues", "decimal", () => zero),
+      field("InventoryReceipts", "decimal", () => zero),
+      field("OnHand", "decimal", () => sum((q) => q.onHand)),
+      field("PurchaseOrders", "decimal", () => zero),
+      field("SOAllocated", "decimal", () => zero),
+      field("SOBooked", "decimal", () => sum((q) => Math.max(0, q.onHand - q.available))),
+      field("SOShipped", "decimal", () => zero),
+    ];
+  },
+});
+
+export const INQUIRIES: Inquiry[] = [INVENTORY_SUMMARY, STORAGE_DETAILS, QUANTITY_AVAILABLE, ALLOCATION];
+
+export function findInquiry(name: string, major: number): Inquiry | undefined {
+  return INQUIRIES.find(
+    (inquiry) => inquiry.name.toLowerCase() === name.toLowerCase() && inVersion(inquiry, major),
+  );
+}

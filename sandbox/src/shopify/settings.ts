@@ -1,0 +1,84 @@
+import { type Faults, NO_FAULTS } from "../faults.ts";
+import { ControlInputError } from "../simulator.ts";
+import { THROTTLE_PROFILES, type ThrottleProfileName } from "./throttle.ts";
+
+/** What `PUT /__control/faults {"shopify": {...}}` can change. */
+export interface ShopifySettings extends Faults {
+  /** How long a call picked by `timeoutRate` hangs before its 504. */
+  timeoutMs: number;
+  throttleProfile: ThrottleProfileName;
+  /** THROTTLED answers: 200 as Shopify sends them, or 429 for clients that only look at the status. */
+  throttleStatusCode: 200 | 429;
+  /** The day version fall-forward is computed against; null = the sandbox clock's now. */
+  releaseDate: Date | null;
+  /** Sandbox-clock time a bulk operation takes to complete. */
+  bulkOperationDelayMs: number;
+}
+
+export const DEFAULT_SETTINGS: ShopifySettings = {
+  ...NO_FAULTS,
+  timeoutMs: 30_000,
+  throttleProfile: "standard",
+  throttleStatusCode: 200,
+  releaseDate: null,
+  bulkOperationDelayMs: 500,
+};
+
+type Parser = (value: unknown, settings: ShopifySettings) => Partial<ShopifySettings>;
+
+const PARSERS: Record<string, Parser> = {
+  errorRate: (value) => ({ errorRate: share(value, "errorRate") }),
+  timeoutRate: (value) => ({ timeoutRate: share(value, "timeoutRate") }),
+  latencyMs: (value) => ({ latencyMs: whole(value, "latencyMs", 0, 60_000) }),
+  timeoutMs: (value) => ({ timeoutMs: whole(value, "timeoutMs", 0, 600_000) }),
+  bulkOperationDelayMs: (value) => ({
+    bulkOperationDelayMs: whole(value, "bulkOperationDelayMs", 0, 3_600_000),
+  }),
+  throttleProfile: (value) => {
+    if (typeof value !== "string" || !(value in THROTTLE_PROFILES)) {
+      throw new ControlInputError("throttleProfile must be one of standard, plus or legacy.");
+    }
+    return { throttleProfile: value as ThrottleProfileName };
+  },
+  throttleStatusCode: (value) => {
+    if (value !== 200 && value !== 429) throw new ControlInputError("throttleStatusCode must be 200 or 429.");
+    return { throttleStatusCode: value };
+  },
+  releaseDate: (value) => {
+    if (value === null) return { releaseDate: null };
+    const date = typeof value === "string" ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) {
+      throw new ControlInputError("releaseDate must be an ISO date (or null for the sandbox clock's today).");
+    }
+    return { releaseDate: date };
+  },
+};
+
+/** Validates every key before applying any, so a bad value changes nothing. */
+export function applySettings(current: ShopifySettings, input: Record<string, unknown>): ShopifySettings {
+  let next = { ...current };
+  for (const [key, value] of Object.entries(input)) {
+    const parser = PARSERS[key];
+    if (!parser) {
+      throw new ControlInputError(
+        `Unknown shopify setting "${key}": use ${Object.keys(PARSERS).join(", ")}.`,
+      );
+    }
+    next = { ...next, ...parser(value, next) };
+  }
+  return next;
+}
+
+function share(value: unknown, name: string): number {
+  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
+    throw new ControlInputError(`${name} must be a number from 0 to 1.`);
+  }
+  return value;
+}
+
+function whole(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ControlInputError(`${name} must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}

@@ -1,0 +1,33 @@
+import { createRouter, Navigate } from "@tanstack/react-router";
+import type { RouteAccess } from "./features/auth/guards.ts";
+import type { Services } from "./lib/services.ts";
+import { routeTree } from "./routeTree.gen.ts";
+
+/** Unknown paths go to the Dashboard (spec section 2); its guard sends visitors to /login. */
+function NotFoundRedirect() {
+  return <Navigate to="/dashboard" replace />;
+}
+
+export function createAppRouter(services: Services) {
+  return createRouter({
+    routeTree,
+    context: { auth: services.auth, queryClient: services.queryClient, api: services.api },
+    defaultPreload: "intent",
+    // TanStack Query owns freshness (5 minutes); the router always asks it.
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+    defaultNotFoundComponent: NotFoundRedirect,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: AppRouter;
+  }
+  interface StaticDataRouteOption {
+    /** Declared by gated routes ("subscriber"); the `_app` layout's guard reads it from the matches. */
+    access?: RouteAccess;
+  }
+}
