@@ -1,4 +1,4 @@
-import { parse } from "graphql";
+import { type ArgumentNode, type DocumentNode, type FieldNode, Kind, parse } from "graphql";
 import { jsonlLines } from "./bulk-operations.ts";
 import { executeOperation } from "./execute.ts";
 import type { BulkOperationRecord, RequestContext, ShopState } from "./shop-state.ts";
@@ -32,18 +32,81 @@ export function settleBulkOperations(
 }
 
 function runQuery(ctx: RequestContext, operation: BulkOperationRecord): string[] {
-  const { result } = executeOperation(ctx, parse(operation.query), {});
+  const document = parse(operation.query);
   const lines: string[] = [];
   let roots = 0;
-  for (const value of Object.values(result.data ?? {})) {
-    for (const node of connectionNodes(value) ?? [value]) {
-      if (typeof node !== "object" || node === null) continue;
-      roots += 1;
-      emit(node as Record<string, unknown>, undefined, lines);
+  const emitRoots = (data: Record<string, unknown> | null | undefined) => {
+    for (const value of Object.values(data ?? {})) {
+      for (const node of connectionNodes(value) ?? [value]) {
+        if (!isRecord(node)) continue;
+        roots += 1;
+        emit(node, undefined, lines);
+      }
+    }
+  };
+  const root = singleRootField(document);
+  if (!root) {
+    emitRoots(executeOperation(ctx, document, {}).result.data);
+  } else {
+    // A whole catalog is read a chunk of root nodes at a time, so memory holds one chunk's tree.
+    let after: string | null = null;
+    for (;;) {
+      const { result } = executeOperation(ctx, withRootPage(document, root, after), {});
+      const data = result.data ?? {};
+      const key = root.alias?.value ?? root.name.value;
+      const connection = data[key];
+      emitRoots({ [key]: connection });
+      const page = isRecord(connection) ? connection[PAGE_ALIAS] : undefined;
+      if (!isRecord(page) || page.hasNextPage !== true || typeof page.endCursor !== "string") break;
+      after = page.endCursor;
     }
   }
   operation.rootObjectCount = roots;
   return lines;
+}
+
+const CHUNK = 2_000;
+const PAGE_ALIAS = "__bulkPage";
+
+function singleRootField(document: DocumentNode): FieldNode | null {
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (operation?.kind !== Kind.OPERATION_DEFINITION) return null;
+  const fields = operation.selectionSet.selections;
+  return fields.length === 1 && fields[0]!.kind === Kind.FIELD ? fields[0]! : null;
+}
+
+/** The document with the root connection asked for one chunk after `after`, plus its pageInfo. */
+function withRootPage(document: DocumentNode, root: FieldNode, after: string | null): DocumentNode {
+  const name = (value: string) => ({ kind: Kind.NAME, value }) as const;
+  const leaf = (value: string): FieldNode => ({ kind: Kind.FIELD, name: name(value) });
+  const paging = new Set(["first", "last", "after", "before"]);
+  const args: ArgumentNode[] = [
+    ...(root.arguments ?? []).filter((argument) => !paging.has(argument.name.value)),
+    { kind: Kind.ARGUMENT, name: name("first"), value: { kind: Kind.INT, value: String(CHUNK) } },
+    ...(after ? [{ kind: Kind.ARGUMENT, name: name("after"), value: { kind: Kind.STRING, value: after } } as const] : []),
+  ];
+  const pageInfo: FieldNode = {
+    kind: Kind.FIELD,
+    alias: name(PAGE_ALIAS),
+    name: name("pageInfo"),
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [leaf("hasNextPage"), leaf("endCursor")] },
+  };
+  const paged: FieldNode = {
+    ...root,
+    arguments: args,
+    selectionSet: {
+      kind: Kind.SELECTION_SET,
+      selections: [...(root.selectionSet?.selections ?? []), pageInfo],
+    },
+  };
+  return {
+    ...document,
+    definitions: document.definitions.map((definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION
+        ? { ...definition, selectionSet: { kind: Kind.SELECTION_SET, selections: [paged] } }
+        : definition,
+    ),
+  };
 }
 
 /** One result line per input line: `{"data": …, "__lineNumber": n}` (errors included when any). */
@@ -51,8 +114,9 @@ function runMutation(ctx: RequestContext, operation: BulkOperationRecord): strin
   const document = parse(operation.query);
   const file = ctx.shop.uploads.get(operation.stagedUploadPath ?? "") ?? "";
   const lines = jsonlLines(file).map((line, index) => {
-    const variables = JSON.parse(line) as Record<string, unknown>;
-    const { result } = executeOperation(ctx, document, variables);
+    // Every line was checked to be a JSON object when the operation was created.
+    const parsed: unknown = JSON.parse(line);
+    const { result } = executeOperation(ctx, document, isRecord(parsed) ? parsed : {});
     const errors = result.errors?.map((error) => error.toJSON());
     return JSON.stringify({ ...(errors ? { errors } : {}), data: result.data ?? null, __lineNumber: index });
   });
@@ -66,36 +130,34 @@ function runMutation(ctx: RequestContext, operation: BulkOperationRecord): strin
  */
 function emit(node: Record<string, unknown>, parentId: unknown, lines: string[]) {
   const children: Record<string, unknown>[] = [];
-  const flat = strip(node, children) as Record<string, unknown>;
+  const flat = stripRecord(node, children);
   lines.push(JSON.stringify(parentId === undefined ? flat : { ...flat, __parentId: parentId }));
   for (const child of children) emit(child, node.id, lines);
 }
 
-function strip(value: unknown, children: Record<string, unknown>[]): unknown {
-  if (Array.isArray(value)) return value.map((item) => strip(item, children));
-  if (typeof value !== "object" || value === null) return value;
+function stripRecord(record: Record<string, unknown>, children: Record<string, unknown>[]) {
   const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
+  for (const [key, inner] of Object.entries(record)) {
     const nodes = connectionNodes(inner);
-    if (nodes) {
-      for (const child of nodes)
-        if (typeof child === "object" && child !== null) children.push(child as Record<string, unknown>);
-    } else {
-      copy[key] = strip(inner, children);
-    }
+    if (nodes) children.push(...nodes.filter(isRecord));
+    else copy[key] = strip(inner, children);
   }
   return copy;
 }
 
+function strip(value: unknown, children: Record<string, unknown>[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => strip(item, children));
+  return isRecord(value) ? stripRecord(value, children) : value;
+}
+
 /** The nodes of a connection-shaped value (`edges[].node` or `nodes[]`), else null. */
 function connectionNodes(value: unknown): unknown[] | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const record = value as { edges?: unknown; nodes?: unknown };
-  if (Array.isArray(record.nodes)) return record.nodes;
-  if (Array.isArray(record.edges)) {
-    return record.edges.map((edge) =>
-      typeof edge === "object" && edge !== null ? (edge as { node?: unknown }).node : null,
-    );
-  }
+  if (!isRecord(value)) return null;
+  if (Array.isArray(value.nodes)) return value.nodes;
+  if (Array.isArray(value.edges)) return value.edges.map((edge) => (isRecord(edge) ? edge.node : null));
   return null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

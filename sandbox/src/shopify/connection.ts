@@ -81,7 +81,8 @@ export function paginate<R, N>(options: PageOptions<R, N>): Connection<N> {
   const order = ordered(options.source, Boolean(args.reverse));
   const start = args.after ? order.afterIndex(decodeCursor(args.after)) : 0;
   const end = args.before ? order.beforeIndex(decodeCursor(args.before)) : order.length;
-  const limit = (value: number | null) => (value === null ? Number.POSITIVE_INFINITY : clamp(value));
+  const limit = (value: number | null) =>
+    value === null ? Number.POSITIVE_INFINITY : options.unbounded ? Math.max(value, 0) : clamp(value);
 
   let picked: R[] = [];
   let hasNextPage = false;

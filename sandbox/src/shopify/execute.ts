@@ -56,7 +56,8 @@ export function executeOperation(
     } else {
       value = defaultFieldResolver(source, args, context, info);
     }
-    if (!isMutation) tally.cost += actualCostOf(value, args, info);
+    // Bulk operations run outside the bucket: no need to count what they return.
+    if (!isMutation && !context.bulk) tally.cost += actualCostOf(value, args, info);
     return value;
   };
   const result = executeSync({

@@ -1,0 +1,163 @@
+import type { Job } from "@stockbridge/shared";
+import { AppError, ConflictError, NotFoundError } from "../http/errors.ts";
+import type { JobKind, JobsRepo } from "./repo.ts";
+
+export const SERVER_STOPPED = "The server stopped while this job was running";
+
+export interface JobProgress {
+  done?: number;
+  total?: number | null;
+  phase?: string;
+}
+
+/** What a job's work sees: report progress (written throttled, pushed to event streams). */
+export interface JobContext {
+  jobId: string;
+  userId: string;
+  progress(update: JobProgress): void;
+}
+
+export interface JobOutcome {
+  /** Shown by the screens (e.g. the spec's toast); null for none. */
+  message?: string | null;
+  result: Record<string, unknown>;
+}
+
+export type JobWork = (context: JobContext) => Promise<JobOutcome>;
+
+export interface JobRunnerDeps {
+  repo: JobsRepo;
+  now: () => Date;
+  newId: () => string;
+  log: (line: string) => void;
+  /** How long a job stays claimed without a heartbeat before another start/tick declares it dead. */
+  leaseMs?: number;
+}
+
+const HEARTBEAT_MS = 10_000;
+const PROGRESS_WRITE_MS = 300;
+
+/**
+ * Long work as job rows (ARCHITECTURE "Long work"): the POST answers the job at once, the work runs
+ * in this process, progress is written to the row and pushed to listeners (the SSE stream). The row
+ * carries a lease renewed by a heartbeat; if the process dies, the next start or read finds the
+ * lease expired and fails the job with SERVER_STOPPED. One live job per user and kind.
+ */
+export function createJobRunner(deps: JobRunnerDeps) {
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const running = new Map<string, Promise<void>>();
+  const listeners = new Map<string, Set<() => void>>();
+  const leaseUntil = () => new Date(deps.now().getTime() + leaseMs).toISOString();
+
+  function notify(jobId: string) {
+    for (const listener of listeners.get(jobId) ?? []) listener();
+  }
+
+  async function recoverStale(): Promise<string[]> {
+    const failed = await deps.repo.failExpired(deps.now().toISOString(), SERVER_STOPPED, [...running.keys()]);
+    for (const id of failed) deps.log(`job ${id}: ${SERVER_STOPPED}`);
+    return failed;
+  }
+
+  async function get(userId: string, jobId: string): Promise<Job> {
+    await recoverStale();
+    const job = await deps.repo.find(userId, jobId);
+    if (!job) throw new NotFoundError("Job not found");
+    return job;
+  }
+
+  async function start(userId: string, kind: JobKind, work: JobWork, options: { busyMessage: string; phase?: string }): Promise<Job> {
+    await recoverStale();
+    const jobId = deps.newId();
+    const phase = options.phase ?? "Starting";
+    const inserted = await deps.repo.insertIfIdle({ id: jobId, userId, kind, now: deps.now().toISOString(), leaseUntil: leaseUntil(), phase });
+    if (!inserted) throw new ConflictError(options.busyMessage);
+    const job = await deps.repo.find(userId, jobId);
+    if (!job) throw new Error(`job ${jobId} vanished right after it was created`);
+    running.set(jobId, run(job, userId, work));
+    return job;
+  }
+
+  async function run(job: Job, userId: string, work: JobWork): Promise<void> {
+    // Let the POST answer first; the work starts on the next turn of the event loop.
+    await Promise.resolve();
+    const state = { done: 0, total: null as number | null, phase: job.progress.phase };
+    let lastWrite = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const write = () => {
+      lastWrite = Date.now();
+      const snapshot = { ...state, leaseUntil: leaseUntil() };
+      writing = writing
+        .then(() => deps.repo.progress(job._id, snapshot))
+        .then(() => notify(job._id))
+        .catch((error: unknown) => deps.log(`job ${job._id}: progress not saved: ${describe(error)}`));
+    };
+    const heartbeat = setInterval(write, HEARTBEAT_MS);
+    // A heartbeat must not keep a process (or a test run) alive on its own.
+    (heartbeat as { unref?: () => void }).unref?.();
+    const context: JobContext = {
+      jobId: job._id,
+      userId,
+      progress(update) {
+        const phaseChanged = update.phase !== undefined && update.phase !== state.phase;
+        if (update.done !== undefined) state.done = update.done;
+        if (update.total !== undefined) state.total = update.total;
+        if (update.phase !== undefined) state.phase = update.phase;
+        if (phaseChanged || Date.now() - lastWrite >= PROGRESS_WRITE_MS) write();
+      },
+    };
+    let outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown };
+    try {
+      const done = await work(context);
+      outcome = { status: "succeeded", message: done.message ?? null, result: done.result };
+    } catch (error) {
+      outcome = { status: "failed", message: failureText(error), result: null };
+      deps.log(`job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describe(error)}`);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await writing;
+    try {
+      await deps.repo.finish(job._id, { ...outcome, now: deps.now().toISOString() });
+    } catch (error) {
+      deps.log(`job ${job._id}: final state not saved: ${describe(error)}`);
+    }
+    running.delete(job._id);
+    notify(job._id);
+  }
+
+  return {
+    start,
+    get,
+    recoverStale,
+    /** Calls `listener` whenever the job's row changes in this process; returns the unsubscribe. */
+    subscribe(jobId: string, listener: () => void): () => void {
+      let set = listeners.get(jobId);
+      if (!set) {
+        set = new Set();
+        listeners.set(jobId, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(jobId);
+      };
+    },
+    /** Resolves when every job this process runs has finished (tests, graceful shutdown). */
+    async idle(): Promise<void> {
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;
+
+/** Domain errors carry a message meant for people; anything else is a bug, shown without internals. */
+function failureText(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  return "The job failed because of an error on our side. Please try again.";
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
