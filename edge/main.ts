@@ -31,6 +31,7 @@ const app = createApp({
   config,
   db,
   remoteAddress: (c) => getConnInfo(c).remote.address,
+  resolveHost,
   webAssets: {
     async read(path) {
       try {
@@ -75,4 +76,10 @@ async function withDevelopmentSecrets(current: Config): Promise<Config> {
     await Deno.writeTextFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return { ...current, ...secrets };
+}
+
+/** Every A and AAAA address of a host, for the outbound address guard (a missing family is no error). */
+async function resolveHost(hostname: string): Promise<string[]> {
+  const lookups = await Promise.allSettled([Deno.resolveDns(hostname, "A"), Deno.resolveDns(hostname, "AAAA")]);
+  return lookups.flatMap((lookup) => (lookup.status === "fulfilled" ? lookup.value : []));
 }

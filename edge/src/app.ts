@@ -11,7 +11,16 @@ import { createBillingRepo } from "./billing/repo.ts";
 import { billingHandlers, registerStripeWebhook } from "./billing/routes.ts";
 import { createBillingService } from "./billing/service.ts";
 import { createStripeGateway } from "./billing/stripe-gateway.ts";
+import { createCatalogRepo } from "./catalog/repo.ts";
+import { catalogHandlers } from "./catalog/routes.ts";
+import { createSearchCache } from "./catalog/search-cache.ts";
+import { type CatalogTuning, createCatalogService } from "./catalog/service.ts";
 import type { Config } from "./config.ts";
+import { createConnectionsRepo } from "./connections/repo.ts";
+import { connectionHandlers } from "./connections/routes.ts";
+import { createConnectionsService } from "./connections/service.ts";
+import { createConnectors } from "./connectors/connectors.ts";
+import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
 import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
@@ -19,6 +28,9 @@ import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { AppError } from "./http/errors.ts";
 import type { AppContext, AppEnv } from "./http/types.ts";
+import { createJobsRepo } from "./jobs/repo.ts";
+import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
@@ -26,6 +38,8 @@ import { createMappingService } from "./mapping/service.ts";
 import { createSettingsRepo } from "./settings/repo.ts";
 import { settingsHandlers } from "./settings/routes.ts";
 import { createSettingsService } from "./settings/service.ts";
+import { createOutboundGuard, type FetchLike, noDnsResolver, type ResolveHost } from "./security/outbound-guard.ts";
+import { createSecretBox } from "./security/secret-box.ts";
 import { systemHandlers } from "./system/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
@@ -38,6 +52,13 @@ export interface AppDeps {
   remoteAddress?: (c: AppContext) => string | undefined;
   webAssets?: WebAssets;
   log?: (line: string) => void;
+  /** Outbound HTTP to Shopify and Acumatica (default: the runtime's fetch), always behind the address guard. */
+  fetch?: FetchLike;
+  /** DNS for the outbound address guard: every A and AAAA address of a host (main.ts: Deno.resolveDns). */
+  resolveHost?: ResolveHost;
+  /** Time for connector pacing and back-off (default real time; tests pass the sandbox's clock). */
+  connectorClock?: ConnectorClock;
+  catalogTuning?: Partial<CatalogTuning>;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,6 +92,34 @@ export function createApp(deps: AppDeps) {
     gateway: stripeGateway,
     appOrigin: config.appOrigin,
     now,
+  });
+
+  // Outside systems: every request passes the address guard; secrets are sealed at rest.
+  const outbound = createOutboundGuard(
+    {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      requireHttps: config.environment === "production",
+      resolveHost: deps.resolveHost ?? noDnsResolver,
+    },
+    deps.fetch ?? ((input, init) => fetch(input, init)),
+  );
+  const connectors = createConnectors({ fetch: outbound.fetch, clock: deps.connectorClock ?? realClock, sandboxUrl: config.sandboxUrl });
+  const connections = createConnectionsService({
+    repo: createConnectionsRepo(db),
+    secrets: createSecretBox(config.encryptionKeys),
+    guard: outbound,
+    connectors,
+    now,
+  });
+  const jobs = createJobRunner({ repo: createJobsRepo(db), now, newId, log });
+  const catalog = createCatalogService({
+    repo: createCatalogRepo(db, createSearchCache()),
+    jobs,
+    connections,
+    connectors,
+    now,
+    newId,
+    tuning: deps.catalogTuning,
   });
 
   const clientAddress = (c: AppContext): string => {
@@ -125,6 +174,9 @@ export function createApp(deps: AppDeps) {
     {
       ...systemHandlers({ db, version: config.version, sandboxUrl: config.sandboxUrl }),
       ...authHandlers(auth, clientAddress),
+      ...connectionHandlers(connections),
+      ...catalogHandlers(catalog),
+      ...jobHandlers(jobs),
       ...billingHandlers(billing),
       ...settingsHandlers(createSettingsService({ repo: createSettingsRepo(db), now })),
       ...mappingHandlers({
@@ -138,6 +190,8 @@ export function createApp(deps: AppDeps) {
 
   // Stripe calls this one, not our client: outside the contract, before the JSON 404 catch-all.
   registerStripeWebhook(app, billing);
+  // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
+  registerJobEvents(app, { authenticate: auth.authenticate, jobs });
   app.all("/api/*", (c) =>
     c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
   );

@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import { createApiClient } from "@stockbridge/shared";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { parseConfig } from "../src/config.ts";
@@ -5,6 +6,14 @@ import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-0123456789";
+/** One 32-byte AES key (`id:base64`), so connection secrets can be sealed in tests. */
+export const TEST_ENCRYPTION_KEYS = "test1:dGVzdC1rZXktb2YtMzItYnl0ZXMtZm9yLWFlcy0yNTY=";
+
+/** DNS for the outbound guard in tests: every address the system resolver knows. */
+export async function lookupAll(hostname: string): Promise<string[]> {
+  const found = await lookup(hostname, { all: true });
+  return found.map((entry) => entry.address);
+}
 
 /** A controllable clock: tests move time instead of waiting for it. */
 export function createTestClock(start = new Date("2026-11-21T10:00:00Z")) {
@@ -40,6 +49,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
   const config = parseConfig({
     JWT_SECRET: TEST_JWT_SECRET,
     PASSWORD_ITERATIONS: "1000",
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     ...UNREACHABLE_STRIPE,
     ...options.env,
   });
@@ -49,6 +59,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
     now: clock.now,
     remoteAddress: () => "203.0.113.7",
     log: () => {},
+    resolveHost: lookupAll,
     ...options.deps,
   });
 

@@ -214,6 +214,38 @@ describe("bulkOperationRunMutation", () => {
     );
   });
 
+  it("accepts the variables file through a PUT staged upload target too", async () => {
+    const h = await start();
+    const shopify = h.client();
+    const product = h.catalog.shopify.products[0]!;
+    const variant = product.variants[0]!;
+    const staged = await shopify.request<{
+      stagedUploadsCreate: { stagedTargets: { url: string; resourceUrl: string }[] };
+    }>(`mutation { stagedUploadsCreate(input: [{ resource: BULK_MUTATION_VARIABLES, filename: "one.jsonl",
+      mimeType: "text/jsonl", httpMethod: PUT }]) { stagedTargets { url resourceUrl } } }`);
+    const target = staged.data!.stagedUploadsCreate.stagedTargets[0]!;
+    const line = JSON.stringify({
+      productId: productGid(product.id),
+      variants: [{ id: variantGid(variant.id), price: "3.30" }],
+    });
+    expect(
+      (await fetch(target.url, { method: "PUT", body: line, headers: { "Content-Type": "text/jsonl" } }))
+        .status,
+    ).toBe(200);
+    const path = new URL(target.resourceUrl).pathname.replace(/^.*\/staged-uploads\//, "");
+    const run = await shopify.request<{ bulkOperationRunMutation: { userErrors: unknown[] } }>(
+      `mutation($path: String!) { bulkOperationRunMutation(stagedUploadPath: $path, mutation: "mutation m($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { userErrors { message } } }") { userErrors { code message } } }`,
+      { variables: { path } },
+    );
+    expect(run.data!.bulkOperationRunMutation.userErrors).toEqual([]);
+    h.advanceSeconds(1);
+    const { data } = await shopify.request<{ productVariant: { price: string } }>(
+      `query($id: ID!) { productVariant(id: $id) { price } }`,
+      { variables: { id: variantGid(variant.id) } },
+    );
+    expect(data!.productVariant.price).toBe("3.30");
+  });
+
   it("answers NO_SUCH_FILE for a staged upload path that was never uploaded", async () => {
     const h = await start();
     const { data } = await h

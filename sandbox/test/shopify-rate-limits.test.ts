@@ -173,6 +173,21 @@ describe("faults and settings", () => {
     expect(shopify.state()).toMatchObject({ throttleProfile: "standard" });
   });
 
+  it("is configured and read through the sandbox control API", async () => {
+    const { origin, post } = await start();
+    const put = (body: unknown) =>
+      fetch(`${origin}/__control/faults`, { method: "PUT", body: JSON.stringify(body) });
+    const refused = await put({ shopify: { errorRate: 2 } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatch(/errorRate/);
+    expect((await put({ shopify: { throttleProfile: "plus" } })).status).toBe(200);
+    await post({ query: "{ shop { name } }" });
+    const state = (await (await fetch(`${origin}/__control/state`)).json()) as {
+      shopify: Record<string, unknown>;
+    };
+    expect(state.shopify).toMatchObject({ calls: 1, maximumAvailable: 20000, throttleProfile: "plus" });
+  });
+
   it("counts calls, points, mutations and the versions served", async () => {
     const { post, shopify } = await start();
     await post({ query: "{ shop { name } }", version: "2025-04" });

@@ -110,6 +110,9 @@ async function judgeHost(hostname: string, policy: OutboundPolicy): Promise<void
   let addresses: string[];
   if (isIpLiteral(bare)) {
     addresses = [bare];
+  } else if (bare === "localhost" || bare.endsWith(".localhost")) {
+    // RFC 6761: always loopback, whatever a DNS server says (and resolvers that skip /etc/hosts).
+    addresses = ["127.0.0.1", "::1"];
   } else {
     try {
       addresses = await policy.resolveHost(bare);

@@ -180,8 +180,10 @@ function decodeCursor(cursor: string): number {
   try {
     const bytes = Uint8Array.from(atob(cursor), (char) => char.charCodeAt(0));
     const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    const id = (parsed as { last_id?: unknown }).last_id;
-    if (typeof id === "number" && Number.isFinite(id)) return id;
+    if (typeof parsed === "object" && parsed !== null && "last_id" in parsed) {
+      const id = parsed.last_id;
+      if (typeof id === "number" && Number.isFinite(id)) return id;
+    }
   } catch {
     // reported below
   }

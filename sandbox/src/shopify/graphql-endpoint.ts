@@ -9,7 +9,6 @@ import {
   print,
   validate,
 } from "graphql";
-import { settleBulkOperations } from "./bulk-runner.ts";
 import { requestedCost } from "./cost.ts";
 import { executeOperation } from "./execute.ts";
 import { type ShopifyGraphqlError, shopifyError, withVariableType } from "./graphql-errors.ts";
@@ -40,10 +39,9 @@ const RATE_LIMITS_DOC = "https://shopify.dev/api/usage/rate-limits";
 export function answerGraphql(
   ctx: RequestContext,
   request: GraphqlRequest,
-  options: { throttleStatusCode: 200 | 429; contextFor: (version: ApiVersion) => RequestContext },
+  options: { throttleStatusCode: 200 | 429 },
 ): GraphqlAnswer {
   const shop = ctx.shop;
-  settleBulkOperations(shop, ctx.now, options.contextFor);
   shop.counters.calls += 1;
   shop.counters.servedVersions[ctx.version.name] = (shop.counters.servedVersions[ctx.version.name] ?? 0) + 1;
 

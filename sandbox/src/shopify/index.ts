@@ -59,6 +59,7 @@ export function createShopifySimulator(options: ShopifySimulatorOptions): Simula
     routes,
     reset(catalog) {
       // Settings (faults, plan, release date) are configuration and survive a reset; state does not.
+      shop.closed = true;
       shop = newShop(catalog);
     },
     configure(input) {

@@ -113,7 +113,9 @@ export class LevelView {
     return "InventoryLevel";
   }
   get id() {
-    return gid("InventoryLevel", this.#level.locationId, { inventory_item_id: this.#variant.inventoryItemId });
+    return gid("InventoryLevel", this.#level.locationId, {
+      inventory_item_id: this.#variant.inventoryItemId,
+    });
   }
   get canDeactivate() {
     return !this.#variant.isBundle;
@@ -138,7 +140,9 @@ export class LevelView {
     const itemId = this.#variant.inventoryItemId;
     return args.names.map((name) => {
       if (!isQuantityName(name)) {
-        throw new GraphQLError(`'${name}' is not a valid quantity name. Valid names: ${QUANTITY_NAMES.join(", ")}.`);
+        throw new GraphQLError(
+          `'${name}' is not a valid quantity name. Valid names: ${QUANTITY_NAMES.join(", ")}.`,
+        );
       }
       return {
         id: gid("InventoryQuantity", level.locationId, { inventory_item_id: itemId, name }),
@@ -219,7 +223,8 @@ export class LocationView {
     const ctx = this.#ctx;
     const catalog = ctx.shop.catalog;
     const locationId = this.#location.id;
-    const levelOf = (variant: VariantRecord) => variant.levels.find((level) => level.locationId === locationId);
+    const levelOf = (variant: VariantRecord) =>
+      variant.levels.find((level) => level.locationId === locationId);
     return paginate({
       source: sortedIdSource(catalog.variantIds, (id) => catalog.variants.get(id)!),
       args,

@@ -1,6 +1,5 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared/sandbox-demo";
 import { type Context, Hono } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sleep } from "../faults.ts";
 import { settleBulkOperations } from "./bulk-runner.ts";
 import { answerGraphql, contextFor, type GraphqlRequest } from "./graphql-endpoint.ts";
@@ -56,9 +55,9 @@ export function createShopifyRoutes(deps: RouteDeps) {
     if (!version) return c.json({ errors: "Not Found" }, 404);
     const request = await readRequest(c);
     const contextForVersion = contextOf(c);
+    settleBulkOperations(shop, { now: deps.now, contextFor: contextForVersion });
     const answer = answerGraphql(contextForVersion(version), request, {
       throttleStatusCode: deps.settings().throttleStatusCode,
-      contextFor: contextForVersion,
     });
     return c.json(answer.body, answer.status, {
       ...answer.headers,
@@ -67,7 +66,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     });
   });
 
-  const upload = async (c: Context, key: string, text: string) => {
+  const upload = (c: Context, key: string, text: string) => {
     const shop = deps.shop();
     if (!acceptsUploadKey(shop, key)) return c.text("Access denied.", 403);
     if (new TextEncoder().encode(text).length > MAX_UPLOAD_BYTES) return c.text("EntityTooLarge", 400);
@@ -82,7 +81,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     const file = form.file;
     const text = file instanceof File ? await file.text() : typeof file === "string" ? file : null;
     if (text === null) return c.text("The form has no file field.", 400);
-    const refused = await upload(c, key, text);
+    const refused = upload(c, key, text);
     if (refused) return refused;
     if (form.success_action_status === "201") {
       const origin = deps.origin() || new URL(c.req.url).origin;
@@ -99,14 +98,14 @@ export function createShopifyRoutes(deps: RouteDeps) {
     if (c.req.param("store") !== deps.shop().storeName) return unknownStore(c);
     const prefix = `/staged-uploads/`;
     const key = decodeURIComponent(c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length));
-    const refused = await upload(c, key, await c.req.text());
+    const refused = upload(c, key, await c.req.text());
     return refused ?? c.body(null, 200);
   });
 
   app.get("/:store/bulk-results/:file", (c) => {
     const shop = deps.shop();
     if (c.req.param("store") !== shop.storeName) return unknownStore(c);
-    settleBulkOperations(shop, deps.now(), contextOf(c));
+    settleBulkOperations(shop, { now: deps.now, contextFor: contextOf(c) });
     const id = Number(/^(\d+)\.jsonl$/.exec(c.req.param("file"))?.[1]);
     const text = shop.bulkResults.get(id);
     if (text === undefined) return c.text("No such object.", 404);
@@ -125,8 +124,8 @@ async function readRequest(c: Context): Promise<GraphqlRequest> {
   try {
     const body: unknown = JSON.parse(text);
     if (typeof body === "object" && body !== null) {
-      const { query, variables, operationName } = body as Record<string, unknown>;
-      return { query, variables, operationName };
+      const fields: Record<string, unknown> = Object.fromEntries(Object.entries(body));
+      return { query: fields.query, variables: fields.variables, operationName: fields.operationName };
     }
   } catch {
     // answered below as a missing query
@@ -140,7 +139,7 @@ async function injectFault(c: Context, settings: ShopifySettings, shop: ShopStat
   if (settings.timeoutRate > 0 && Math.random() < settings.timeoutRate) {
     shop.counters.timeoutsInjected += 1;
     await sleep(settings.timeoutMs);
-    return c.json({ errors: "Gateway Timeout" }, 504 as ContentfulStatusCode);
+    return c.json({ errors: "Gateway Timeout" }, 504);
   }
   if (settings.errorRate > 0 && Math.random() < settings.errorRate) {
     shop.counters.errorsInjected += 1;

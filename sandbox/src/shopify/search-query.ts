@@ -6,6 +6,9 @@
  */
 export type Comparator = "" | "<" | "<=" | ">" | ">=";
 
+/** Longest first, so `<=` is not read as `<`. */
+const COMPARATORS: readonly Comparator[] = ["<=", ">=", "<", ">", ""];
+
 export interface Term {
   field: string | null;
   comparator: Comparator;
@@ -141,8 +144,7 @@ function parseTerm(token: string): Term {
   if (colon <= 0) return { field: null, comparator: "", value: unquote(token) };
   const field = token.slice(0, colon).toLowerCase();
   let rest = token.slice(colon + 1);
-  const match = /^(<=|>=|<|>)/.exec(rest);
-  const comparator = (match?.[1] ?? "") as Comparator;
+  const comparator = COMPARATORS.find((candidate) => candidate !== "" && rest.startsWith(candidate)) ?? "";
   rest = rest.slice(comparator.length);
   return { field, comparator, value: unquote(rest) };
 }

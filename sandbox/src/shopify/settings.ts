@@ -1,6 +1,6 @@
 import { type Faults, NO_FAULTS } from "../faults.ts";
 import { ControlInputError } from "../simulator.ts";
-import { THROTTLE_PROFILES, type ThrottleProfileName } from "./throttle.ts";
+import { isThrottleProfileName, type ThrottleProfileName } from "./throttle.ts";
 
 /** What `PUT /__control/faults {"shopify": {...}}` can change. */
 export interface ShopifySettings extends Faults {
@@ -35,10 +35,10 @@ const PARSERS: Record<string, Parser> = {
     bulkOperationDelayMs: whole(value, "bulkOperationDelayMs", 0, 3_600_000),
   }),
   throttleProfile: (value) => {
-    if (typeof value !== "string" || !(value in THROTTLE_PROFILES)) {
+    if (!isThrottleProfileName(value)) {
       throw new ControlInputError("throttleProfile must be one of standard, plus or legacy.");
     }
-    return { throttleProfile: value as ThrottleProfileName };
+    return { throttleProfile: value };
   },
   throttleStatusCode: (value) => {
     if (value !== 200 && value !== 429) throw new ControlInputError("throttleStatusCode must be 200 or 429.");

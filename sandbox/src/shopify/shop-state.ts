@@ -76,6 +76,8 @@ export interface ShopState {
   adjustments: Map<number, AdjustmentGroupRecord>;
   nextAdjustmentId: number;
   counters: Counters;
+  /** Set when a reset replaced this state: background bulk work stops. */
+  closed: boolean;
 }
 
 export function createShopState(options: {
@@ -109,6 +111,7 @@ export function createShopState(options: {
       timeoutsInjected: 0,
       servedVersions: {},
     },
+    closed: false,
   };
 }
 

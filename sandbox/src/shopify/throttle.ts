@@ -18,6 +18,10 @@ export const THROTTLE_PROFILES: Record<ThrottleProfileName, ThrottleProfile> = {
   legacy: { maximumAvailable: 1000, restoreRate: 50 },
 };
 
+export function isThrottleProfileName(value: unknown): value is ThrottleProfileName {
+  return typeof value === "string" && Object.hasOwn(THROTTLE_PROFILES, value);
+}
+
 /** A single query may never request more than this, whatever the plan. */
 export const MAX_QUERY_COST = 1000;
 

@@ -14,7 +14,7 @@ export function queryInteger(field: string, fallback: number, min: number, max: 
   return v.pipe(
     v.optional(v.string(), String(fallback)),
     v.transform((text) => (text.trim() === "" ? fallback : Number(text))),
-    v.number(),
+    v.number(`${field} must be a whole number`),
     v.integer(`${field} must be a whole number`),
     v.minValue(min, `${field} must be at least ${min}`),
     v.maxValue(max, `${field} must be at most ${max}`),

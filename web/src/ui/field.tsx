@@ -15,14 +15,13 @@ export interface FieldProps {
   hint?: ReactNode;
   /** Keeps the label for screen readers only. */
   hideLabel?: boolean;
-  required?: boolean;
   id?: string;
   className?: string;
   children(control: FieldControlProps): ReactNode;
 }
 
 /** Label, control, hint and error text, wired with ids (aria-describedby / aria-invalid). */
-export function Field({ label, error, hint, hideLabel, required, id, className, children }: FieldProps) {
+export function Field({ label, error, hint, hideLabel, id, className, children }: FieldProps) {
   const generated = useId();
   const controlId = id ?? generated;
   const hintId = hint ? `${controlId}-hint` : undefined;
@@ -32,12 +31,6 @@ export function Field({ label, error, hint, hideLabel, required, id, className, 
     <div className={cn("flex flex-col gap-1.5", className)}>
       <label htmlFor={controlId} className={cn("text-sm font-medium text-gray-800", hideLabel && "sr-only")}>
         {label}
-        {required ? (
-          <span aria-hidden="true" className="text-red-600">
-            {" "}
-            *
-          </span>
-        ) : null}
       </label>
       {children({ id: controlId, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
       {hint ? (

@@ -25,7 +25,6 @@ export function PasswordInput({
       error={error}
       hint={hint}
       hideLabel={hideLabel}
-      required={required}
       className={className}
       {...(id ? { id } : {})}
     >

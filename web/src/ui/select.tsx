@@ -46,7 +46,6 @@ export function Select<V extends string = string>({
       error={error}
       hint={hint}
       hideLabel={hideLabel}
-      required={required}
       className={className}
       {...(id ? { id } : {})}
     >

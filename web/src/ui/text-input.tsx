@@ -32,7 +32,6 @@ export function TextInput({
       error={error}
       hint={hint}
       hideLabel={hideLabel}
-      required={required}
       className={className}
       {...(id ? { id } : {})}
     >

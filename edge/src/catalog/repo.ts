@@ -1,0 +1,230 @@
+import type { InArgs, Row } from "@libsql/client";
+import type { AcumaticaItemRow } from "../connectors/acumatica/catalog-reader.ts";
+import type { ShopifyVariantRow } from "../connectors/shopify/catalog-reader.ts";
+import type { Db } from "../db/client.ts";
+import type { SearchCache } from "./search-cache.ts";
+import { ACUMATICA_TABLE, type CatalogSystem, type CatalogTable, SHOPIFY_TABLE } from "./tables.ts";
+
+export interface ListRequest {
+  page: number;
+  limit: number;
+  search: string;
+  sortBy: string;
+  sortDirection: "asc" | "desc";
+}
+
+export interface SwapCounts {
+  total: number;
+  added: number;
+  updated: number;
+  removed: number;
+}
+
+/** Searches matching at most this many rows keep their row ids in the cache. */
+const FEW_MATCHES = 2_000;
+const ROWS_PER_INSERT = 400;
+
+const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
+
+/** The only SQL for the cached catalogs: staging writes, the swap, and the list queries. */
+export function createCatalogRepo(db: Db, searchCache: SearchCache) {
+  async function stage(table: CatalogTable, columns: string[], values: unknown[][]) {
+    for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
+      const chunk = values.slice(start, start + ROWS_PER_INSERT);
+      const placeholders = `(${columns.map(() => "?").join(", ")})`;
+      await db.execute({
+        sql: `INSERT OR REPLACE INTO ${table.staging} (${columns.join(", ")}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
+        args: chunk.flat() as InArgs,
+      });
+    }
+  }
+
+  /**
+   * Replaces the user's catalog with the staged pull in one transaction: new rows added (with the
+   * staged ids), known rows updated in place (ids kept), vanished rows removed, staging emptied,
+   * total and version recorded.
+   */
+  async function swap(system: CatalogSystem, jobId: string, userId: string, syncedAt: string): Promise<SwapCounts> {
+    const t = TABLES[system];
+    const matchStaged = `SELECT 1 FROM ${t.staging} s WHERE s.job_id = ? AND s.${t.key} = ${t.table}.${t.key}`;
+    const results = await db.batch(
+      [
+        {
+          sql: `SELECT count(*) AS staged,
+                       sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key})) AS added
+                FROM ${t.staging} s WHERE s.job_id = ?`,
+          args: [jobId],
+        },
+        { sql: `SELECT count(*) AS removed FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${matchStaged})`, args: [userId, jobId] },
+        { sql: `DELETE FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${matchStaged})`, args: [userId, jobId] },
+        {
+          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, last_synced)
+                SELECT new_id, user_id, ${t.key}, ${t.columns.join(", ")}, ? FROM ${t.staging} WHERE job_id = ?
+                ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
+                  ${[...t.columns, "last_synced"].map((column) => `${column} = excluded.${column}`).join(", ")}`,
+          args: [syncedAt, jobId],
+        },
+        { sql: `DELETE FROM ${t.staging} WHERE job_id = ?`, args: [jobId] },
+        {
+          sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
+                VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
+                ON CONFLICT(user_id, system) DO UPDATE SET
+                  total = excluded.total, version = catalog_state.version + 1, last_synced = excluded.last_synced
+                RETURNING total`,
+          args: [userId, system, userId, syncedAt],
+        },
+      ],
+      "write",
+    );
+    const staged = Number(results[0]?.rows[0]?.staged ?? 0);
+    const added = Number(results[0]?.rows[0]?.added ?? 0);
+    return {
+      total: Number(results[5]?.rows[0]?.total ?? 0),
+      added,
+      updated: staged - added,
+      removed: Number(results[1]?.rows[0]?.removed ?? 0),
+    };
+  }
+
+  async function list(system: CatalogSystem, userId: string, request: ListRequest): Promise<{ rows: Row[]; total: number }> {
+    const t = TABLES[system];
+    const sort = t.sorts[request.sortBy] ?? t.sorts.lastSynced;
+    if (!sort) throw new Error(`no sort for ${request.sortBy}`);
+    const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
+    const order = `ORDER BY ${sort.column} ${direction}, id ${direction} LIMIT ? OFFSET ?`;
+    const window = [request.limit, (request.page - 1) * request.limit];
+    const select = `SELECT id, ${t.key}, ${t.columns.join(", ")}, last_synced FROM ${t.table}`;
+    const state = await catalogState(system, userId);
+    const term = request.search.toLowerCase();
+
+    if (!term) {
+      const [page, count] = await Promise.all([
+        db.execute({ sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? ${order}`, args: [userId, ...window] }),
+        state ? Promise.resolve(state.total) : countRows(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]),
+      ]);
+      return { rows: page.rows, total: count };
+    }
+
+    const key = `${system}|${userId}|${term}`;
+    const cacheKey = state ? `${key}|${state.version}` : null;
+    let match = cacheKey ? searchCache.get(cacheKey) : undefined;
+    if (!match) {
+      // One pass over the SKU index finds the matches of a selective search; a broad one is counted.
+      const found = await db.execute({
+        sql: `SELECT rowid FROM ${t.table} INDEXED BY ${t.skuIndex} WHERE user_id = ? AND instr(sku_key, ?) > 0 LIMIT ?`,
+        args: [userId, term, FEW_MATCHES + 1],
+      });
+      match =
+        found.rows.length <= FEW_MATCHES
+          ? { total: found.rows.length, rowids: found.rows.map((row) => Number(row.rowid)) }
+          : {
+              total: await countRows(
+                `SELECT count(*) AS total FROM ${t.table} INDEXED BY ${t.skuIndex} WHERE user_id = ? AND instr(sku_key, ?) > 0`,
+                [userId, term],
+              ),
+              rowids: null,
+            };
+      if (cacheKey) searchCache.set(cacheKey, match);
+    }
+    if (match.total === 0) return { rows: [], total: 0 };
+    const page = match.rowids
+      ? await db.execute({
+          sql: `${select} WHERE rowid IN (SELECT value FROM json_each(?)) AND user_id = ? ${order}`,
+          args: [JSON.stringify(match.rowids), userId, ...window],
+        })
+      : // Many matches: walking the sort index finds a page of them after a short stretch.
+        await db.execute({
+          sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? AND instr(sku_key, ?) > 0 ${order}`,
+          args: [userId, term, ...window],
+        });
+    return { rows: page.rows, total: match.total };
+  }
+
+  async function countRows(sql: string, args: InArgs): Promise<number> {
+    const result = await db.execute({ sql, args });
+    return Number(result.rows[0]?.total ?? 0);
+  }
+
+  async function catalogState(system: CatalogSystem, userId: string): Promise<{ total: number; version: number } | null> {
+    const result = await db.execute({ sql: "SELECT total, version FROM catalog_state WHERE user_id = ? AND system = ?", args: [userId, system] });
+    const row = result.rows[0];
+    return row ? { total: Number(row.total), version: Number(row.version) } : null;
+  }
+
+  return {
+    list,
+    swap,
+
+    async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {
+      const columns = ["job_id", "user_id", "variant_id", "new_id", ...SHOPIFY_TABLE.columns];
+      await stage(
+        SHOPIFY_TABLE,
+        columns,
+        rows.map((row) => [
+          jobId,
+          userId,
+          row.variantId,
+          newId(),
+          row.productId,
+          row.inventoryItemId,
+          row.title,
+          row.sku,
+          row.sku.toLowerCase(),
+          row.priceCents,
+          row.compareAtPriceCents,
+          row.isPhysical ? 1 : 0,
+          row.tracked ? 1 : 0,
+          row.locationId,
+          row.available,
+          row.onHand,
+          JSON.stringify(row.locationId ? [{ locationId: row.locationId, available: row.available, onHandInventory: row.onHand }] : []),
+        ]),
+      );
+    },
+
+    async stageAcumatica(jobId: string, userId: string, rows: AcumaticaItemRow[], newId: () => string) {
+      const columns = ["job_id", "user_id", "acumatica_id", "new_id", ...ACUMATICA_TABLE.columns];
+      await stage(
+        ACUMATICA_TABLE,
+        columns,
+        rows.map((row) => [
+          jobId,
+          userId,
+          row.acumaticaId,
+          newId(),
+          row.sku,
+          row.sku.toLowerCase(),
+          row.description,
+          row.defaultPriceCents,
+          row.msrpCents,
+          row.available,
+          row.onHand,
+          row.availableForShipping,
+          row.isStockItem ? 1 : 0,
+        ]),
+      );
+    },
+
+    /** Drops a pull's staged rows (failed pull), or every leftover of the user's (a crashed one). */
+    async discardStaging(system: CatalogSystem, filter: { jobId: string } | { userId: string }) {
+      const t = TABLES[system];
+      const [column, value] = "jobId" in filter ? ["job_id", filter.jobId] : ["user_id", filter.userId];
+      await db.execute({ sql: `DELETE FROM ${t.staging} WHERE ${column} = ?`, args: [value] });
+    },
+
+    /**
+     * For code that adds or removes catalog rows outside a pull: refreshes the stored total and
+     * invalidates cached searches. (Updating prices or quantities in place needs neither.)
+     */
+    async catalogChanged(system: CatalogSystem, userId: string, syncedAt: string) {
+      const t = TABLES[system];
+      await db.execute({
+        sql: `UPDATE catalog_state SET total = (SELECT count(*) FROM ${t.table} WHERE user_id = ?), version = version + 1,
+                last_synced = ? WHERE user_id = ? AND system = ?`,
+        args: [userId, syncedAt, userId, system],
+      });
+    },
+  };
+}
+
+export type CatalogRepo = ReturnType<typeof createCatalogRepo>;

@@ -1,0 +1,193 @@
+import {
+  type AcumaticaProductList,
+  type AcumaticaProductQuery,
+  fromCents,
+  type Job,
+  MESSAGES,
+  type ShopifyProductList,
+  type ShopifyProductQuery,
+} from "@stockbridge/shared";
+import type { Row } from "@libsql/client";
+import { readAcumaticaCatalog } from "../connectors/acumatica/catalog-reader.ts";
+import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
+import type { Connectors } from "../connectors/connectors.ts";
+import { readShopifyCatalog } from "../connectors/shopify/catalog-reader.ts";
+import type { ConnectionsService } from "../connections/service.ts";
+import { UpstreamError } from "../http/errors.ts";
+import type { JobContext, JobRunner } from "../jobs/runner.ts";
+import type { CatalogRepo } from "./repo.ts";
+
+export interface CatalogTuning {
+  /** Stores with more variants than this are read with one bulk query instead of pages. */
+  shopifyBulkThreshold: number;
+  /** Items per Acumatica `$top` page, and pages requested at once. */
+  acumaticaPageSize: number;
+  acumaticaParallelPages: number;
+}
+
+export const DEFAULT_CATALOG_TUNING: CatalogTuning = {
+  // Paged reads cost ~5 points a variant (100 points/s on Standard): past a few thousand
+  // variants one bulk export is faster than paying for pages.
+  shopifyBulkThreshold: 2_500,
+  acumaticaPageSize: 1_000,
+  acumaticaParallelPages: 2,
+};
+
+export interface CatalogServiceDeps {
+  repo: CatalogRepo;
+  jobs: JobRunner;
+  connections: Pick<ConnectionsService, "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion">;
+  connectors: Connectors;
+  now: () => Date;
+  newId: () => string;
+  tuning?: Partial<CatalogTuning>;
+}
+
+/**
+ * Product catalogs: pulls from Shopify and Acumatica as jobs (one per user and system at a time)
+ * that stage rows page by page and swap them in with one transaction, and the paged lists.
+ */
+export function createCatalogService(deps: CatalogServiceDeps) {
+  const tuning = { ...DEFAULT_CATALOG_TUNING, ...deps.tuning };
+  const { repo } = deps;
+
+  async function startShopifyPull(userId: string): Promise<Job> {
+    const credentials = await deps.connections.shopifyCredentials(userId);
+    return deps.jobs.start(
+      userId,
+      "shopify-pull",
+      async (job: JobContext) => {
+        await repo.discardStaging("shopify", { userId });
+        const client = deps.connectors.shopify(credentials);
+        try {
+          const summary = await readShopifyCatalog(client, {
+            fetch: deps.connectors.fetch,
+            clock: deps.connectors.clock,
+            bulkThreshold: tuning.shopifyBulkThreshold,
+            onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
+            onProgress: (progress) => job.progress(progress),
+          });
+          job.progress({ phase: "Saving the catalog" });
+          const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
+          if (client.servedVersion) await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
+          return {
+            message: MESSAGES.products.synchronized,
+            result: {
+              ...counts,
+              skippedWithoutSku: summary.withoutSku,
+              mode: summary.mode,
+              servedApiVersion: client.servedVersion,
+              calls: client.stats.calls,
+              points: client.stats.points,
+              throttled: client.stats.throttled,
+              waitedMs: client.stats.waitedMs,
+            },
+          };
+        } catch (error) {
+          await repo.discardStaging("shopify", { jobId: job.jobId });
+          throw failure(error, "Shopify", MESSAGES.products.syncShopifyFailed);
+        }
+      },
+      { busyMessage: "A Shopify product pull is already running", phase: "Connecting to Shopify" },
+    );
+  }
+
+  async function startAcumaticaPull(userId: string): Promise<Job> {
+    const connection = await deps.connections.acumaticaCredentials(userId);
+    return deps.jobs.start(
+      userId,
+      "acumatica-pull",
+      async (job: JobContext) => {
+        await repo.discardStaging("acumatica", { userId });
+        const stats = newAcumaticaStats();
+        try {
+          const summary = await deps.connectors.acumatica(
+            connection,
+            (api) =>
+              readAcumaticaCatalog(api, connection.apiVersion, {
+                pageSize: tuning.acumaticaPageSize,
+                parallelPages: tuning.acumaticaParallelPages,
+                onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
+                onProgress: (progress) => job.progress(progress),
+              }),
+            { stats },
+          );
+          job.progress({ phase: "Saving the catalog" });
+          const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
+          return {
+            message: MESSAGES.products.synchronized,
+            result: { ...counts, ...summary, calls: stats.calls, retries: stats.retries, waitedMs: stats.waitedMs },
+          };
+        } catch (error) {
+          await repo.discardStaging("acumatica", { jobId: job.jobId });
+          throw failure(error, "Acumatica", MESSAGES.products.syncAcumaticaFailed);
+        }
+      },
+      { busyMessage: "An Acumatica product pull is already running", phase: "Connecting to Acumatica" },
+    );
+  }
+
+  return {
+    startShopifyPull,
+    startAcumaticaPull,
+
+    async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
+      const { rows, total } = await repo.list("shopify", userId, query);
+      return { products: rows.map(toShopifyProduct), total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+    },
+
+    async listAcumatica(userId: string, query: AcumaticaProductQuery): Promise<AcumaticaProductList> {
+      const { rows, total } = await repo.list("acumatica", userId, query);
+      return { products: rows.map(toAcumaticaProduct), total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;
+
+/** The job's message says which pull failed and why; the outside system's reason is kept. */
+function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string): unknown {
+  if (error instanceof UpstreamError) return new UpstreamError(system, `${prefix}: ${error.message}`);
+  return error;
+}
+
+function toShopifyProduct(row: Row): ShopifyProductList["products"][number] {
+  return {
+    _id: String(row.id),
+    variantId: String(row.variant_id),
+    productId: String(row.product_id),
+    inventoryItemId: nullableText(row.inventory_item_id),
+    title: String(row.title),
+    sku: String(row.sku),
+    price: fromCents(Number(row.price_cents)),
+    compareAtPrice: row.compare_at_price_cents === null ? null : fromCents(Number(row.compare_at_price_cents)),
+    isPhysicalProduct: Number(row.is_physical) === 1,
+    tracked: Number(row.tracked) === 1,
+    inventoryLocations: JSON.parse(String(row.locations_json)),
+    lastSynced: String(row.last_synced),
+  };
+}
+
+function toAcumaticaProduct(row: Row): AcumaticaProductList["products"][number] {
+  return {
+    _id: String(row.id),
+    acumaticaId: String(row.acumatica_id),
+    sku: String(row.sku),
+    description: String(row.description),
+    defaultPrice: fromCents(Number(row.default_price_cents)),
+    msrp: row.msrp_cents === null ? null : fromCents(Number(row.msrp_cents)),
+    available: nullableNumber(row.available),
+    onHandInventory: nullableNumber(row.on_hand),
+    availableForShipping: nullableNumber(row.available_for_shipping),
+    isStockItem: Number(row.is_stock_item) === 1,
+    lastSynced: String(row.last_synced),
+  };
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}

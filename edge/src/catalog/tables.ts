@@ -1,0 +1,78 @@
+import type { AcumaticaProductQuery, ShopifyProductQuery } from "@stockbridge/shared";
+
+export type CatalogSystem = "shopify" | "acumatica";
+
+/** How a catalog table is listed: sortable fields map to a column and the index that orders by it. */
+export interface CatalogTable {
+  system: CatalogSystem;
+  table: string;
+  staging: string;
+  /** The natural key the pull matches rows on. */
+  key: string;
+  columns: string[];
+  sorts: Record<string, { column: string; index: string }>;
+  skuIndex: string;
+}
+
+const SHOPIFY_COLUMNS = [
+  "product_id",
+  "inventory_item_id",
+  "title",
+  "sku",
+  "sku_key",
+  "price_cents",
+  "compare_at_price_cents",
+  "is_physical",
+  "tracked",
+  "location_id",
+  "available",
+  "on_hand",
+  "locations_json",
+];
+
+const ACUMATICA_COLUMNS = [
+  "sku",
+  "sku_key",
+  "description",
+  "default_price_cents",
+  "msrp_cents",
+  "available",
+  "on_hand",
+  "available_for_shipping",
+  "is_stock_item",
+];
+
+export const SHOPIFY_TABLE: CatalogTable = {
+  system: "shopify",
+  table: "shopify_products",
+  staging: "shopify_products_staging",
+  key: "variant_id",
+  columns: SHOPIFY_COLUMNS,
+  skuIndex: "shopify_products_sku",
+  sorts: {
+    sku: { column: "sku_key", index: "shopify_products_sku" },
+    price: { column: "price_cents", index: "shopify_products_price" },
+    compareAtPrice: { column: "compare_at_price_cents", index: "shopify_products_compare_at" },
+    available: { column: "available", index: "shopify_products_available" },
+    onHandInventory: { column: "on_hand", index: "shopify_products_on_hand" },
+    lastSynced: { column: "last_synced", index: "shopify_products_synced" },
+  } satisfies Record<ShopifyProductQuery["sortBy"], unknown>,
+};
+
+export const ACUMATICA_TABLE: CatalogTable = {
+  system: "acumatica",
+  table: "acumatica_products",
+  staging: "acumatica_products_staging",
+  key: "acumatica_id",
+  columns: ACUMATICA_COLUMNS,
+  skuIndex: "acumatica_products_sku",
+  sorts: {
+    sku: { column: "sku_key", index: "acumatica_products_sku" },
+    defaultPrice: { column: "default_price_cents", index: "acumatica_products_price" },
+    msrp: { column: "msrp_cents", index: "acumatica_products_msrp" },
+    available: { column: "available", index: "acumatica_products_available" },
+    onHandInventory: { column: "on_hand", index: "acumatica_products_on_hand" },
+    availableForShipping: { column: "available_for_shipping", index: "acumatica_products_shipping" },
+    lastSynced: { column: "last_synced", index: "acumatica_products_synced" },
+  } satisfies Record<AcumaticaProductQuery["sortBy"], unknown>,
+};

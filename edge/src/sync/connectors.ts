@@ -1,0 +1,58 @@
+import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
+import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
+import { NotFoundError, ValidationError } from "../http/errors.ts";
+import type { SyncConnectors } from "./engine.ts";
+
+/** The slice of the connections service the engine needs: decrypted credentials, and where to note the served version. */
+export interface CredentialSource {
+  shopifyCredentials(userId: string): Promise<ShopifyCredentials>;
+  acumaticaCredentials(userId: string): Promise<AcumaticaConnectionInfo>;
+  recordServedShopifyVersion?(userId: string, version: string): Promise<void>;
+}
+
+/**
+ * The engine's way to the user's two systems, from the saved connections and the app's connectors
+ * (guarded fetch, clock, sandbox origins). A connection that is not saved is a 400 naming what to do.
+ */
+export function createSyncConnectors(deps: { credentials: CredentialSource; connectors: Connectors }): SyncConnectors {
+  const { connectors } = deps;
+  return {
+    async shopify(userId) {
+      const credentials = await notSavedIsBadInput(() => deps.credentials.shopifyCredentials(userId));
+      const client = connectors.shopify(credentials);
+      let recorded: string | null = null;
+      return {
+        execute: async (query, variables, options) => {
+          const answer = await client.execute(query, variables, options);
+          // Keep the Settings card's "version in effect" current with what Shopify served.
+          const served = client.servedVersion;
+          if (served && served !== recorded && deps.credentials.recordServedShopifyVersion) {
+            recorded = served;
+            await deps.credentials.recordServedShopifyVersion(userId, served).catch(() => {});
+          }
+          return answer as never;
+        },
+        get servedVersion() {
+          return client.servedVersion;
+        },
+        stats: client.stats,
+        fetch: connectors.fetch,
+        clock: connectors.clock,
+      };
+    },
+    async acumatica(userId, fn) {
+      const connection = await notSavedIsBadInput(() => deps.credentials.acumaticaCredentials(userId));
+      // The endpoint was verified by the connection test; a sync spends no call on it.
+      return connectors.acumatica(connection, (api) => fn(api, connection.apiVersion), { verifyEndpoint: false });
+    },
+  };
+}
+
+async function notSavedIsBadInput<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ValidationError(error.message);
+    throw error;
+  }
+}

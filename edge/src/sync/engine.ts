@@ -1,0 +1,269 @@
+import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
+import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { HistoryRepo, RunFailure } from "../history/repo.ts";
+import { AppError, UpstreamError } from "../http/errors.ts";
+import type { SettingsRepo } from "../settings/repo.ts";
+import { type ErpKey, readErpItems } from "./acumatica-read.ts";
+import { type MappingPlan, planMapping, resultOf, type ShopifyValues } from "./plan.ts";
+import type { CacheUpdate, SyncRepo } from "./repo.ts";
+import type { ShopifyPort } from "./shopify-port.ts";
+import { type PriceWrite, writePrices } from "./shopify-prices.ts";
+import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
+import { readPrimaryLocation, readShopifyVariants } from "./shopify-read.ts";
+
+/** How the engine reaches the user's two systems (built from the saved connections). */
+export interface SyncConnectors {
+  /** A paced Shopify transport for the user's store; throws an AppError when it is not connected. */
+  shopify(userId: string): Promise<ShopifyPort>;
+  /** Runs `fn` inside one Acumatica session (always logged out); throws an AppError when not connected. */
+  acumatica<T>(userId: string, fn: (api: AcumaticaApi, apiVersion: string) => Promise<T>): Promise<T>;
+}
+
+export interface SyncEngineDeps {
+  repo: SyncRepo;
+  history: HistoryRepo;
+  settings: SettingsRepo;
+  connectors: SyncConnectors;
+  now: () => Date;
+  newId: () => string;
+  /** From this many mappings Shopify is read with one bulk query instead of `nodes` batches. */
+  bulkReadThreshold?: number;
+  /** Above this many products the price writes run as one bulk mutation. */
+  bulkPriceThreshold?: number;
+}
+
+export interface SyncProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export interface RunSyncInput {
+  userId: string;
+  scope: { mappingIds: string[] } | "all";
+  syncOptions: SyncOptions;
+  trigger: "manual" | "schedule";
+  scheduleId?: string | null;
+  scheduleName?: string | null;
+  /** Plan only: per field current -> new, nothing written, no history entry. */
+  dryRun?: boolean;
+  onProgress?: (progress: SyncProgress) => void | Promise<void>;
+}
+
+export interface RunSyncResult extends SyncRun {
+  status: "completed" | "failed";
+  /** Why the run could not proceed (a connection failure), with the system's own words. */
+  error: string | null;
+  counts: { success: number; failure: number; skipped: number };
+  /** The error that stopped a failed run (an AppError naming the system), for callers that answer HTTP. */
+  cause?: unknown;
+}
+
+/** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */
+export const BULK_READ_THRESHOLD = 1_000;
+/** Ten points per product call: 250 products already empty a standard bucket. */
+export const BULK_PRICE_THRESHOLD = 250;
+
+/**
+ * The sync engine: plan, then apply (ARCHITECTURE.md, "The sync engine"). Reads both systems in
+ * batches, plans old -> new per mapping, writes only the differences, isolates every item, and
+ * records the run in execution history with each failure's own error text.
+ */
+export function createSyncEngine(deps: SyncEngineDeps) {
+  async function runSync(input: RunSyncInput): Promise<RunSyncResult> {
+    const dryRun = input.dryRun === true;
+    const targets = await deps.repo.targets(input.userId, input.scope);
+    const historyId = dryRun ? null : deps.newId();
+    if (historyId) {
+      await deps.history.start({
+        id: historyId,
+        userId: input.userId,
+        trigger: input.trigger,
+        scheduleId: input.scheduleId ?? null,
+        scheduleName: input.scheduleName ?? null,
+        startDate: deps.now().toISOString(),
+      });
+    }
+    const progress = async (phase: string, done: number) => input.onProgress?.({ phase, done, total: targets.length });
+
+    let results: MappingSyncResult[];
+    let cache: CacheUpdate[] = [];
+    try {
+      const settings = await deps.settings.read(input.userId);
+      const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
+      const plans = planned?.plans ?? [];
+      if (dryRun) {
+        return finished({ dryRun, historyId, results: plans.map((p) => resultOf(p, p.outcome, p.reason)), status: "completed", error: null });
+      }
+      ({ results, cache } = planned ? await apply(planned.port, plans, historyId!, progress) : { results: [], cache: [] });
+    } catch (error) {
+      const message = describe(error);
+      if (historyId) {
+        await deps.history.finish({
+          id: historyId,
+          userId: input.userId,
+          endDate: deps.now().toISOString(),
+          successCount: 0,
+          failureCount: targets.length,
+          skippedCount: 0,
+          status: "failed",
+          error: message,
+          failures: [],
+        });
+      }
+      if (dryRun || !(error instanceof AppError)) throw error;
+      const failed = targets.map((target) => ({
+        mappingId: target.mappingId,
+        shopifySku: target.shopifySku,
+        acumaticaSku: target.acumaticaSku,
+        outcome: "failed" as const,
+        changes: [],
+        reason: message,
+      }));
+      return { ...finished({ dryRun, historyId, results: failed, status: "failed", error: message }), cause: error };
+    }
+
+    await progress("Recording the results", targets.length);
+    const now = deps.now().toISOString();
+    await deps.repo.applyCache(input.userId, cache, now);
+    const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
+    const failures: RunFailure[] = results
+      .filter((result) => result.outcome === "failed")
+      .map((result) => ({ mappingId: result.mappingId, shopifySku: result.shopifySku, acumaticaSku: result.acumaticaSku, error: result.reason ?? "failed" }));
+    await deps.history.finish({
+      id: historyId!,
+      userId: input.userId,
+      endDate: deps.now().toISOString(),
+      successCount: outcome.counts.success,
+      failureCount: outcome.counts.failure,
+      skippedCount: outcome.counts.skipped,
+      status: "completed",
+      error: null,
+      failures,
+    });
+    return outcome;
+  }
+
+  async function plan(
+    input: RunSyncInput,
+    targets: Awaited<ReturnType<SyncRepo["targets"]>>,
+    settings: Settings,
+    progress: (phase: string, done: number) => Promise<void>,
+  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
+    await progress("Reading Acumatica", 0);
+    const keys: ErpKey[] = targets.map((target) => ({ acumaticaId: target.acumaticaId, inventoryId: target.acumaticaSku }));
+    const erp = await deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys));
+    await progress("Reading Shopify", 0);
+    const port = await deps.connectors.shopify(input.userId);
+    const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
+    const shopify = await readShopifyVariants(
+      port,
+      targets.map((target) => target.shopifyVariantId),
+      { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
+    );
+    const plans = targets.map((target) =>
+      planMapping(target, erp.get(target.acumaticaId) ?? null, shopify.get(target.shopifyVariantId) ?? null, settings, input.syncOptions),
+    );
+    // The transport that read is the one that writes: it knows the bucket and the served version.
+    return { plans, port };
+  }
+
+  async function apply(port: ShopifyPort, plans: MappingPlan[], runId: string, progress: (phase: string, done: number) => Promise<void>) {
+    const priceWrites: PriceWrite[] = [];
+    const quantityItems: QuantityItem[] = [];
+    for (const item of plans) {
+      if (item.outcome !== "planned" || !item.shopify) continue;
+      if (item.prices) priceWrites.push({ mappingId: item.target.mappingId, productId: item.shopify.productId, variantId: item.shopify.variantId, ...item.prices });
+      if (item.quantity) quantityItems.push({ mappingId: item.target.mappingId, variantId: item.shopify.variantId, ...item.quantity });
+    }
+    let priceErrors = new Map<string, string | null>();
+    let quantityOutcomes = new Map<string, QuantityOutcome>();
+    if (priceWrites.length > 0) {
+      await progress("Writing prices to Shopify", 0);
+      priceErrors = await writePrices(port, priceWrites, { bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD, runId });
+    }
+    if (quantityItems.length > 0) {
+      await progress("Writing quantities to Shopify", 0);
+      quantityOutcomes = await writeQuantities(port, quantityItems, { runId });
+    }
+    const results: MappingSyncResult[] = [];
+    const cache: CacheUpdate[] = [];
+    for (const item of plans) {
+      const settled = settle(item, priceErrors, quantityOutcomes);
+      results.push(settled.result);
+      if (item.shopify || item.erp) {
+        cache.push({
+          mappingId: item.target.mappingId,
+          acumaticaId: item.target.acumaticaId,
+          shopify: settled.shopify,
+          erp: item.erp,
+          synced: settled.result.outcome === "succeeded" || settled.result.outcome === "unchanged",
+        });
+      }
+    }
+    return { results, cache };
+  }
+
+  return { runSync };
+}
+
+export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/** One mapping's end state from its plan and what the writes answered, plus Shopify's values after them. */
+function settle(
+  item: MappingPlan,
+  priceErrors: Map<string, string | null>,
+  quantityOutcomes: Map<string, QuantityOutcome>,
+): { result: MappingSyncResult; shopify: ShopifyValues | null } {
+  if (item.outcome !== "planned") return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
+  const id = item.target.mappingId;
+  const errors: string[] = [];
+  const reasons = item.reason ? [item.reason] : [];
+  let shopify = item.shopify;
+  let wrote = false;
+  if (item.prices) {
+    const error = priceErrors.has(id) ? priceErrors.get(id)! : "the price was not written";
+    if (error) errors.push(error);
+    else if (shopify) {
+      wrote = true;
+      shopify = {
+        ...shopify,
+        priceCents: item.prices.priceCents ?? shopify.priceCents,
+        compareAtCents: item.prices.compareAtCents !== undefined ? item.prices.compareAtCents : shopify.compareAtCents,
+      };
+    }
+  }
+  if (item.quantity) {
+    const outcome = quantityOutcomes.get(id) ?? { kind: "failed", error: "the quantity was not written" };
+    if (outcome.kind === "failed") errors.push(outcome.error);
+    else if (outcome.kind === "skipped") reasons.push(outcome.reason);
+    else if (shopify) {
+      wrote = true;
+      const delta = item.quantity.to - item.quantity.from;
+      shopify =
+        item.quantity.name === "available"
+          ? { ...shopify, available: item.quantity.to, onHand: (shopify.onHand ?? 0) + delta }
+          : { ...shopify, onHand: item.quantity.to, available: (shopify.available ?? 0) + delta };
+    }
+  }
+  const reason = reasons.length > 0 ? reasons.join("; ") : null;
+  if (errors.length > 0) return { result: resultOf(item, "failed", errors.join("; ")), shopify };
+  return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify };
+}
+
+function finished(run: SyncRun & { status: RunSyncResult["status"]; error: string | null }): RunSyncResult {
+  const counts = { success: 0, failure: 0, skipped: 0 };
+  for (const result of run.results) {
+    if (result.outcome === "succeeded" || result.outcome === "unchanged") counts.success += 1;
+    else if (result.outcome === "failed") counts.failure += 1;
+    else if (result.outcome === "skipped") counts.skipped += 1;
+  }
+  return { ...run, counts };
+}
+
+/** A run-level failure in the words people read: which system and why. */
+export function describe(error: unknown): string {
+  if (error instanceof UpstreamError) return error.message.startsWith(error.system) ? error.message : `${error.system}: ${error.message}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,375 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createHistoryRepo } from "../src/history/repo.ts";
+import { SKIP } from "../src/sync/plan.ts";
+import { erpTotals, startSyncWorld, type SyncWorld } from "./sync-harness.ts";
+
+let world: SyncWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
+  world = await startSyncWorld(options);
+  return world;
+}
+
+/** Matched, tracked, stocked pairs (not the seeded special cases). */
+function plainPairs(w: SyncWorld, count: number) {
+  return w.pairs.filter(({ variant, item }) => variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem).slice(0, count);
+}
+
+const ALL = { price: true, quantity: true };
+
+describe("runSync: plan then apply", () => {
+  it("sets Shopify's price, compare-at and quantity to the ERP's, then finds nothing to change", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 6));
+
+    const first = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(first.status).toBe("completed");
+    expect(first.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    for (const pair of mapped) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    const mutations = w.state().shopify.mutations;
+    const second = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    expect(second.results.map((r) => r.outcome)).toEqual(mapped.map(() => "unchanged"));
+    expect(w.state().shopify.mutations).toBe(mutations);
+  });
+
+  it("answers a dry run with old -> new per field and writes nothing, not even history", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [pair] = await w.map(plainPairs(w, 1));
+    const before = await w.shopifyVariant(pair!.variant.id);
+
+    const plan = await w.engine.runSync({ userId: w.userId, scope: { mappingIds: [pair!.mappingId] }, syncOptions: ALL, trigger: "manual", dryRun: true });
+
+    expect(plan).toMatchObject({ dryRun: true, historyId: null });
+    expect(plan.results[0]).toMatchObject({ outcome: "planned", shopifySku: pair!.variant.sku, acumaticaSku: pair!.item.inventoryId });
+    expect(plan.results[0]?.changes).toContainEqual({ field: "price", from: before.priceCents / 100, to: pair!.item.defaultPriceCents / 100 });
+    expect(plan.results[0]?.changes).toContainEqual({ field: "quantity", from: before.available, to: erpTotals(pair!.item).available });
+    expect(w.state().shopify.mutations).toBe(0);
+    expect(await w.shopifyVariant(pair!.variant.id)).toEqual(before);
+    expect((await createHistoryRepo(w.app.db).page(w.userId, { offset: 0, limit: 10 })).total).toBe(0);
+  });
+
+  it("syncs only the mappings in scope", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [chosen, other] = await w.map(plainPairs(w, 2));
+    const untouched = await w.shopifyVariant(other!.variant.id);
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: { mappingIds: [chosen!.mappingId] }, syncOptions: { price: true, quantity: false }, trigger: "manual" });
+
+    expect(run.results.map((r) => r.mappingId)).toEqual([chosen!.mappingId]);
+    expect(await w.shopifyVariant(other!.variant.id)).toEqual(untouched);
+  });
+});
+
+describe("price writes", () => {
+  it("sends one productVariantsBulkUpdate per product, whatever its number of variants", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const byProduct = new Map<number, typeof w.pairs>();
+    for (const pair of plainPairs(w, 30)) byProduct.set(pair.product.id, [...(byProduct.get(pair.product.id) ?? []), pair]);
+    const products = [...byProduct.values()].filter((pairs) => pairs.length >= 2).slice(0, 3);
+    await w.map(products.flat());
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+
+    expect(run.results.every((r) => r.outcome === "succeeded")).toBe(true);
+    expect(w.state().shopify.mutations).toBe(products.length);
+  });
+
+  it("runs a large plan as one bulk mutation from a staged file", async () => {
+    const w = await open({ engine: { bulkPriceThreshold: 1 } });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 12));
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.bulkOperations).toBe(1);
+    for (const pair of mapped) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({ priceCents: pair.item.defaultPriceCents, compareAtCents: pair.item.msrpCents });
+    }
+  });
+
+  it("reads a large scope with one bulk query instead of paced batches", async () => {
+    const w = await open({ engine: { bulkReadThreshold: 1 } });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.bulkOperations).toBe(1);
+    for (const pair of mapped) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+});
+
+describe("quantity writes: compare-and-set in the shape of the served version", () => {
+  it.each([
+    ["2025-04 (compareQuantity)", new Date("2025-06-01T00:00:00Z"), "2025-04"],
+    ["2026-01 (changeFromQuantity, optional idempotency key)", undefined, "2026-01"],
+    ["2026-04 (changeFromQuantity and idempotency key required)", new Date("2027-05-01T00:00:00Z"), "2026-07"],
+  ])("sets available quantities when Shopify serves %s", async (_label, releaseDate, served) => {
+    const w = await open({ releaseDate });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    expect(Object.keys(w.state().shopify.servedVersions)).toEqual([served]);
+    for (const pair of mapped) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+
+  it.each([
+    ["compareQuantity", new Date("2025-06-01T00:00:00Z")],
+    ["changeFromQuantity", undefined],
+  ])("re-reads and retries once when %s went stale between plan and write", async (_label, releaseDate) => {
+    const w = await open({ releaseDate });
+    const [pair] = await w.map(plainPairs(w, 1));
+    const target = erpTotals(pair!.item).available;
+
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+      // Someone sells a few units after the engine read Shopify, before it writes.
+      onProgress: async ({ phase }) => {
+        if (phase.startsWith("Writing quantities")) await setAvailable(w, pair!.variant.inventoryItemId, target + 7);
+      },
+    });
+
+    expect(run.results[0]).toMatchObject({ outcome: "succeeded" });
+    expect((await w.shopifyVariant(pair!.variant.id)).available).toBe(target);
+  });
+
+  it("counts a stale compare as done when Shopify already holds the ERP's quantity", async () => {
+    const w = await open();
+    const [pair] = await w.map(plainPairs(w, 1));
+    const target = erpTotals(pair!.item).available;
+
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+      onProgress: async ({ phase }) => {
+        if (phase.startsWith("Writing quantities")) await setAvailable(w, pair!.variant.inventoryItemId, target);
+      },
+    });
+
+    expect(run.results[0]).toMatchObject({ outcome: "succeeded" });
+  });
+
+  it("sets on_hand from the ERP's available-for-shipping when settings say so", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, acumaticaQuantity: "AvailableForShipping", shopifyQuantity: "OnHand" });
+    const [pair] = await w.map(plainPairs(w, 1));
+
+    await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+
+    expect((await w.shopifyVariant(pair!.variant.id)).onHand).toBe(erpTotals(pair!.item).availableForShipping);
+  });
+});
+
+describe("isolation and skips", () => {
+  it("fails only the item Shopify refuses and writes the rest of its batch", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 4));
+    const bad = mapped[1]!;
+    await control(w, "/__control/acumatica/quantities", {
+      inventoryId: bad.item.inventoryId,
+      warehouseId: bad.item.warehouses[0]!.warehouseId,
+      onHand: 2_000_000_000,
+      available: 2_000_000_000,
+      availableForShipment: 0,
+    });
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+
+    const failed = run.results.find((r) => r.mappingId === bad.mappingId);
+    expect(failed).toMatchObject({ outcome: "failed", reason: "The total quantity can't be higher than 1,000,000,000." });
+    expect(run.results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
+    for (const pair of mapped.filter((p) => p !== bad)) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "completed", successCount: 3, failureCount: 1 });
+    expect(history?.failedMappings).toEqual([
+      { mappingId: bad.mappingId, shopifySku: bad.variant.sku, acumaticaSku: bad.item.inventoryId, error: "The total quantity can't be higher than 1,000,000,000." },
+    ]);
+  });
+
+  it("skips untracked, bundle and unstocked variants and items missing on a side, each with its reason", async () => {
+    const w = await open();
+    const untracked = w.pairs.find((p) => !p.variant.tracked)!;
+    const bundle = w.pairs.find((p) => p.variant.isBundle)!;
+    const unstocked = w.pairs.find((p) => p.variant.levels.length === 0)!;
+    const [normal, gone] = plainPairs(w, 2);
+    const mapped = await w.map([untracked, bundle, unstocked, normal!]);
+    const [missingVariant] = await w.map([{ ...gone!, variant: { ...gone!.variant, id: 99_999_999 } }]);
+    const [missingItem] = await w.map([{ ...plainPairs(w, 3)[2]!, item: { ...gone!.item, inventoryId: "NO-SUCH-ITEM" } }]);
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+
+    const reasonOf = (id: string) => run.results.find((r) => r.mappingId === id);
+    expect(reasonOf(mapped[0]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.untracked });
+    expect(reasonOf(mapped[1]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.bundle });
+    expect(reasonOf(mapped[2]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.notStocked });
+    expect(reasonOf(mapped[3]!.mappingId)).toMatchObject({ outcome: "succeeded" });
+    expect(reasonOf(missingVariant!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.missingShopify });
+    expect(reasonOf(missingItem!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.missingAcumatica });
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ successCount: 1, failureCount: 0, skippedCount: 5 });
+  });
+
+  it("skips quantities of non-stock ERP items but still syncs their price", async () => {
+    const w = await open({ size: 80 });
+    await w.setSettings({ syncPrice: true });
+    const service = w.pairs.find((p) => !p.item.isStockItem)!;
+    const [mapped] = await w.map([service]);
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(run.results[0]).toMatchObject({ mappingId: mapped!.mappingId, outcome: "succeeded", reason: SKIP.nonStock });
+    expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
+  });
+
+  it("skips price-only syncs while both price fields are off in settings", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: false, syncMsrp: false });
+    await w.map(plainPairs(w, 1));
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+    expect(run.results[0]).toMatchObject({ outcome: "skipped", reason: SKIP.priceSettingsOff });
+  });
+});
+
+describe("the outside systems misbehaving", () => {
+  it("absorbs THROTTLED answers by waiting for the bucket, never surfacing them", async () => {
+    const w = await open({ size: 600 });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 8));
+    // Another app's heavy reads leave the shared bucket nearly empty.
+    for (let i = 0; i < 2; i += 1) {
+      await w.graphql(`query { productVariants(first: 190) { nodes { id product { id } inventoryItem { id inventoryLevel(locationId: "gid://shopify/Location/70001") { quantities(names: ["available", "on_hand"]) { name quantity } } } } } }`);
+    }
+    expect(w.state().shopify.currentlyAvailable).toBeLessThan(200);
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(run.status).toBe("completed");
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.throttled).toBeGreaterThan(0);
+  });
+
+  it("retries transient failures of both systems until the run goes through", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 5));
+    await w.faults({ shopify: { errorRate: 0.3 }, acumatica: { errorRate: 0.3 } });
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    const state = w.state();
+    expect(state.shopify.errorsInjected + state.acumatica.injectedErrors).toBeGreaterThan(0);
+  });
+
+  it("records a run that cannot sign in to Acumatica as failed with the reason, and logs nothing in", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    w.acumaticaLogin.password = "wrong";
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/^Acumatica: /);
+    expect(run.results.every((r) => r.outcome === "failed" && r.reason === run.error)).toBe(true);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "failed", error: run.error, successCount: 0, failureCount: 2 });
+    expect(w.state().acumatica.loginsOpen).toBe(0);
+  });
+
+  it("logs the Acumatica session out after a successful run and after one that failed inside it", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    // A licence that suddenly refuses every request: the run fails inside the session.
+    await w.faults({ acumatica: { errorRate: 1 } });
+    const failed = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    await w.faults({ acumatica: { errorRate: 0 } });
+
+    expect(failed.status).toBe("failed");
+    const state = w.state().acumatica;
+    expect(state.loginsOpen).toBe(0);
+    expect(state.logouts).toBe(state.logins);
+  });
+});
+
+describe("after a run", () => {
+  it("updates the cached catalog rows and the mappings' last sync", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [pair] = await w.map(plainPairs(w, 1));
+
+    await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+
+    const product = (await w.app.db.execute({ sql: "SELECT price_cents, available FROM shopify_products WHERE user_id = ?", args: [w.userId] })).rows[0];
+    expect(Number(product?.price_cents)).toBe(pair!.item.defaultPriceCents);
+    expect(Number(product?.available)).toBe(erpTotals(pair!.item).available);
+    const item = (await w.app.db.execute({ sql: "SELECT default_price_cents, available FROM acumatica_products WHERE user_id = ?", args: [w.userId] })).rows[0];
+    expect(Number(item?.default_price_cents)).toBe(pair!.item.defaultPriceCents);
+    const mapping = (await w.app.db.execute({ sql: "SELECT last_synced_at, updated_at FROM mappings WHERE id = ?", args: [pair!.mappingId] })).rows[0];
+    expect(mapping).toMatchObject({ last_synced_at: w.app.clock.now().toISOString(), updated_at: w.app.clock.now().toISOString() });
+  });
+
+  it("writes an execution-history entry with start, end and counts for a scheduled run", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    await w.map(plainPairs(w, 3));
+
+    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "schedule", scheduleId: "sch-1", scheduleName: "Nightly" });
+
+    expect(await createHistoryRepo(w.app.db).get(w.userId, run.historyId!)).toMatchObject({
+      schedule: { _id: "sch-1", name: "Nightly" },
+      trigger: "schedule",
+      status: "completed",
+      successCount: 3,
+      failureCount: 0,
+      skippedCount: 0,
+      endDate: expect.any(String),
+    });
+  });
+});
+
+async function control(w: SyncWorld, path: string, body: unknown) {
+  const response = await fetch(`${w.origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+}
+
+/** A sale or recount in Shopify (another app), outside the engine: no compare. */
+async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: number) {
+  await w.graphql(
+    `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code message } } }`,
+    {
+      input: {
+        name: "available",
+        reason: "correction",
+        ignoreCompareQuantity: true,
+        quantities: [{ inventoryItemId: `gid://shopify/InventoryItem/${inventoryItemId}`, locationId: "gid://shopify/Location/70001", quantity }],
+      },
+    },
+  );
+}
