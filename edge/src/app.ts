@@ -41,6 +41,10 @@ import { createSettingsService } from "./settings/service.ts";
 import { createOutboundGuard, type FetchLike, noDnsResolver, type ResolveHost } from "./security/outbound-guard.ts";
 import { createSecretBox } from "./security/secret-box.ts";
 import { systemHandlers } from "./system/routes.ts";
+import { createSyncConnectors } from "./sync/connectors.ts";
+import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
+import { createSyncRepo } from "./sync/repo.ts";
+import { syncHandlers } from "./sync/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
@@ -59,6 +63,8 @@ export interface AppDeps {
   /** Time for connector pacing and back-off (default real time; tests pass the sandbox's clock). */
   connectorClock?: ConnectorClock;
   catalogTuning?: Partial<CatalogTuning>;
+  /** When the sync engine switches to bulk reads / bulk price writes (tests and benchmarks lower them). */
+  syncTuning?: Partial<Pick<SyncEngineDeps, "bulkReadThreshold" | "bulkPriceThreshold">>;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -122,6 +128,16 @@ export function createApp(deps: AppDeps) {
     tuning: deps.catalogTuning,
   });
 
+  const syncEngine = createSyncEngine({
+    repo: createSyncRepo(db),
+    history: createHistoryRepo(db),
+    settings: createSettingsRepo(db),
+    connectors: createSyncConnectors({ credentials: connections, connectors }),
+    now,
+    newId,
+    ...deps.syncTuning,
+  });
+
   const clientAddress = (c: AppContext): string => {
     if (config.trustProxy) {
       const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
@@ -181,8 +197,9 @@ export function createApp(deps: AppDeps) {
       ...settingsHandlers(createSettingsService({ repo: createSettingsRepo(db), now })),
       ...mappingHandlers({
         mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
-        startAutoMap: (userId) => startAutoMapJob({ db, repo: createMappingRepo(db), now, newId }, userId),
+        startAutoMap: (userId) => startAutoMapJob({ jobs, repo: createMappingRepo(db), now, newId }, userId),
       }),
+      ...syncHandlers({ engine: syncEngine, mappings: createMappingService({ repo: createMappingRepo(db), now, newId }) }),
       ...historyHandlers(createHistoryService({ repo: createHistoryRepo(db) })),
     },
     { authenticate: auth.authenticate, hasAccess: billing.hasAccess },

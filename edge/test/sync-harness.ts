@@ -57,13 +57,13 @@ export async function startSyncWorld(options: { size?: number; releaseDate?: Dat
     shopify: (credentials, overrides = {}) => base.shopify(credentials, { maxAttempts: 10, ...overrides }),
     acumatica: (connection, fn, overrides = {}) => base.acumatica(connection, fn, { maxAttempts: 10, ...overrides }),
   };
-  const acumaticaLogin = { password: SANDBOX_DEMO.acumatica.password as string };
+  const acumaticaLogin = { password: SANDBOX_DEMO.acumatica.password as string, apiVersion: SANDBOX_DEMO.acumatica.apiVersion as string };
   const credentials: CredentialSource = {
     shopifyCredentials: async () => ({ ...SANDBOX_DEMO.shopify }),
     acumaticaCredentials: async () => ({
       instanceUri: `${running.origin}${SANDBOX_DEMO.acumatica.instancePath}`,
       endpointName: SANDBOX_DEMO.acumatica.endpointName,
-      apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+      apiVersion: acumaticaLogin.apiVersion,
       username: SANDBOX_DEMO.acumatica.username,
       password: acumaticaLogin.password,
       company: SANDBOX_DEMO.acumatica.company,

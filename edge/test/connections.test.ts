@@ -1,0 +1,178 @@
+import { ApiError } from "@stockbridge/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+
+let app: ConnectedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
+  return error;
+}
+
+describe("GET /api/users/connections", () => {
+  it("answers null for connections not saved yet", async () => {
+    app = await createConnectedApp();
+    expect(await app.api.call("getConnections")).toEqual({ acumaticaConnection: null, shopifyConnection: null });
+  });
+});
+
+describe("POST /api/users/shopify", () => {
+  it("saves without answering the token, normalising a full myshopify domain", async () => {
+    app = await createConnectedApp();
+    const saved = await app.connectShopify({ storeName: "https://Stockbridge-Demo.myshopify.com/admin" });
+    expect(saved).toEqual({
+      name: "Sandbox store",
+      apiVersion: "2025-04",
+      storeName: "stockbridge-demo",
+      accessTokenSet: true,
+      servedApiVersion: null,
+      isVerified: false,
+      lastTestedAt: null,
+      lastTestError: null,
+    });
+    expect((await app.api.call("getConnections")).shopifyConnection).toEqual(saved);
+    const me = await app.api.call("me");
+    expect(me.user.shopifyConnection).toEqual(saved);
+  });
+
+  it("needs a token on the first save and keeps the saved one when the field is blank", async () => {
+    app = await createConnectedApp();
+    const first = await failure(app.connectShopify({ accessToken: "" }));
+    expect(first.status).toBe(400);
+    expect(first.errors).toContainEqual({ path: "accessToken", message: "Access token is required" });
+    await app.connectShopify();
+    await app.connectShopify({ accessToken: "", name: "Renamed" });
+    expect(await app.api.call("testShopify")).toMatchObject({ name: "Renamed", isVerified: true });
+  });
+
+  it.each(["evil.com/x", "127.0.0.1", "a_b", "-shop", "shop.example.com"])("refuses the store name %j", async (storeName) => {
+    app = await createConnectedApp();
+    const error = await failure(app.connectShopify({ storeName }));
+    expect(error.status).toBe(400);
+    expect(error.errors[0]?.path).toBe("storeName");
+  });
+
+  it("clears isVerified when the credentials change, not when only the name does", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    await app.api.call("testShopify");
+    expect(await app.connectShopify({ name: "Main store", accessToken: "" })).toMatchObject({ isVerified: true, servedApiVersion: "2026-01" });
+    expect(await app.connectShopify({ accessToken: "shpat_another_token" })).toMatchObject({ isVerified: false, lastTestError: null });
+  });
+});
+
+describe("POST /api/users/shopify/test", () => {
+  it("queries the shop and records the version Shopify served (expired versions fall forward)", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify({ apiVersion: "2024-07" });
+    const tested = await app.api.call("testShopify");
+    expect(tested).toMatchObject({ isVerified: true, servedApiVersion: "2026-01", lastTestedAt: "2026-11-21T10:00:00.000Z", lastTestError: null });
+    expect(app.shopify.state()).toMatchObject({ calls: 1, unauthorized: 0 });
+  });
+
+  it("answers 502 naming the cause and stores the failure on the connection", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    await app.api.call("testShopify");
+    await app.connectShopify({ accessToken: "shpat_wrong" });
+    const error = await failure(app.api.call("testShopify"));
+    expect(error.status).toBe(502);
+    expect(error.message).toBe(
+      "Shopify connection test failed: invalid access token (Shopify answered 401: [API] Invalid API key or access token (unrecognized login or wrong password))",
+    );
+    expect((await app.api.call("getConnections")).shopifyConnection).toMatchObject({
+      isVerified: false,
+      lastTestError: error.message,
+      servedApiVersion: "2026-01",
+    });
+  });
+
+  it("names an unknown store", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify({ storeName: "no-such-store" });
+    const error = await failure(app.api.call("testShopify"));
+    expect(error.message).toMatch(/^Shopify connection test failed: unknown store "no-such-store" or API version 2025-04/);
+  });
+
+  it("answers 404 when nothing is saved", async () => {
+    app = await createConnectedApp();
+    expect((await failure(app.api.call("testShopify"))).status).toBe(404);
+  });
+});
+
+describe("POST /api/users/acumatica", () => {
+  it("saves without answering the password; a blank password keeps the saved one", async () => {
+    app = await createConnectedApp();
+    const first = await failure(app.connectAcumatica({ password: "" }));
+    expect(first.errors).toContainEqual({ path: "password", message: "Password is required" });
+    const saved = await app.connectAcumatica({ instanceUri: `${app.origin}/acumatica/` });
+    expect(saved).toMatchObject({ passwordSet: true, isVerified: false, instanceUri: `${app.origin}/acumatica`, company: "StockbridgeDemo" });
+    expect(saved).not.toHaveProperty("password");
+    await app.connectAcumatica({ password: "" });
+    expect(await app.api.call("testAcumatica")).toMatchObject({ isVerified: true, lastTestError: null });
+    expect(await app.connectAcumatica({ password: "", name: "ERP" })).toMatchObject({ isVerified: true });
+    expect(await app.connectAcumatica({ password: "", company: "Other" })).toMatchObject({ isVerified: false });
+  });
+});
+
+describe("POST /api/users/acumatica/test", () => {
+  it("logs in, finds the endpoint version, and logs out", async () => {
+    app = await createConnectedApp();
+    await app.connectAcumatica();
+    expect(await app.api.call("testAcumatica")).toMatchObject({ isVerified: true, lastTestedAt: "2026-11-21T10:00:00.000Z" });
+    expect(app.acumatica.state()).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
+  });
+
+  it.each([
+    [{ password: "Wrong-Passw0rd" }, "Acumatica connection test failed: invalid credentials"],
+    [{ company: "NoSuchTenant" }, 'Acumatica connection test failed: unknown company "NoSuchTenant" (the tenant\'s login name on this instance)'],
+    [{ endpointName: "Custom" }, 'Acumatica connection test failed: unknown endpoint "Custom" (this instance offers Default)'],
+  ])("names the cause for %j and never leaves a session open", async (change, message) => {
+    app = await createConnectedApp();
+    await app.connectAcumatica(change);
+    const error = await failure(app.api.call("testAcumatica"));
+    expect(error).toMatchObject({ status: 502, message });
+    expect((await app.api.call("getConnections")).acumaticaConnection).toMatchObject({ isVerified: false, lastTestError: message });
+    expect(app.acumatica.state().loginsOpen).toBe(0);
+  });
+
+  it("names an endpoint version the instance does not offer", async () => {
+    app = await createConnectedApp();
+    await app.connectAcumatica();
+    await app.db.execute("UPDATE acumatica_connections SET api_version = '26.200.001'");
+    const error = await failure(app.api.call("testAcumatica"));
+    expect(error.message).toBe(
+      "Acumatica connection test failed: unknown endpoint version: Default/26.200.001 is not offered by this instance (it offers 18.200.001, 20.200.001, 22.200.001, 23.200.001, 24.200.001, 25.200.001)",
+    );
+    expect(app.acumatica.state()).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
+  });
+
+  it("says the licence limit is reached when every API seat is taken", async () => {
+    app = await createConnectedApp();
+    app.acumatica.configure({ seats: 1 });
+    await app.connectAcumatica();
+    const seat = await fetch(`${app.origin}/acumatica/entity/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "admin", password: app.demoAcumatica.password, tenant: "StockbridgeDemo" }),
+    });
+    expect(seat.status).toBe(204);
+    const error = await failure(app.api.call("testAcumatica"));
+    expect(error.message).toMatch(/^Acumatica connection test failed: licence limit reached: every API user seat/);
+  });
+
+  it("says the host is unreachable", async () => {
+    app = await createConnectedApp();
+    await app.connectAcumatica({ instanceUri: "http://127.0.0.1:9/acumatica" });
+    const error = await failure(app.api.call("testAcumatica"));
+    expect(error.message).toMatch(/^Acumatica connection test failed: unreachable host: http:\/\/127\.0\.0\.1:9\/acumatica \(/);
+  });
+});
