@@ -1,12 +1,13 @@
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./src/app.ts";
-import { ConfigError, type Config, parseConfig } from "./src/config.ts";
+import { type Config, ConfigError, parseConfig } from "./src/config.ts";
 import { openDatabase, tuneLocalDatabase } from "./src/db/client.ts";
 import { migrate } from "./src/db/migrate.ts";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
-const version = JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url))).version ?? "0.0.0";
+const version =
+  JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url))).version ?? "0.0.0";
 
 let config: Config;
 try {
@@ -80,6 +81,9 @@ async function withDevelopmentSecrets(current: Config): Promise<Config> {
 
 /** Every A and AAAA address of a host, for the outbound address guard (a missing family is no error). */
 async function resolveHost(hostname: string): Promise<string[]> {
-  const lookups = await Promise.allSettled([Deno.resolveDns(hostname, "A"), Deno.resolveDns(hostname, "AAAA")]);
+  const lookups = await Promise.allSettled([
+    Deno.resolveDns(hostname, "A"),
+    Deno.resolveDns(hostname, "AAAA"),
+  ]);
   return lookups.flatMap((lookup) => (lookup.status === "fulfilled" ? lookup.value : []));
 }

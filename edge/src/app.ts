@@ -35,16 +35,21 @@ import { startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
 import { createMappingService } from "./mapping/service.ts";
+import {
+  createOutboundGuard,
+  type FetchLike,
+  noDnsResolver,
+  type ResolveHost,
+} from "./security/outbound-guard.ts";
+import { createSecretBox } from "./security/secret-box.ts";
 import { createSettingsRepo } from "./settings/repo.ts";
 import { settingsHandlers } from "./settings/routes.ts";
 import { createSettingsService } from "./settings/service.ts";
-import { createOutboundGuard, type FetchLike, noDnsResolver, type ResolveHost } from "./security/outbound-guard.ts";
-import { createSecretBox } from "./security/secret-box.ts";
-import { systemHandlers } from "./system/routes.ts";
 import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
+import { systemHandlers } from "./system/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
@@ -109,7 +114,11 @@ export function createApp(deps: AppDeps) {
     },
     deps.fetch ?? ((input, init) => fetch(input, init)),
   );
-  const connectors = createConnectors({ fetch: outbound.fetch, clock: deps.connectorClock ?? realClock, sandboxUrl: config.sandboxUrl });
+  const connectors = createConnectors({
+    fetch: outbound.fetch,
+    clock: deps.connectorClock ?? realClock,
+    sandboxUrl: config.sandboxUrl,
+  });
   const connections = createConnectionsService({
     repo: createConnectionsRepo(db),
     secrets: createSecretBox(config.encryptionKeys),
@@ -199,7 +208,10 @@ export function createApp(deps: AppDeps) {
         mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
         startAutoMap: (userId) => startAutoMapJob({ jobs, repo: createMappingRepo(db), now, newId }, userId),
       }),
-      ...syncHandlers({ engine: syncEngine, mappings: createMappingService({ repo: createMappingRepo(db), now, newId }) }),
+      ...syncHandlers({
+        engine: syncEngine,
+        mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
+      }),
       ...historyHandlers(createHistoryService({ repo: createHistoryRepo(db) })),
     },
     { authenticate: auth.authenticate, hasAccess: billing.hasAccess },

@@ -29,19 +29,21 @@ describe("GET /api/shopify/products", () => {
     expect(first.products).toHaveLength(10);
     const ids = first.products.map((product) => product._id);
     expect(ids).toEqual([...ids].sort().reverse());
-    const last = await target.api.call("shopifyProducts", { query: { page: 29 } });
+    const last = await target.api.call("shopifyProducts", { query: { page: "29" } });
     expect(last.products).toHaveLength(8);
-    const beyond = await target.api.call("shopifyProducts", { query: { page: 30 } });
+    const beyond = await target.api.call("shopifyProducts", { query: { page: "30" } });
     expect(beyond).toMatchObject({ products: [], total: 288, page: 30 });
   });
 
   it("searches SKUs case-insensitively by contains", async () => {
     const target = await pulled();
-    const answer = await target.api.call("shopifyProducts", { query: { search: "ku-0001", limit: 100 } });
+    const answer = await target.api.call("shopifyProducts", { query: { search: "ku-0001", limit: "100" } });
     expect(answer.total).toBeGreaterThan(0);
     expect(answer.products.every((product) => product.sku.toLowerCase().includes("ku-0001"))).toBe(true);
-    const upper = await target.api.call("shopifyProducts", { query: { search: "KU-0001", limit: 100 } });
-    expect(upper.products.map((product) => product._id)).toEqual(answer.products.map((product) => product._id));
+    const upper = await target.api.call("shopifyProducts", { query: { search: "KU-0001", limit: "100" } });
+    expect(upper.products.map((product) => product._id)).toEqual(
+      answer.products.map((product) => product._id),
+    );
     const none = await target.api.call("shopifyProducts", { query: { search: "no-such-sku" } });
     expect(none).toEqual({ products: [], total: 0, page: 1, totalPages: 0 });
     // % and _ are plain characters, not patterns.
@@ -57,12 +59,15 @@ describe("GET /api/shopify/products", () => {
     ["sku", "desc"],
   ] as const)("sorts by %s %s with the id as tie-break", async (sortBy, sortDirection) => {
     const target = await pulled();
-    const answer = await target.api.call("shopifyProducts", { query: { sortBy, sortDirection, limit: 100 } });
+    const answer = await target.api.call("shopifyProducts", {
+      query: { sortBy, sortDirection, limit: "100" },
+    });
     const value = (product: (typeof answer.products)[number]) =>
       sortBy === "sku"
         ? product.sku.toLowerCase()
         : sortBy === "available" || sortBy === "onHandInventory"
-          ? (product.inventoryLocations[0]?.[sortBy === "available" ? "available" : "onHandInventory"] ?? null)
+          ? (product.inventoryLocations[0]?.[sortBy === "available" ? "available" : "onHandInventory"] ??
+            null)
           : product[sortBy];
     const sign = sortDirection === "asc" ? 1 : -1;
     for (let index = 1; index < answer.products.length; index += 1) {
@@ -70,19 +75,28 @@ describe("GET /api/shopify/products", () => {
       const b = value(answer.products[index]!);
       const order = a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
       expect(order * sign).toBeLessThanOrEqual(0);
-      if (order === 0) expect(answer.products[index - 1]!._id.localeCompare(answer.products[index]!._id) * sign).toBeLessThan(0);
+      if (order === 0)
+        expect(
+          answer.products[index - 1]!._id.localeCompare(answer.products[index]!._id) * sign,
+        ).toBeLessThan(0);
     }
   });
 
   it.each([
-    [{ sortBy: "title" }, "sortBy must be one of sku, price, compareAtPrice, available, onHandInventory, lastSynced"],
+    [
+      { sortBy: "title" },
+      "sortBy must be one of sku, price, compareAtPrice, available, onHandInventory, lastSynced",
+    ],
     [{ sortDirection: "up" }, "sortDirection must be asc or desc"],
     [{ page: "0" }, "page must be at least 1"],
     [{ limit: "101" }, "limit must be at most 100"],
     [{ limit: "ten" }, "limit must be a whole number"],
   ])("answers 400 for %j", async (query, message) => {
-    const target = (app = await createConnectedApp());
-    const response = await target.request(`/api/shopify/products?${new URLSearchParams(query)}`, { token: target.user.token });
+    app = await createConnectedApp();
+    const target = app;
+    const response = await target.request(`/api/shopify/products?${new URLSearchParams(query)}`, {
+      token: target.user.token,
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe(message);
   });
@@ -106,9 +120,12 @@ describe("GET /api/shopify/products", () => {
 describe("GET /api/acumatica/products/", () => {
   it("answers at the spec's path with a trailing slash too", async () => {
     const target = await pulled(300, ["acumatica"]);
-    const response = await target.request("/api/acumatica/products/?limit=5&sortBy=defaultPrice&sortDirection=asc", {
-      token: target.user.token,
-    });
+    const response = await target.request(
+      "/api/acumatica/products/?limit=5&sortBy=defaultPrice&sortDirection=asc",
+      {
+        token: target.user.token,
+      },
+    );
     expect(response.status).toBe(200);
     const { data } = await response.json();
     expect(data.products).toHaveLength(5);
@@ -120,11 +137,14 @@ describe("GET /api/acumatica/products/", () => {
   it("counts broad searches exactly and narrow ones from the matches, and forgets them after a new pull", async () => {
     const target = await pulled(2_500, ["acumatica"]);
     const items = generateCatalog({ seed: 42, size: 2_500 }).acumatica.items;
-    const count = (term: string) => items.filter((item) => item.inventoryId.toLowerCase().includes(term)).length;
+    const count = (term: string) =>
+      items.filter((item) => item.inventoryId.toLowerCase().includes(term)).length;
     for (const term of ["sku", "-m", "0012", "erp-only"]) {
-      const first = await target.api.call("acumaticaProducts", { query: { search: term, limit: 100 } });
+      const first = await target.api.call("acumaticaProducts", { query: { search: term, limit: "100" } });
       expect(first.total).toBe(count(term));
-      const again = await target.api.call("acumaticaProducts", { query: { search: term.toUpperCase(), limit: 100, page: 2 } });
+      const again = await target.api.call("acumaticaProducts", {
+        query: { search: term.toUpperCase(), limit: "100", page: "2" },
+      });
       expect(again.total).toBe(count(term));
       expect(again.products.every((product) => product.sku.toLowerCase().includes(term))).toBe(true);
     }

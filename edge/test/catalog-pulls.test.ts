@@ -1,6 +1,6 @@
-import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
 import { ApiError } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
+import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
 import { type ConnectedApp, type ConnectedAppOptions, createConnectedApp } from "./connectors-harness.ts";
 
 let app: ConnectedApp | undefined;
@@ -17,24 +17,42 @@ async function connected(options: ConnectedAppOptions = {}) {
 }
 
 async function pull(target: ConnectedApp, system: "shopify" | "acumatica") {
-  const { job } = await target.api.call(system === "shopify" ? "syncShopifyProducts" : "syncAcumaticaProducts");
+  const { job } = await target.api.call(
+    system === "shopify" ? "syncShopifyProducts" : "syncAcumaticaProducts",
+  );
   return target.waitForJob(job._id);
 }
 
 async function allShopify(target: ConnectedApp) {
-  const first = await target.api.call("shopifyProducts", { query: { limit: 100, sortBy: "sku", sortDirection: "asc" } });
+  const first = await target.api.call("shopifyProducts", {
+    query: { limit: "100", sortBy: "sku", sortDirection: "asc" },
+  });
   const products = [...first.products];
   for (let page = 2; page <= first.totalPages; page += 1) {
-    products.push(...(await target.api.call("shopifyProducts", { query: { limit: 100, page, sortBy: "sku", sortDirection: "asc" } })).products);
+    products.push(
+      ...(
+        await target.api.call("shopifyProducts", {
+          query: { limit: "100", page: String(page), sortBy: "sku", sortDirection: "asc" },
+        })
+      ).products,
+    );
   }
   return products;
 }
 
 async function allAcumatica(target: ConnectedApp) {
-  const first = await target.api.call("acumaticaProducts", { query: { limit: 100, sortBy: "sku", sortDirection: "asc" } });
+  const first = await target.api.call("acumaticaProducts", {
+    query: { limit: "100", sortBy: "sku", sortDirection: "asc" },
+  });
   const products = [...first.products];
   for (let page = 2; page <= first.totalPages; page += 1) {
-    products.push(...(await target.api.call("acumaticaProducts", { query: { limit: 100, page, sortBy: "sku", sortDirection: "asc" } })).products);
+    products.push(
+      ...(
+        await target.api.call("acumaticaProducts", {
+          query: { limit: "100", page: String(page), sortBy: "sku", sortDirection: "asc" },
+        })
+      ).products,
+    );
   }
   return products;
 }
@@ -44,18 +62,29 @@ describe("Shopify catalog pull", () => {
     const target = await connected({ size: 300 });
     const job = await pull(target, "shopify");
     const seed = generateCatalog({ seed: 42, size: 300 }).shopify;
-    const variants = seed.products.flatMap((product) => product.variants.map((variant) => ({ product, variant })));
+    const variants = seed.products.flatMap((product) =>
+      product.variants.map((variant) => ({ product, variant })),
+    );
     const withSku = variants.filter(({ variant }) => variant.sku);
 
     expect(job).toMatchObject({ status: "succeeded", message: "Products synchronized successfully" });
-    expect(job.result).toMatchObject({ mode: "paged", total: withSku.length, added: withSku.length, skippedWithoutSku: variants.length - withSku.length });
+    expect(job.result).toMatchObject({
+      mode: "paged",
+      total: withSku.length,
+      added: withSku.length,
+      skippedWithoutSku: variants.length - withSku.length,
+    });
     expect(Number(job.result?.calls)).toBeGreaterThanOrEqual(4); // location, count, two pages at least
 
     const products = await allShopify(target);
     expect(products).toHaveLength(withSku.length);
-    const { product, variant } = withSku.find(({ variant }) => variant.compareAtPriceCents !== null && variant.levels.length > 0)!;
+    const { product, variant } = withSku.find(
+      ({ variant }) => variant.compareAtPriceCents !== null && variant.levels.length > 0,
+    )!;
     const level = variant.levels.find((candidate) => candidate.locationId === 70_001)!;
-    const row = products.find((candidate) => candidate.variantId === `gid://shopify/ProductVariant/${variant.id}`);
+    const row = products.find(
+      (candidate) => candidate.variantId === `gid://shopify/ProductVariant/${variant.id}`,
+    );
     expect(row).toMatchObject({
       sku: variant.sku,
       productId: `gid://shopify/Product/${product.id}`,
@@ -65,11 +94,18 @@ describe("Shopify catalog pull", () => {
       isPhysicalProduct: true,
       tracked: variant.tracked,
       inventoryLocations: [
-        { locationId: "gid://shopify/Location/70001", available: level.available, onHandInventory: level.available + level.committed + level.unavailable },
+        {
+          locationId: "gid://shopify/Location/70001",
+          available: level.available,
+          onHandInventory: level.available + level.committed + level.unavailable,
+        },
       ],
     });
     const service = withSku.find(({ variant }) => !variant.requiresShipping)!;
-    expect(products.find((candidate) => candidate.sku === service.variant.sku)).toMatchObject({ isPhysicalProduct: false, inventoryLocations: [] });
+    expect(products.find((candidate) => candidate.sku === service.variant.sku)).toMatchObject({
+      isPhysicalProduct: false,
+      inventoryLocations: [],
+    });
   });
 
   it("reads a large store with one bulk query and gets the same catalog", async () => {
@@ -85,7 +121,9 @@ describe("Shopify catalog pull", () => {
       await paged.connectShopify();
       await pull(paged, "shopify");
       const strip = (rows: typeof bulk) =>
-        rows.map(({ _id, lastSynced, ...rest }) => rest).sort((a, b) => a.variantId.localeCompare(b.variantId));
+        rows
+          .map(({ _id, lastSynced, ...rest }) => rest)
+          .sort((a, b) => a.variantId.localeCompare(b.variantId));
       expect(strip(bulk)).toEqual(strip(await allShopify(paged)));
     } finally {
       await paged.close();
@@ -108,7 +146,9 @@ describe("Shopify catalog pull", () => {
     target.shopify.configure({ throttleProfile: "legacy", throttleStatusCode: 429 });
     const job = await pull(target, "shopify");
     expect(job.status).toBe("succeeded");
-    const seed = generateCatalog({ seed: 42, size: 600 }).shopify.products.flatMap((product) => product.variants);
+    const seed = generateCatalog({ seed: 42, size: 600 }).shopify.products.flatMap(
+      (product) => product.variants,
+    );
     expect(job.result?.total).toBe(seed.filter((variant) => variant.sku).length);
     const state = target.shopify.state();
     expect(state.throttled).toBeGreaterThan(0);
@@ -133,7 +173,9 @@ describe("Shopify catalog pull", () => {
     const before = await allShopify(target);
     const failed = await pull(target, "shopify");
     expect(failed.status).toBe("failed");
-    expect(failed.message).toMatch(/^Failed to sync Shopify products: Shopify is unavailable \(HTTP 50[23] after 5 attempts\)$/);
+    expect(failed.message).toMatch(
+      /^Failed to sync Shopify products: Shopify is unavailable \(HTTP 50[23] after 5 attempts\)$/,
+    );
     expect(await allShopify(target)).toEqual(before);
     const staged = await target.db.execute("SELECT count(*) AS n FROM shopify_products_staging");
     expect(Number(staged.rows[0]?.n)).toBe(0);
@@ -142,16 +184,23 @@ describe("Shopify catalog pull", () => {
 
 describe("Acumatica catalog pull", () => {
   it("reads stock and non-stock items in pages, quantities summed over warehouses, and logs out", async () => {
-    const target = await connected({ size: 300, tuning: { acumaticaPageSize: 50, acumaticaParallelPages: 3 } });
+    const target = await connected({
+      size: 300,
+      tuning: { acumaticaPageSize: 50, acumaticaParallelPages: 3 },
+    });
     const job = await pull(target, "acumatica");
     const items = generateCatalog({ seed: 42, size: 300 }).acumatica.items;
     expect(job.status).toBe("succeeded");
-    expect(job.result).toMatchObject({ total: items.length, stockItems: items.filter((item) => item.isStockItem).length });
+    expect(job.result).toMatchObject({
+      total: items.length,
+      stockItems: items.filter((item) => item.isStockItem).length,
+    });
 
     const products = await allAcumatica(target);
     expect(products).toHaveLength(items.length);
     const stock = items.find((item) => item.isStockItem && item.warehouses.length === 3)!;
-    const sum = (pick: (w: (typeof stock.warehouses)[number]) => number) => stock.warehouses.reduce((total, w) => total + pick(w), 0);
+    const sum = (pick: (w: (typeof stock.warehouses)[number]) => number) =>
+      stock.warehouses.reduce((total, w) => total + pick(w), 0);
     expect(products.find((row) => row.sku === stock.inventoryId)).toMatchObject({
       isStockItem: true,
       description: stock.description,
@@ -172,7 +221,8 @@ describe("Acumatica catalog pull", () => {
 
     const state = target.acumatica.state();
     // login, GET /entity, one inquiry for every quantity, the pages, logout: never one call per item.
-    const pages = Math.ceil(state.stockItems / 50) + 1 + Math.ceil(state.nonStockItems / 50) + 1;
+    const pages =
+      Math.ceil(Number(state.stockItems) / 50) + 1 + Math.ceil(Number(state.nonStockItems) / 50) + 1;
     expect(state.calls).toBeLessThanOrEqual(3 + pages + 3 + 1);
     expect(state).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
   });
@@ -184,7 +234,9 @@ describe("Acumatica catalog pull", () => {
     const products = await allAcumatica(target);
     expect(products.find((row) => !row.isStockItem)?.msrp).toBeNull();
     const stock = generateCatalog({ seed: 42, size: 300 }).acumatica.items.find((item) => item.isStockItem)!;
-    expect(products.find((row) => row.sku === stock.inventoryId)?.onHandInventory).toBe(stock.warehouses.reduce((total, w) => total + w.onHand, 0));
+    expect(products.find((row) => row.sku === stock.inventoryId)?.onHandInventory).toBe(
+      stock.warehouses.reduce((total, w) => total + w.onHand, 0),
+    );
   });
 
   it("adds, updates and removes rows on the next pull, keeping the ids of rows that stay", async () => {
@@ -192,13 +244,22 @@ describe("Acumatica catalog pull", () => {
     await pull(target, "acumatica");
     const before = new Map((await allAcumatica(target)).map((row) => [row.acumaticaId, row._id]));
     target.sandbox.reset(42, 200);
+    const moved = generateCatalog({ seed: 42, size: 200 }).acumatica.items.find((item) => item.isStockItem)!;
+    target.acumatica.setQuantities({ inventoryId: moved.inventoryId, warehouseId: "RETAIL", onHand: 1_000, available: 900, availableForShipment: 800 });
     target.clock.advance(60_000);
     const job = await pull(target, "acumatica");
     const after = await allAcumatica(target);
     const kept = after.filter((row) => before.has(row.acumaticaId));
-    expect(job.result).toMatchObject({ total: after.length, added: after.length - kept.length, updated: kept.length, removed: before.size - kept.length });
+    expect(job.result).toMatchObject({ total: after.length, added: after.length - kept.length, removed: before.size - kept.length });
+    expect(Number(job.result?.updated)).toBeGreaterThanOrEqual(1);
+    expect(Number(job.result?.updated) + Number(job.result?.unchanged)).toBe(kept.length);
     expect(Number(job.result?.removed)).toBeGreaterThan(0);
     for (const row of kept) expect(row._id).toBe(before.get(row.acumaticaId));
+    const others = moved.warehouses.filter((w) => w.warehouseId !== "RETAIL");
+    expect(after.find((row) => row.sku === moved.inventoryId)).toMatchObject({
+      onHandInventory: 1_000 + others.reduce((total, w) => total + w.onHand, 0),
+      available: 900 + others.reduce((total, w) => total + w.available, 0),
+    });
     expect(new Set(after.map((row) => row.lastSynced))).toEqual(new Set(["2026-11-21T10:01:00.000Z"]));
   });
 
@@ -210,7 +271,8 @@ describe("Acumatica catalog pull", () => {
       deps: {
         fetch: async (input, init) => {
           // The second pull reads one StockItem page, then the ERP fails every call.
-          if (String(input).includes("/StockItem?") && (pages += 1) > 4) app?.acumatica.configure({ errorRate: 1 });
+          if (String(input).includes("/StockItem?")) pages += 1;
+          if (pages > 4) app?.acumatica.configure({ errorRate: 1 });
           return fetch(input, init);
         },
       },
@@ -242,7 +304,12 @@ describe("catalog pull jobs", () => {
     await target.db.execute({
       sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at)
             VALUES ('crashed', ?, 'shopify-pull', 'running', 'Reading Shopify variants', ?, ?, ?)`,
-      args: [target.user.user._id, "2026-11-21T10:01:00.000Z", "2026-11-21T09:59:00.000Z", "2026-11-21T09:59:00.000Z"],
+      args: [
+        target.user.user._id,
+        "2026-11-21T10:01:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+      ],
     });
     const blocked = await target.api.call("syncShopifyProducts").catch((error: unknown) => error);
     expect(blocked).toMatchObject({ status: 409 });
@@ -259,7 +326,10 @@ describe("catalog pull jobs", () => {
   it("says which connection is missing before starting", async () => {
     app = await createConnectedApp();
     const error = await app.api.call("syncAcumaticaProducts").catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 404, message: "No Acumatica connection is saved yet: save it in Settings first." });
+    expect(error).toMatchObject({
+      status: 404,
+      message: "No Acumatica connection is saved yet: save it in Settings first.",
+    });
   });
 });
 
@@ -269,7 +339,10 @@ async function drainBucket(endpoint: string) {
   const query = "{ productVariants(first: 250) { nodes { id product { id } inventoryItem { id } } } }";
   await fetch(endpoint, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": "shpat_sandbox_demo_0123456789abcdef" },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Access-Token": "shpat_sandbox_demo_0123456789abcdef",
+    },
     body: JSON.stringify({ query }),
   });
 }

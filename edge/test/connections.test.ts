@@ -20,7 +20,10 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 describe("GET /api/users/connections", () => {
   it("answers null for connections not saved yet", async () => {
     app = await createConnectedApp();
-    expect(await app.api.call("getConnections")).toEqual({ acumaticaConnection: null, shopifyConnection: null });
+    expect(await app.api.call("getConnections")).toEqual({
+      acumaticaConnection: null,
+      shopifyConnection: null,
+    });
   });
 });
 
@@ -53,19 +56,28 @@ describe("POST /api/users/shopify", () => {
     expect(await app.api.call("testShopify")).toMatchObject({ name: "Renamed", isVerified: true });
   });
 
-  it.each(["evil.com/x", "127.0.0.1", "a_b", "-shop", "shop.example.com"])("refuses the store name %j", async (storeName) => {
-    app = await createConnectedApp();
-    const error = await failure(app.connectShopify({ storeName }));
-    expect(error.status).toBe(400);
-    expect(error.errors[0]?.path).toBe("storeName");
-  });
+  it.each(["evil.com/x", "127.0.0.1", "a_b", "-shop", "shop.example.com"])(
+    "refuses the store name %j",
+    async (storeName) => {
+      app = await createConnectedApp();
+      const error = await failure(app.connectShopify({ storeName }));
+      expect(error.status).toBe(400);
+      expect(error.errors[0]?.path).toBe("storeName");
+    },
+  );
 
   it("clears isVerified when the credentials change, not when only the name does", async () => {
     app = await createConnectedApp();
     await app.connectShopify();
     await app.api.call("testShopify");
-    expect(await app.connectShopify({ name: "Main store", accessToken: "" })).toMatchObject({ isVerified: true, servedApiVersion: "2026-01" });
-    expect(await app.connectShopify({ accessToken: "shpat_another_token" })).toMatchObject({ isVerified: false, lastTestError: null });
+    expect(await app.connectShopify({ name: "Main store", accessToken: "" })).toMatchObject({
+      isVerified: true,
+      servedApiVersion: "2026-01",
+    });
+    expect(await app.connectShopify({ accessToken: "shpat_another_token" })).toMatchObject({
+      isVerified: false,
+      lastTestError: null,
+    });
   });
 });
 
@@ -74,7 +86,12 @@ describe("POST /api/users/shopify/test", () => {
     app = await createConnectedApp();
     await app.connectShopify({ apiVersion: "2024-07" });
     const tested = await app.api.call("testShopify");
-    expect(tested).toMatchObject({ isVerified: true, servedApiVersion: "2026-01", lastTestedAt: "2026-11-21T10:00:00.000Z", lastTestError: null });
+    expect(tested).toMatchObject({
+      isVerified: true,
+      servedApiVersion: "2026-01",
+      lastTestedAt: "2026-11-21T10:00:00.000Z",
+      lastTestError: null,
+    });
     expect(app.shopify.state()).toMatchObject({ calls: 1, unauthorized: 0 });
   });
 
@@ -99,7 +116,9 @@ describe("POST /api/users/shopify/test", () => {
     app = await createConnectedApp();
     await app.connectShopify({ storeName: "no-such-store" });
     const error = await failure(app.api.call("testShopify"));
-    expect(error.message).toMatch(/^Shopify connection test failed: unknown store "no-such-store" or API version 2025-04/);
+    expect(error.message).toMatch(
+      /^Shopify connection test failed: unknown store "no-such-store" or API version 2025-04/,
+    );
   });
 
   it("answers 404 when nothing is saved", async () => {
@@ -114,12 +133,19 @@ describe("POST /api/users/acumatica", () => {
     const first = await failure(app.connectAcumatica({ password: "" }));
     expect(first.errors).toContainEqual({ path: "password", message: "Password is required" });
     const saved = await app.connectAcumatica({ instanceUri: `${app.origin}/acumatica/` });
-    expect(saved).toMatchObject({ passwordSet: true, isVerified: false, instanceUri: `${app.origin}/acumatica`, company: "StockbridgeDemo" });
+    expect(saved).toMatchObject({
+      passwordSet: true,
+      isVerified: false,
+      instanceUri: `${app.origin}/acumatica`,
+      company: "StockbridgeDemo",
+    });
     expect(saved).not.toHaveProperty("password");
     await app.connectAcumatica({ password: "" });
     expect(await app.api.call("testAcumatica")).toMatchObject({ isVerified: true, lastTestError: null });
     expect(await app.connectAcumatica({ password: "", name: "ERP" })).toMatchObject({ isVerified: true });
-    expect(await app.connectAcumatica({ password: "", company: "Other" })).toMatchObject({ isVerified: false });
+    expect(await app.connectAcumatica({ password: "", company: "Other" })).toMatchObject({
+      isVerified: false,
+    });
   });
 });
 
@@ -127,20 +153,32 @@ describe("POST /api/users/acumatica/test", () => {
   it("logs in, finds the endpoint version, and logs out", async () => {
     app = await createConnectedApp();
     await app.connectAcumatica();
-    expect(await app.api.call("testAcumatica")).toMatchObject({ isVerified: true, lastTestedAt: "2026-11-21T10:00:00.000Z" });
+    expect(await app.api.call("testAcumatica")).toMatchObject({
+      isVerified: true,
+      lastTestedAt: "2026-11-21T10:00:00.000Z",
+    });
     expect(app.acumatica.state()).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
   });
 
   it.each([
     [{ password: "Wrong-Passw0rd" }, "Acumatica connection test failed: invalid credentials"],
-    [{ company: "NoSuchTenant" }, 'Acumatica connection test failed: unknown company "NoSuchTenant" (the tenant\'s login name on this instance)'],
-    [{ endpointName: "Custom" }, 'Acumatica connection test failed: unknown endpoint "Custom" (this instance offers Default)'],
+    [
+      { company: "NoSuchTenant" },
+      'Acumatica connection test failed: unknown company "NoSuchTenant" (the tenant\'s login name on this instance)',
+    ],
+    [
+      { endpointName: "Custom" },
+      'Acumatica connection test failed: unknown endpoint "Custom" (this instance offers Default)',
+    ],
   ])("names the cause for %j and never leaves a session open", async (change, message) => {
     app = await createConnectedApp();
     await app.connectAcumatica(change);
     const error = await failure(app.api.call("testAcumatica"));
     expect(error).toMatchObject({ status: 502, message });
-    expect((await app.api.call("getConnections")).acumaticaConnection).toMatchObject({ isVerified: false, lastTestError: message });
+    expect((await app.api.call("getConnections")).acumaticaConnection).toMatchObject({
+      isVerified: false,
+      lastTestError: message,
+    });
     expect(app.acumatica.state().loginsOpen).toBe(0);
   });
 
@@ -162,17 +200,25 @@ describe("POST /api/users/acumatica/test", () => {
     const seat = await fetch(`${app.origin}/acumatica/entity/auth/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "admin", password: app.demoAcumatica.password, tenant: "StockbridgeDemo" }),
+      body: JSON.stringify({
+        name: "admin",
+        password: app.demoAcumatica.password,
+        tenant: "StockbridgeDemo",
+      }),
     });
     expect(seat.status).toBe(204);
     const error = await failure(app.api.call("testAcumatica"));
-    expect(error.message).toMatch(/^Acumatica connection test failed: licence limit reached: every API user seat/);
+    expect(error.message).toMatch(
+      /^Acumatica connection test failed: licence limit reached: every API user seat/,
+    );
   });
 
   it("says the host is unreachable", async () => {
     app = await createConnectedApp();
     await app.connectAcumatica({ instanceUri: "http://127.0.0.1:9/acumatica" });
     const error = await failure(app.api.call("testAcumatica"));
-    expect(error.message).toMatch(/^Acumatica connection test failed: unreachable host: http:\/\/127\.0\.0\.1:9\/acumatica \(/);
+    expect(error.message).toMatch(
+      /^Acumatica connection test failed: unreachable host: http:\/\/127\.0\.0\.1:9\/acumatica \(/,
+    );
   });
 });

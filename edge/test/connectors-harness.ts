@@ -1,4 +1,9 @@
-import { type Job, SANDBOX_DEMO } from "@stockbridge/shared";
+import {
+  type AcumaticaConnectionInput,
+  type Job,
+  SANDBOX_DEMO,
+  type ShopifyConnectionInput,
+} from "@stockbridge/shared";
 import { type RunningSandbox, startSandbox } from "../../sandbox/src/serve-node.ts";
 import type { AppDeps } from "../src/app.ts";
 import type { CatalogTuning } from "../src/catalog/service.ts";
@@ -66,10 +71,10 @@ export async function createConnectedApp(options: ConnectedAppOptions = {}) {
     },
 
     /** Saves the sandbox's demo connections for the test user (overrides change single fields). */
-    async connectShopify(overrides: Partial<typeof SANDBOX_DEMO.shopify> = {}) {
+    async connectShopify(overrides: Partial<ShopifyConnectionInput> = {}) {
       return api.call("saveShopify", { body: { ...SANDBOX_DEMO.shopify, ...overrides } });
     },
-    async connectAcumatica(overrides: Partial<Record<string, string>> = {}) {
+    async connectAcumatica(overrides: Partial<AcumaticaConnectionInput> = {}) {
       return api.call("saveAcumatica", { body: { ...this.demoAcumatica, ...overrides } });
     },
 

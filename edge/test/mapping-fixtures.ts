@@ -93,7 +93,7 @@ export async function deleteItem(db: TestApp["db"], userId: string, acumaticaId:
 }
 
 function skuKey(sku: string): string {
-  return sku.trim().toUpperCase();
+  return sku.trim().toLowerCase();
 }
 
 /** A registered user with an active subscription: what every mapping and sync route needs. */

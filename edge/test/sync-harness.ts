@@ -191,7 +191,7 @@ async function insertPair(app: TestApp, userId: string, pair: { product: SeedPro
           `gid://shopify/InventoryItem/${pair.variant.inventoryItemId}`,
           pair.product.title,
           sku,
-          sku.trim().toUpperCase(),
+          sku.trim().toLowerCase(),
           pair.variant.priceCents,
           pair.variant.compareAtPriceCents,
           pair.variant.tracked ? 1 : 0,
@@ -204,7 +204,7 @@ async function insertPair(app: TestApp, userId: string, pair: { product: SeedPro
       {
         sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, available, on_hand,
                 available_for_shipping, is_stock_item, last_synced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?, '2026-11-01T00:00:00.000Z')`,
-        args: [crypto.randomUUID(), userId, acumaticaId, pair.item.inventoryId, pair.item.inventoryId.toUpperCase(), pair.item.description, 0, null, pair.item.isStockItem ? 1 : 0],
+        args: [crypto.randomUUID(), userId, acumaticaId, pair.item.inventoryId, pair.item.inventoryId.toLowerCase(), pair.item.description, 0, null, pair.item.isStockItem ? 1 : 0],
       },
       {
         sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)

@@ -1,31 +1,33 @@
 import { TOKEN_STORAGE_KEY } from "@stockbridge/shared";
 import { IDBKeyRange, indexedDB } from "fake-indexeddb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../edge/test/helpers.ts";
 import type { SessionEndReason } from "../src/features/auth/auth-store.ts";
 import { createServices, type Services } from "../src/lib/services.ts";
 import { createMemoryStorage, type TokenStorage } from "../src/lib/token-store.ts";
-import { type FakeEdge, makeUser, startFakeEdge } from "./support/fake-edge.ts";
 
-const edges: FakeEdge[] = [];
-afterEach(async () => {
-  await Promise.all(edges.splice(0).map((edge) => edge.close()));
-});
-
-let count = 0;
-function services(options: { baseUrl: string; storage?: TokenStorage; dbName?: string }): Services {
-  count += 1;
+/** The browser app's services, speaking to the real edge app in-process (or to a closed port). */
+function browserApp(options: {
+  edge?: TestApp;
+  storage?: TokenStorage;
+  dbName?: string;
+  calls?: string[];
+}): Services {
+  const { edge, calls } = options;
   return createServices({
     storage: options.storage ?? createMemoryStorage(),
     appVersion: "test",
-    apiBaseUrl: options.baseUrl,
-    database: { name: options.dbName ?? `auth-test-${count}-${Date.now()}`, indexedDB, IDBKeyRange },
+    apiBaseUrl: edge ? "http://app.test/api" : "http://127.0.0.1:9/api",
+    database: { name: options.dbName ?? `auth-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange },
+    ...(edge
+      ? {
+          fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+            calls?.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
+            return edge.app.request(String(input), init);
+          },
+        }
+      : {}),
   });
-}
-
-async function edge(): Promise<FakeEdge> {
-  const started = await startFakeEdge(makeUser({ name: "Ada Lovelace" }));
-  edges.push(started);
-  return started;
 }
 
 function endings(app: Services): SessionEndReason[] {
@@ -36,23 +38,25 @@ function endings(app: Services): SessionEndReason[] {
 
 describe("auth store", () => {
   it("starts anonymous without a stored token", () => {
-    const app = services({ baseUrl: "http://127.0.0.1:9/api" });
+    const app = browserApp({});
     expect(app.auth.getState()).toMatchObject({ status: "anonymous", isAuthenticated: false, user: null });
   });
 
-  it("signs in, keeps the token under the product key and clears an earlier error", async () => {
-    const server = await edge();
+  it("keeps the server's message when a login is refused, and signs in with the right password", async () => {
+    const edge = await createTestApp();
+    const account = await edge.registerUser({ name: "Ada Lovelace" });
     const storage = createMemoryStorage();
-    const app = services({ baseUrl: server.baseUrl, storage });
+    const app = browserApp({ edge, storage });
 
-    await expect(app.auth.login({ email: "ada@example.com", password: "wrong" })).rejects.toThrow(
-      "Invalid email or password",
-    );
-    expect(app.auth.getState().error).toBe("Invalid email or password");
+    const refused = await app.auth
+      .login({ email: account.email, password: "Wrong-passw0rd" })
+      .catch((error) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(app.auth.getState().error).toBe((refused as Error).message);
 
-    const user = await app.auth.login({ email: "ada@example.com", password: "Secret1" });
+    const user = await app.auth.login({ email: account.email, password: account.password });
     expect(user.name).toBe("Ada Lovelace");
-    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe("token-1");
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe(app.auth.getState().token);
     expect(app.auth.getState()).toMatchObject({
       status: "authenticated",
       isAuthenticated: true,
@@ -60,25 +64,26 @@ describe("auth store", () => {
     });
   });
 
-  it("restores a session from a stored token by the refresh call and keeps the new token", async () => {
-    const server = await edge();
-    server.validTokens.add("stored");
+  it("restores a session from a stored token by the refresh call", async () => {
+    const edge = await createTestApp();
+    const account = await edge.registerUser();
     const storage = createMemoryStorage();
-    storage.setItem(TOKEN_STORAGE_KEY, "stored");
-    const app = services({ baseUrl: server.baseUrl, storage });
+    storage.setItem(TOKEN_STORAGE_KEY, account.token);
+    const calls: string[] = [];
+    const app = browserApp({ edge, storage, calls });
     expect(app.auth.getState().status).toBe("restoring");
 
     await app.auth.restore();
-    expect(server.calls).toContain("POST /api/auth/refresh");
-    expect(app.auth.getState()).toMatchObject({ status: "authenticated", token: "token-1" });
-    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe("token-1");
+    expect(calls).toEqual(["POST /api/auth/refresh"]);
+    expect(app.auth.getState()).toMatchObject({ status: "authenticated", user: { email: account.email } });
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe(app.auth.getState().token);
   });
 
-  it("ends the session when the stored token is refused, without navigating itself", async () => {
-    const server = await edge();
+  it("ends the session when the stored token is refused, and leaves navigation to the guards", async () => {
+    const edge = await createTestApp();
     const storage = createMemoryStorage();
-    storage.setItem(TOKEN_STORAGE_KEY, "expired");
-    const app = services({ baseUrl: server.baseUrl, storage });
+    storage.setItem(TOKEN_STORAGE_KEY, "not-a-token");
+    const app = browserApp({ edge, storage });
     const reasons = endings(app);
     app.queryClient.setQueryData(["products"], { total: 3 });
 
@@ -90,32 +95,35 @@ describe("auth store", () => {
   });
 
   it("opens on the saved user when the server cannot be reached", async () => {
-    const server = await edge();
+    const edge = await createTestApp();
+    const account = await edge.registerUser();
     const storage = createMemoryStorage();
-    const dbName = `offline-${Date.now()}`;
-    await services({ baseUrl: server.baseUrl, storage, dbName }).auth.login({
-      email: "ada@example.com",
-      password: "Secret1",
+    const dbName = `offline-${crypto.randomUUID()}`;
+    await browserApp({ edge, storage, dbName }).auth.login({
+      email: account.email,
+      password: account.password,
     });
+    const token = storage.getItem(TOKEN_STORAGE_KEY);
 
-    const offline = services({ baseUrl: "http://127.0.0.1:9/api", storage, dbName });
+    const offline = browserApp({ storage, dbName });
     await offline.auth.restore();
     expect(offline.auth.getState()).toMatchObject({ status: "authenticated", offline: true });
-    expect(offline.auth.getState().user?.email).toBe("ada@example.com");
-    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe("token-1");
+    expect(offline.auth.getState().user?.email).toBe(account.email);
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe(token);
   });
 
   it("clears token and caches on a 401 and reports it as unauthorized", async () => {
-    const server = await edge();
+    const edge = await createTestApp();
+    const account = await edge.registerUser();
     const storage = createMemoryStorage();
-    const app = services({ baseUrl: server.baseUrl, storage });
+    const app = browserApp({ edge, storage });
     const reasons = endings(app);
-    await app.auth.login({ email: "ada@example.com", password: "Secret1" });
+    await app.auth.login({ email: account.email, password: account.password });
     app.queryClient.setQueryData(["products"], { total: 3 });
-    server.validTokens.clear(); // the server forgot the session
+    storage.setItem(TOKEN_STORAGE_KEY, "expired-or-forged"); // what an expired session looks like
 
     await expect(app.api.call("me")).rejects.toMatchObject({ status: 401 });
-    await waitForEnd(reasons);
+    await waitFor(() => reasons.length > 0);
     expect(reasons).toEqual(["unauthorized"]);
     expect(storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
     expect(app.queryClient.getQueryData(["products"])).toBeUndefined();
@@ -123,32 +131,33 @@ describe("auth store", () => {
   });
 
   it("logs out through POST /auth/logout and ends the session as a logout", async () => {
-    const server = await edge();
+    const edge = await createTestApp();
+    const account = await edge.registerUser();
     const storage = createMemoryStorage();
-    const app = services({ baseUrl: server.baseUrl, storage });
+    const calls: string[] = [];
+    const app = browserApp({ edge, storage, calls });
     const reasons = endings(app);
-    await app.auth.login({ email: "ada@example.com", password: "Secret1" });
+    await app.auth.login({ email: account.email, password: account.password });
 
     await app.auth.logout();
-    expect(server.calls).toContain("POST /api/auth/logout");
+    expect(calls).toContain("POST /api/auth/logout");
     expect(reasons).toEqual(["logout"]);
     expect(storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
-    expect(server.validTokens.size).toBe(0);
   });
 
   it("replaces the user from GET /auth/me", async () => {
-    const server = await edge();
-    const app = services({ baseUrl: server.baseUrl });
-    await app.auth.login({ email: "ada@example.com", password: "Secret1" });
-    app.auth.setUser(makeUser({ name: "Old Name" }));
+    const edge = await createTestApp();
+    const account = await edge.registerUser({ name: "Ada Lovelace" });
+    const app = browserApp({ edge });
+    await app.auth.login({ email: account.email, password: account.password });
+    app.auth.setUser({ ...account.user, name: "Old Name" });
 
     await app.auth.refreshUser();
     expect(app.auth.getState().user?.name).toBe("Ada Lovelace");
   });
 });
 
-/** The 401 handler ends the session asynchronously; wait for its report. */
-async function waitForEnd(reasons: SessionEndReason[]): Promise<void> {
-  for (let i = 0; i < 100 && reasons.length === 0; i++)
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** The 401 handler ends the session asynchronously; wait for it to report. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -1,7 +1,7 @@
 import type { User } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { checklistProgress, computeChecklist } from "../src/features/dashboard/checklist.ts";
-import { makeUser } from "./support/fake-edge.ts";
+import { makeUser } from "./support/users.ts";
 
 function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
   const status = { isVerified: true, lastTestedAt: null, lastTestError: null };

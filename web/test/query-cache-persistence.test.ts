@@ -15,11 +15,7 @@ function freshDatabase(): StockbridgeDatabase {
 
 const LIST = { products: [{ _id: "p1", sku: "A-1" }], total: 1, page: 1, totalPages: 1 };
 
-async function saveCache(
-  db: StockbridgeDatabase,
-  fill: (client: QueryClient) => void | Promise<void>,
-  buster = "1.0.0",
-) {
+async function saveCache(db: StockbridgeDatabase, fill: (client: QueryClient) => unknown, buster = "1.0.0") {
   const persister = createQueryPersister(db, { throttleTime: 0 });
   const client = new QueryClient();
   const stop = subscribeQueryCache({

@@ -16,13 +16,16 @@ export interface ListRequest {
 export interface SwapCounts {
   total: number;
   added: number;
+  /** Rows whose values changed; `unchanged` rows only get their lastSynced moved. */
   updated: number;
+  unchanged: number;
   removed: number;
 }
 
 /** Searches matching at most this many rows keep their row ids in the cache. */
 const FEW_MATCHES = 2_000;
-const ROWS_PER_INSERT = 400;
+/** Rows per INSERT statement (17 columns x 1,000 stays under SQLite's 32,766 parameters). */
+const ROWS_PER_INSERT = 1_000;
 
 const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
@@ -40,30 +43,34 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
   }
 
   /**
-   * Replaces the user's catalog with the staged pull in one transaction: new rows added (with the
-   * staged ids), known rows updated in place (ids kept), vanished rows removed, staging emptied,
-   * total and version recorded.
+   * Replaces the user's catalog with the staged pull in one transaction: vanished rows removed, new
+   * rows added (with the staged ids), changed rows rewritten in place (ids kept), unchanged rows
+   * only get the new lastSynced (so their other indexes are not rewritten), staging emptied, total
+   * and version recorded.
    */
   async function swap(system: CatalogSystem, jobId: string, userId: string, syncedAt: string): Promise<SwapCounts> {
     const t = TABLES[system];
-    const matchStaged = `SELECT 1 FROM ${t.staging} s WHERE s.job_id = ? AND s.${t.key} = ${t.table}.${t.key}`;
+    const staged = `SELECT 1 FROM ${t.staging} s WHERE s.job_id = ? AND s.${t.key} = ${t.table}.${t.key}`;
+    const sameValues = t.columns.map((column) => `p.${column} IS s.${column}`).join(" AND ");
     const results = await db.batch(
       [
         {
           sql: `SELECT count(*) AS staged,
-                       sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key})) AS added
+                       coalesce(sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key})), 0) AS added
                 FROM ${t.staging} s WHERE s.job_id = ?`,
           args: [jobId],
         },
-        { sql: `SELECT count(*) AS removed FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${matchStaged})`, args: [userId, jobId] },
-        { sql: `DELETE FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${matchStaged})`, args: [userId, jobId] },
+        { sql: `DELETE FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${staged})`, args: [userId, jobId] },
         {
           sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, last_synced)
-                SELECT new_id, user_id, ${t.key}, ${t.columns.join(", ")}, ? FROM ${t.staging} WHERE job_id = ?
+                SELECT new_id, user_id, ${t.key}, ${t.columns.join(", ")}, ? FROM ${t.staging} s
+                WHERE s.job_id = ? AND NOT EXISTS (
+                  SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key} AND ${sameValues})
                 ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
                   ${[...t.columns, "last_synced"].map((column) => `${column} = excluded.${column}`).join(", ")}`,
           args: [syncedAt, jobId],
         },
+        { sql: `UPDATE ${t.table} SET last_synced = ? WHERE user_id = ? AND last_synced IS NOT ?`, args: [syncedAt, userId, syncedAt] },
         { sql: `DELETE FROM ${t.staging} WHERE job_id = ?`, args: [jobId] },
         {
           sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
@@ -76,17 +83,23 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
       ],
       "write",
     );
-    const staged = Number(results[0]?.rows[0]?.staged ?? 0);
+    const stagedRows = Number(results[0]?.rows[0]?.staged ?? 0);
     const added = Number(results[0]?.rows[0]?.added ?? 0);
+    const written = results[2]?.rowsAffected ?? 0;
     return {
       total: Number(results[5]?.rows[0]?.total ?? 0),
       added,
-      updated: staged - added,
-      removed: Number(results[1]?.rows[0]?.removed ?? 0),
+      updated: written - added,
+      unchanged: stagedRows - written,
+      removed: results[1]?.rowsAffected ?? 0,
     };
   }
 
-  async function list(system: CatalogSystem, userId: string, request: ListRequest): Promise<{ rows: Row[]; total: number }> {
+  async function list(
+    system: CatalogSystem,
+    userId: string,
+    request: ListRequest,
+  ): Promise<{ rows: Row[]; total: number }> {
     const t = TABLES[system];
     const sort = t.sorts[request.sortBy] ?? t.sorts.lastSynced;
     if (!sort) throw new Error(`no sort for ${request.sortBy}`);
@@ -99,8 +112,13 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
 
     if (!term) {
       const [page, count] = await Promise.all([
-        db.execute({ sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? ${order}`, args: [userId, ...window] }),
-        state ? Promise.resolve(state.total) : countRows(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]),
+        db.execute({
+          sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? ${order}`,
+          args: [userId, ...window],
+        }),
+        state
+          ? Promise.resolve(state.total)
+          : countRows(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]),
       ]);
       return { rows: page.rows, total: count };
     }
@@ -145,8 +163,14 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
     return Number(result.rows[0]?.total ?? 0);
   }
 
-  async function catalogState(system: CatalogSystem, userId: string): Promise<{ total: number; version: number } | null> {
-    const result = await db.execute({ sql: "SELECT total, version FROM catalog_state WHERE user_id = ? AND system = ?", args: [userId, system] });
+  async function catalogState(
+    system: CatalogSystem,
+    userId: string,
+  ): Promise<{ total: number; version: number } | null> {
+    const result = await db.execute({
+      sql: "SELECT total, version FROM catalog_state WHERE user_id = ? AND system = ?",
+      args: [userId, system],
+    });
     const row = result.rows[0];
     return row ? { total: Number(row.total), version: Number(row.version) } : null;
   }
@@ -177,7 +201,11 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
           row.locationId,
           row.available,
           row.onHand,
-          JSON.stringify(row.locationId ? [{ locationId: row.locationId, available: row.available, onHandInventory: row.onHand }] : []),
+          JSON.stringify(
+            row.locationId
+              ? [{ locationId: row.locationId, available: row.available, onHandInventory: row.onHand }]
+              : [],
+          ),
         ]),
       );
     },

@@ -1,3 +1,4 @@
+import type { Row } from "@libsql/client";
 import {
   type AcumaticaProductList,
   type AcumaticaProductQuery,
@@ -7,12 +8,11 @@ import {
   type ShopifyProductList,
   type ShopifyProductQuery,
 } from "@stockbridge/shared";
-import type { Row } from "@libsql/client";
+import type { ConnectionsService } from "../connections/service.ts";
 import { readAcumaticaCatalog } from "../connectors/acumatica/catalog-reader.ts";
 import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import { readShopifyCatalog } from "../connectors/shopify/catalog-reader.ts";
-import type { ConnectionsService } from "../connections/service.ts";
 import { UpstreamError } from "../http/errors.ts";
 import type { JobContext, JobRunner } from "../jobs/runner.ts";
 import type { CatalogRepo } from "./repo.ts";
@@ -36,7 +36,10 @@ export const DEFAULT_CATALOG_TUNING: CatalogTuning = {
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
   jobs: JobRunner;
-  connections: Pick<ConnectionsService, "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion">;
+  connections: Pick<
+    ConnectionsService,
+    "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion"
+  >;
   connectors: Connectors;
   now: () => Date;
   newId: () => string;
@@ -69,7 +72,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           });
           job.progress({ phase: "Saving the catalog" });
           const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
-          if (client.servedVersion) await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
+          if (client.servedVersion)
+            await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
           return {
             message: MESSAGES.products.synchronized,
             result: {
@@ -81,6 +85,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
               points: client.stats.points,
               throttled: client.stats.throttled,
               waitedMs: client.stats.waitedMs,
+              exportWaitMs: summary.exportWaitMs,
             },
           };
         } catch (error) {
@@ -116,7 +121,13 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
           return {
             message: MESSAGES.products.synchronized,
-            result: { ...counts, ...summary, calls: stats.calls, retries: stats.retries, waitedMs: stats.waitedMs },
+            result: {
+              ...counts,
+              ...summary,
+              calls: stats.calls,
+              retries: stats.retries,
+              waitedMs: stats.waitedMs,
+            },
           };
         } catch (error) {
           await repo.discardStaging("acumatica", { jobId: job.jobId });
@@ -133,12 +144,22 @@ export function createCatalogService(deps: CatalogServiceDeps) {
 
     async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
       const { rows, total } = await repo.list("shopify", userId, query);
-      return { products: rows.map(toShopifyProduct), total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+      return {
+        products: rows.map(toShopifyProduct),
+        total,
+        page: query.page,
+        totalPages: Math.ceil(total / query.limit),
+      };
     },
 
     async listAcumatica(userId: string, query: AcumaticaProductQuery): Promise<AcumaticaProductList> {
       const { rows, total } = await repo.list("acumatica", userId, query);
-      return { products: rows.map(toAcumaticaProduct), total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+      return {
+        products: rows.map(toAcumaticaProduct),
+        total,
+        page: query.page,
+        totalPages: Math.ceil(total / query.limit),
+      };
     },
   };
 }
@@ -160,7 +181,8 @@ function toShopifyProduct(row: Row): ShopifyProductList["products"][number] {
     title: String(row.title),
     sku: String(row.sku),
     price: fromCents(Number(row.price_cents)),
-    compareAtPrice: row.compare_at_price_cents === null ? null : fromCents(Number(row.compare_at_price_cents)),
+    compareAtPrice:
+      row.compare_at_price_cents === null ? null : fromCents(Number(row.compare_at_price_cents)),
     isPhysicalProduct: Number(row.is_physical) === 1,
     tracked: Number(row.tracked) === 1,
     inventoryLocations: JSON.parse(String(row.locations_json)),

@@ -35,13 +35,19 @@ export interface TestOutcome {
 export function createConnectionsRepo(db: Db) {
   return {
     async findAcumatica(userId: string): Promise<AcumaticaRecord | null> {
-      const result = await db.execute({ sql: "SELECT * FROM acumatica_connections WHERE user_id = ?", args: [userId] });
+      const result = await db.execute({
+        sql: "SELECT * FROM acumatica_connections WHERE user_id = ?",
+        args: [userId],
+      });
       const row = result.rows[0];
       return row ? toAcumatica(row) : null;
     },
 
     async findShopify(userId: string): Promise<ShopifyRecord | null> {
-      const result = await db.execute({ sql: "SELECT * FROM shopify_connections WHERE user_id = ?", args: [userId] });
+      const result = await db.execute({
+        sql: "SELECT * FROM shopify_connections WHERE user_id = ?",
+        args: [userId],
+      });
       const row = result.rows[0];
       return row ? toShopify(row) : null;
     },

@@ -38,7 +38,9 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       return await secrets.open(sealed, context);
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
-      throw new ConflictError(`The saved ${what} can no longer be read (${error.message}) Enter it again and save.`);
+      throw new ConflictError(
+        `The saved ${what} can no longer be read (${error.message}) Enter it again and save.`,
+      );
     }
   }
 
@@ -86,10 +88,19 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       await checkInstanceUri(instanceUri);
       const saved = await repo.findAcumatica(userId);
       if (!input.password && !saved) {
-        throw new ValidationError("Password is required", [{ path: "password", message: "Password is required" }]);
+        throw new ValidationError("Password is required", [
+          { path: "password", message: "Password is required" },
+        ]);
       }
-      const passwordChanged = Boolean(input.password) && (!saved || (await open(saved.passwordSealed, PASSWORD(userId), "Acumatica password").catch(() => "")) !== input.password);
-      const passwordSealed = input.password && passwordChanged ? await secrets.seal(input.password, PASSWORD(userId)) : (saved?.passwordSealed ?? "");
+      const passwordChanged =
+        Boolean(input.password) &&
+        (!saved ||
+          (await open(saved.passwordSealed, PASSWORD(userId), "Acumatica password").catch(() => "")) !==
+            input.password);
+      const passwordSealed =
+        input.password && passwordChanged
+          ? await secrets.seal(input.password, PASSWORD(userId))
+          : (saved?.passwordSealed ?? "");
       const loginChanged =
         !saved ||
         passwordChanged ||
@@ -116,14 +127,22 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
 
     async saveShopify(userId: string, input: ShopifyConnectionInput): Promise<ShopifyConnection> {
       const storeName = normalizeStoreName(input.storeName);
-      if (!storeName) throw new ValidationError(STORE_NAME_RULE, [{ path: "storeName", message: STORE_NAME_RULE }]);
+      if (!storeName)
+        throw new ValidationError(STORE_NAME_RULE, [{ path: "storeName", message: STORE_NAME_RULE }]);
       const saved = await repo.findShopify(userId);
       if (!input.accessToken && !saved) {
-        throw new ValidationError("Access token is required", [{ path: "accessToken", message: "Access token is required" }]);
+        throw new ValidationError("Access token is required", [
+          { path: "accessToken", message: "Access token is required" },
+        ]);
       }
       const token = input.accessToken.trim();
-      const tokenChanged = Boolean(token) && (!saved || (await open(saved.accessTokenSealed, TOKEN(userId), "Shopify access token").catch(() => "")) !== token);
-      const accessTokenSealed = token && tokenChanged ? await secrets.seal(token, TOKEN(userId)) : (saved?.accessTokenSealed ?? "");
+      const tokenChanged =
+        Boolean(token) &&
+        (!saved ||
+          (await open(saved.accessTokenSealed, TOKEN(userId), "Shopify access token").catch(() => "")) !==
+            token);
+      const accessTokenSealed =
+        token && tokenChanged ? await secrets.seal(token, TOKEN(userId)) : (saved?.accessTokenSealed ?? "");
       const targetChanged = !saved || saved.storeName !== storeName || saved.apiVersion !== input.apiVersion;
       const loginChanged = targetChanged || tokenChanged;
       const record: ShopifyRecord = {
@@ -145,7 +164,13 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       const connection = await acumaticaCredentials(userId);
       const at = deps.now().toISOString();
       try {
-        await deps.connectors.acumatica(connection, async () => {}, { maxAttempts: 2, timeoutMs: 20_000, verifyEndpoint: true });
+        // Resolved afresh: the host may point somewhere else than when it was saved.
+        await refusedAsUpstream(deps.guard, connection.instanceUri, "Acumatica", "the instance address");
+        await deps.connectors.acumatica(connection, async () => {}, {
+          maxAttempts: 2,
+          timeoutMs: 20_000,
+          verifyEndpoint: true,
+        });
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.acumaticaTestFailed}: ${error.message}`;
@@ -154,7 +179,8 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       }
       await repo.recordAcumaticaTest(userId, { ok: true, at, error: null });
       const record = await repo.findAcumatica(userId);
-      if (!record) throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
+      if (!record)
+        throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
       return acumaticaView(record);
     },
 
@@ -164,6 +190,12 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       const at = deps.now().toISOString();
       const client = deps.connectors.shopify(credentials, { maxAttempts: 2, timeoutMs: 20_000 });
       try {
+        await refusedAsUpstream(
+          deps.guard,
+          deps.connectors.shopifyOrigin(credentials.storeName),
+          "Shopify",
+          "the store address",
+        );
         await client.request("query ConnectionTest { shop { name myshopifyDomain } }");
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
@@ -171,17 +203,42 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         await repo.recordShopifyTest(userId, { ok: false, at, error: message, servedApiVersion: null });
         throw new UpstreamError("Shopify", message);
       }
-      await repo.recordShopifyTest(userId, { ok: true, at, error: null, servedApiVersion: client.servedVersion });
+      await repo.recordShopifyTest(userId, {
+        ok: true,
+        at,
+        error: null,
+        servedApiVersion: client.servedVersion,
+      });
       const record = await repo.findShopify(userId);
       if (!record) throw new NotFoundError("No Shopify connection is saved yet: save it in Settings first.");
       return shopifyView(record);
     },
 
-    recordServedShopifyVersion: (userId: string, version: string) => repo.recordServedShopifyVersion(userId, version),
+    recordServedShopifyVersion: (userId: string, version: string) =>
+      repo.recordServedShopifyVersion(userId, version),
   };
 }
 
 export type ConnectionsService = ReturnType<typeof createConnectionsService>;
+
+async function refusedAsUpstream(
+  guard: OutboundGuard,
+  url: string,
+  system: "Shopify" | "Acumatica",
+  what: string,
+) {
+  try {
+    await guard.check(url);
+  } catch (error) {
+    if (!(error instanceof OutboundRefusedError)) throw error;
+    throw new UpstreamError(
+      system,
+      error.kind === "unresolvable"
+        ? `unreachable host: ${error.message}`
+        : `${what} is not allowed: ${error.message}`,
+    );
+  }
+}
 
 function acumaticaView(record: AcumaticaRecord): AcumaticaConnection {
   return {

@@ -1,5 +1,15 @@
-import { type AcumaticaApi, type AcumaticaConnectionInfo, type AcumaticaSessionOptions, withAcumaticaSession } from "./acumatica/session.ts";
-import { createShopifyClient, defaultShopifyOrigin, type ShopifyClient, type ShopifyClientOptions } from "./shopify/graphql-client.ts";
+import {
+  type AcumaticaApi,
+  type AcumaticaConnectionInfo,
+  type AcumaticaSessionOptions,
+  withAcumaticaSession,
+} from "./acumatica/session.ts";
+import {
+  createShopifyClient,
+  defaultShopifyOrigin,
+  type ShopifyClient,
+  type ShopifyClientOptions,
+} from "./shopify/graphql-client.ts";
 import type { ConnectorClock, FetchLike } from "./transport.ts";
 
 export interface ShopifyCredentials {
@@ -43,7 +53,13 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
     clock: options.clock,
     shopifyOrigin,
     shopify: (credentials, overrides = {}) =>
-      createShopifyClient({ ...credentials, fetch: options.fetch, clock: options.clock, originFor: shopifyOrigin, ...overrides }),
+      createShopifyClient({
+        ...credentials,
+        fetch: options.fetch,
+        clock: options.clock,
+        originFor: shopifyOrigin,
+        ...overrides,
+      }),
     acumatica: (connection, fn, overrides = {}) =>
       withAcumaticaSession(connection, fn, {
         fetch: options.fetch,

@@ -3,7 +3,10 @@
  * answer, one parsed object at a time. Acumatica's inquiries return every row of a 100,000-item
  * catalog in one answer; parsing it whole would hold hundreds of megabytes at once.
  */
-export async function* streamArrayItems(body: ReadableStream<Uint8Array>, property: string): AsyncGenerator<unknown> {
+export async function* streamArrayItems(
+  body: ReadableStream<Uint8Array>,
+  property: string,
+): AsyncGenerator<unknown> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
   const opening = new RegExp(`"${property.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:\\s*\\[`);

@@ -11,35 +11,68 @@ export function createJobsRepo(db: Db) {
      * Inserts a running job unless the user already has a live one of this kind: one statement, so
      * two requests at the same moment cannot both start. A job whose lease ran out does not count.
      */
-    async insertIfIdle(job: { id: string; userId: string; kind: JobKind; now: string; leaseUntil: string; phase: string }): Promise<boolean> {
+    async insertIfIdle(job: {
+      id: string;
+      userId: string;
+      kind: JobKind;
+      now: string;
+      leaseUntil: string;
+      phase: string;
+    }): Promise<boolean> {
       const result = await db.execute({
         sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at)
               SELECT ?, ?, ?, 'running', ?, ?, ?, ?
               WHERE NOT EXISTS (
                 SELECT 1 FROM jobs WHERE user_id = ? AND kind = ? AND status IN ('queued', 'running')
                   AND (lease_until IS NULL OR lease_until > ?))`,
-        args: [job.id, job.userId, job.kind, job.phase, job.leaseUntil, job.now, job.now, job.userId, job.kind, job.now],
+        args: [
+          job.id,
+          job.userId,
+          job.kind,
+          job.phase,
+          job.leaseUntil,
+          job.now,
+          job.now,
+          job.userId,
+          job.kind,
+          job.now,
+        ],
       });
       return result.rowsAffected === 1;
     },
 
     async find(userId: string, id: string): Promise<Job | null> {
-      const result = await db.execute({ sql: "SELECT * FROM jobs WHERE id = ? AND user_id = ?", args: [id, userId] });
+      const result = await db.execute({
+        sql: "SELECT * FROM jobs WHERE id = ? AND user_id = ?",
+        args: [id, userId],
+      });
       const row = result.rows[0];
       return row ? toJob(row) : null;
     },
 
-    async progress(id: string, update: { done: number; total: number | null; phase: string; leaseUntil: string }) {
+    async progress(
+      id: string,
+      update: { done: number; total: number | null; phase: string; leaseUntil: string },
+    ) {
       await db.execute({
         sql: "UPDATE jobs SET progress_done = ?, progress_total = ?, phase = ?, lease_until = ? WHERE id = ? AND status = 'running'",
         args: [update.done, update.total, update.phase, update.leaseUntil, id],
       });
     },
 
-    async finish(id: string, outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown; now: string }) {
+    async finish(
+      id: string,
+      outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown; now: string },
+    ) {
       await db.execute({
         sql: `UPDATE jobs SET status = ?, message = ?, result_json = ?, finished_at = ?, lease_until = NULL WHERE id = ?`,
-        args: [outcome.status, outcome.message, outcome.result === null ? null : JSON.stringify(outcome.result), outcome.now, id],
+        args: [
+          outcome.status,
+          outcome.message,
+          outcome.result === null ? null : JSON.stringify(outcome.result),
+          outcome.now,
+          id,
+        ],
       });
     },
 
@@ -63,7 +96,8 @@ function toJob(row: Row): Job {
   let result: Record<string, unknown> | null = null;
   if (typeof row.result_json === "string") {
     const parsed: unknown = JSON.parse(row.result_json);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) result = parsed as Record<string, unknown>;
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      result = parsed as Record<string, unknown>;
   }
   return {
     _id: String(row.id),

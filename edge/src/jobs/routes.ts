@@ -20,7 +20,10 @@ const POLL_MS = 1_000;
  * `done` event. Outside the contract; EventSource cannot set headers, so the token may come as
  * `?token=`, verified by the same authenticate function as every other route.
  */
-export function registerJobEvents(app: Hono<AppEnv>, deps: { authenticate(token: string): Promise<Caller>; jobs: JobRunner }) {
+export function registerJobEvents(
+  app: Hono<AppEnv>,
+  deps: { authenticate(token: string): Promise<Caller>; jobs: JobRunner },
+) {
   app.get("/api/jobs/:id/events", async (c) => {
     const token = c.req.header("Authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? c.req.query("token");
     if (!token) throw new UnauthorizedError(MESSAGES.access.loginRequired);

@@ -66,11 +66,23 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return job;
   }
 
-  async function start(userId: string, kind: JobKind, work: JobWork, options: { busyMessage: string; phase?: string }): Promise<Job> {
+  async function start(
+    userId: string,
+    kind: JobKind,
+    work: JobWork,
+    options: { busyMessage: string; phase?: string },
+  ): Promise<Job> {
     await recoverStale();
     const jobId = deps.newId();
     const phase = options.phase ?? "Starting";
-    const inserted = await deps.repo.insertIfIdle({ id: jobId, userId, kind, now: deps.now().toISOString(), leaseUntil: leaseUntil(), phase });
+    const inserted = await deps.repo.insertIfIdle({
+      id: jobId,
+      userId,
+      kind,
+      now: deps.now().toISOString(),
+      leaseUntil: leaseUntil(),
+      phase,
+    });
     if (!inserted) throw new ConflictError(options.busyMessage);
     const job = await deps.repo.find(userId, jobId);
     if (!job) throw new Error(`job ${jobId} vanished right after it was created`);
@@ -112,7 +124,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
       outcome = { status: "succeeded", message: done.message ?? null, result: done.result };
     } catch (error) {
       outcome = { status: "failed", message: failureText(error), result: null };
-      deps.log(`job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describe(error)}`);
+      deps.log(
+        `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describe(error)}`,
+      );
     } finally {
       clearInterval(heartbeat);
     }

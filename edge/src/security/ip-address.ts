@@ -4,13 +4,28 @@
  * reserved). IPv4-mapped, NAT64 and 6to4 IPv6 forms are judged by the IPv4 address inside them,
  * so `::ffff:169.254.169.254` is as refused as `169.254.169.254`.
  */
-export type AddressKind = "public" | "loopback" | "private" | "link-local" | "metadata" | "unspecified" | "reserved";
+export type AddressKind =
+  | "public"
+  | "loopback"
+  | "private"
+  | "link-local"
+  | "metadata"
+  | "unspecified"
+  | "reserved";
 
 /** Addresses no outbound call may reach, whatever the configuration. */
-export const NEVER_ALLOWED: ReadonlySet<AddressKind> = new Set(["link-local", "metadata", "unspecified", "reserved"]);
+export const NEVER_ALLOWED: ReadonlySet<AddressKind> = new Set([
+  "link-local",
+  "metadata",
+  "unspecified",
+  "reserved",
+]);
 
 export function classifyAddress(address: string): AddressKind | null {
-  const text = address.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const text = address
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   const v4 = parseIpv4(text);
   if (v4) return classifyIpv4(v4);
   const v6 = parseIpv6(text);
@@ -61,7 +76,8 @@ function parseIpv6(input: string): number[] | null {
   const halves = text.split("::");
   if (halves.length > 2) return null;
   const groups = (part: string) => (part === "" ? [] : part.split(":"));
-  const parse = (group: string) => (/^[0-9a-fA-F]{1,4}$/.test(group) ? Number.parseInt(group, 16) : Number.NaN);
+  const parse = (group: string) =>
+    /^[0-9a-fA-F]{1,4}$/.test(group) ? Number.parseInt(group, 16) : Number.NaN;
   const left = groups(halves[0] ?? "").map(parse);
   const right = halves.length === 2 ? groups(halves[1] ?? "").map(parse) : [];
   const missing = 8 - left.length - right.length;
@@ -84,7 +100,12 @@ function classifyIpv6(groups: number[]): AddressKind {
   // 6to4 carries an IPv4 address in groups 1-2.
   if (g(0) === 0x2002) return classifyIpv4([g(1) >> 8, g(1) & 0xff, g(2) >> 8, g(2) & 0xff]);
   // AWS's IPv6 instance metadata endpoint (fd00:ec2::254) sits inside the unique-local range.
-  if (g(0) === 0xfd00 && g(1) === 0x0ec2 && groups.slice(2, 7).every((group) => group === 0) && g(7) === 0x254) {
+  if (
+    g(0) === 0xfd00 &&
+    g(1) === 0x0ec2 &&
+    groups.slice(2, 7).every((group) => group === 0) &&
+    g(7) === 0x254
+  ) {
     return "metadata";
   }
   if ((g(0) & 0xffc0) === 0xfe80) return "link-local";

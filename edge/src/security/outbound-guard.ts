@@ -12,7 +12,7 @@ export interface OutboundPolicy {
   /** Production refuses plain http. */
   requireHttps: boolean;
   resolveHost: ResolveHost;
-  /** How long a host's verdict is reused, so a pull of 500 pages does not resolve 500 times. */
+  /** How long `fetch` reuses a host's verdict, so a pull of 500 pages does not resolve 500 times. */
   cacheMs?: number;
 }
 
@@ -28,7 +28,13 @@ export class OutboundRefusedError extends Error {
 }
 
 // Names of cloud metadata services, refused before any lookup (they resolve to link-local addresses).
-const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"]);
+const METADATA_HOSTS = new Set([
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 
 const KIND_TEXT: Record<AddressKind, string> = {
   public: "a public address",
@@ -41,7 +47,7 @@ const KIND_TEXT: Record<AddressKind, string> = {
 };
 
 export interface OutboundGuard {
-  /** Throws OutboundRefusedError when `url` may not be called. */
+  /** Throws OutboundRefusedError when `url` may not be called; always resolves the host afresh. */
   check(url: string | URL): Promise<void>;
   /** `fetch` that checks every URL first and never follows a redirect on its own. */
   fetch: FetchLike;
@@ -53,11 +59,11 @@ export interface OutboundGuard {
  * checked host cannot bounce a request to a metadata endpoint.
  */
 export function createOutboundGuard(policy: OutboundPolicy, baseFetch: FetchLike): OutboundGuard {
-  const cacheMs = policy.cacheMs ?? 30_000;
+  const cacheMs = policy.cacheMs ?? 10_000;
   const verdicts = new Map<string, { until: number; error: OutboundRefusedError | null }>();
 
-  async function checkHost(hostname: string): Promise<void> {
-    const cached = verdicts.get(hostname);
+  async function checkHost(hostname: string, fresh: boolean): Promise<void> {
+    const cached = fresh ? undefined : verdicts.get(hostname);
     if (cached && cached.until > Date.now()) {
       if (cached.error) throw cached.error;
       return;
@@ -74,7 +80,7 @@ export function createOutboundGuard(policy: OutboundPolicy, baseFetch: FetchLike
     if (error) throw error;
   }
 
-  async function check(input: string | URL): Promise<void> {
+  async function check(input: string | URL, fresh = true): Promise<void> {
     let url: URL;
     try {
       url = new URL(input);
@@ -90,13 +96,13 @@ export function createOutboundGuard(policy: OutboundPolicy, baseFetch: FetchLike
     if (url.username || url.password) {
       throw new OutboundRefusedError("the address must not contain a user name or password", "blocked");
     }
-    await checkHost(url.hostname.toLowerCase().replace(/\.$/, ""));
+    await checkHost(url.hostname.toLowerCase().replace(/\.$/, ""), fresh);
   }
 
   return {
-    check,
+    check: (url) => check(url, true),
     async fetch(input, init) {
-      await check(input instanceof Request ? input.url : input);
+      await check(input instanceof Request ? input.url : input, false);
       return baseFetch(input, { ...init, redirect: "manual" });
     },
   };
@@ -119,12 +125,15 @@ async function judgeHost(hostname: string, policy: OutboundPolicy): Promise<void
     } catch {
       addresses = [];
     }
-    if (addresses.length === 0) throw new OutboundRefusedError(`the host name ${bare} does not resolve`, "unresolvable");
+    if (addresses.length === 0)
+      throw new OutboundRefusedError(`the host name ${bare} does not resolve`, "unresolvable");
   }
   for (const address of addresses) {
     const kind = classifyAddress(address);
-    if (kind === null) throw new OutboundRefusedError(`${bare} resolves to an unrecognised address (${address})`, "blocked");
-    const refused = NEVER_ALLOWED.has(kind) || ((kind === "loopback" || kind === "private") && !policy.allowPrivateNetwork);
+    if (kind === null)
+      throw new OutboundRefusedError(`${bare} resolves to an unrecognised address (${address})`, "blocked");
+    const refused =
+      NEVER_ALLOWED.has(kind) || ((kind === "loopback" || kind === "private") && !policy.allowPrivateNetwork);
     if (refused) {
       const where = address === bare ? address : `${bare} resolves to ${address}`;
       throw new OutboundRefusedError(`${where}, ${KIND_TEXT[kind]}, which may not be called`, "blocked");

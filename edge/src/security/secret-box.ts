@@ -29,7 +29,10 @@ export function createSecretBox(keyRing: string | undefined): SecretBox {
   const keyFor = (key: RingKey) => {
     let promise = imported.get(key.id);
     if (!promise) {
-      promise = crypto.subtle.importKey("raw", key.raw as BufferSource, "AES-GCM", false, ["encrypt", "decrypt"]);
+      promise = crypto.subtle.importKey("raw", key.raw as BufferSource, "AES-GCM", false, [
+        "encrypt",
+        "decrypt",
+      ]);
       imported.set(key.id, promise);
     }
     return promise;
@@ -38,17 +41,26 @@ export function createSecretBox(keyRing: string | undefined): SecretBox {
   return {
     async seal(plaintext, context) {
       const key = ring[0];
-      if (!key) throw new SecretBoxError("Connection secrets cannot be stored: ENCRYPTION_KEYS is not configured.");
+      if (!key)
+        throw new SecretBoxError("Connection secrets cannot be stored: ENCRYPTION_KEYS is not configured.");
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const data = new TextEncoder().encode(plaintext);
-      const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: aad(context) }, await keyFor(key), data);
+      const sealed = await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: aad(context) },
+        await keyFor(key),
+        data,
+      );
       return [VERSION, key.id, toBase64Url(iv), toBase64Url(new Uint8Array(sealed))].join(":");
     },
     async open(sealed, context) {
       const [version, keyId, iv, body] = sealed.split(":");
-      if (version !== VERSION || !keyId || !iv || !body) throw new SecretBoxError("A stored secret is not in a known format.");
+      if (version !== VERSION || !keyId || !iv || !body)
+        throw new SecretBoxError("A stored secret is not in a known format.");
       const key = ring.find((candidate) => candidate.id === keyId);
-      if (!key) throw new SecretBoxError(`A stored secret was sealed with key "${keyId}", which is no longer in ENCRYPTION_KEYS.`);
+      if (!key)
+        throw new SecretBoxError(
+          `A stored secret was sealed with key "${keyId}", which is no longer in ENCRYPTION_KEYS.`,
+        );
       try {
         const opened = await crypto.subtle.decrypt(
           { name: "AES-GCM", iv: fromBase64Url(iv) as BufferSource, additionalData: aad(context) },
@@ -71,7 +83,9 @@ export function parseKeyRing(text: string | undefined): RingKey[] {
     const colon = trimmed.indexOf(":");
     const id = trimmed.slice(0, colon);
     if (colon <= 0 || !KEY_ID.test(id)) {
-      throw new SecretBoxError('ENCRYPTION_KEYS must be "id:base64key" pairs separated by commas (ids: letters, digits, - or _).');
+      throw new SecretBoxError(
+        'ENCRYPTION_KEYS must be "id:base64key" pairs separated by commas (ids: letters, digits, - or _).',
+      );
     }
     let raw: Uint8Array;
     try {
@@ -79,8 +93,10 @@ export function parseKeyRing(text: string | undefined): RingKey[] {
     } catch {
       throw new SecretBoxError(`ENCRYPTION_KEYS: the key "${id}" is not valid base64.`);
     }
-    if (raw.length !== 32) throw new SecretBoxError(`ENCRYPTION_KEYS: the key "${id}" must be 32 bytes (got ${raw.length}).`);
-    if (ring.some((key) => key.id === id)) throw new SecretBoxError(`ENCRYPTION_KEYS: the key id "${id}" appears twice.`);
+    if (raw.length !== 32)
+      throw new SecretBoxError(`ENCRYPTION_KEYS: the key "${id}" must be 32 bytes (got ${raw.length}).`);
+    if (ring.some((key) => key.id === id))
+      throw new SecretBoxError(`ENCRYPTION_KEYS: the key id "${id}" appears twice.`);
     ring.push({ id, raw });
   }
   return ring;

@@ -18,6 +18,7 @@ const FILTER_BATCH = 40;
 /** Above this many items the whole lists are paged instead of filtered. */
 const LIST_THRESHOLD = 1_000;
 const PAGE_SIZE = 1_000;
+const PARALLEL_PAGES = 3;
 /** Up to this many stock items read their quantities one inquiry each; more read one warehouse-wide inquiry. */
 const PER_ITEM_QUANTITIES = 5;
 
@@ -96,13 +97,17 @@ async function listAll(api: AcumaticaApi, major: number): Promise<ItemRecord[]> 
   return [...stock.map((record) => toRecord(record, true)), ...nonStock.map((record) => toRecord(record, false))];
 }
 
-/** `$top`/`$skip` pages, two at a time, until a short page. */
+/** `$top`/`$skip` pages, a wave of PARALLEL_PAGES at a time (the session caps concurrency), until a short page. */
 async function pages(api: AcumaticaApi, entity: string, select: string): Promise<Wrapped[]> {
   const all: Wrapped[] = [];
-  for (let index = 0; ; index += 2) {
-    const pair = await Promise.all([index, index + 1].map(async (page) => listOf(entity, await api.get<unknown>(entity, { $select: select, $top: PAGE_SIZE, $skip: page * PAGE_SIZE }))));
-    for (const records of pair) all.push(...records);
-    if (pair.some((records) => records.length < PAGE_SIZE)) return all;
+  for (let index = 0; ; index += PARALLEL_PAGES) {
+    const wave = await Promise.all(
+      Array.from({ length: PARALLEL_PAGES }, async (_, offset) =>
+        listOf(entity, await api.get<unknown>(entity, { $select: select, $top: PAGE_SIZE, $skip: (index + offset) * PAGE_SIZE })),
+      ),
+    );
+    for (const records of wave) all.push(...records);
+    if (wave.some((records) => records.length < PAGE_SIZE)) return all;
   }
 }
 

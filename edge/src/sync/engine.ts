@@ -150,17 +150,21 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
   ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
-    await progress("Reading Acumatica", 0);
+    await progress("Reading Acumatica and Shopify", 0);
     const keys: ErpKey[] = targets.map((target) => ({ acumaticaId: target.acumaticaId, inventoryId: target.acumaticaSku }));
-    const erp = await deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys));
-    await progress("Reading Shopify", 0);
     const port = await deps.connectors.shopify(input.userId);
-    const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
-    const shopify = await readShopifyVariants(
-      port,
-      targets.map((target) => target.shopifyVariantId),
-      { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
-    );
+    // The two systems are read at the same time: each paces itself by its own limits.
+    const [erp, shopify] = await Promise.all([
+      deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys)),
+      (async () => {
+        const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
+        return readShopifyVariants(
+          port,
+          targets.map((target) => target.shopifyVariantId),
+          { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
+        );
+      })(),
+    ]);
     const plans = targets.map((target) =>
       planMapping(target, erp.get(target.acumaticaId) ?? null, shopify.get(target.shopifyVariantId) ?? null, settings, input.syncOptions),
     );
@@ -176,16 +180,14 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       if (item.prices) priceWrites.push({ mappingId: item.target.mappingId, productId: item.shopify.productId, variantId: item.shopify.variantId, ...item.prices });
       if (item.quantity) quantityItems.push({ mappingId: item.target.mappingId, variantId: item.shopify.variantId, ...item.quantity });
     }
-    let priceErrors = new Map<string, string | null>();
-    let quantityOutcomes = new Map<string, QuantityOutcome>();
-    if (priceWrites.length > 0) {
-      await progress("Writing prices to Shopify", 0);
-      priceErrors = await writePrices(port, priceWrites, { bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD, runId });
-    }
-    if (quantityItems.length > 0) {
-      await progress("Writing quantities to Shopify", 0);
-      quantityOutcomes = await writeQuantities(port, quantityItems, { runId });
-    }
+    // Prices and quantities are different fields of different objects: both write at once.
+    await progress("Writing to Shopify", 0);
+    const [priceErrors, quantityOutcomes] = await Promise.all([
+      priceWrites.length > 0
+        ? writePrices(port, priceWrites, { bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD, runId })
+        : new Map<string, string | null>(),
+      quantityItems.length > 0 ? writeQuantities(port, quantityItems, { runId }) : new Map<string, QuantityOutcome>(),
+    ]);
     const results: MappingSyncResult[] = [];
     const cache: CacheUpdate[] = [];
     for (const item of plans) {

@@ -4,7 +4,7 @@ import { record, text } from "./shopify-gid.ts";
 import { CURRENT_BULK_OPERATION_QUERY, STAGED_UPLOADS_CREATE_MUTATION } from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 
-const FIRST_POLL_MS = 200;
+const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 5_000;
 /** A bulk operation that has not finished after this long is given up on (Shopify allows 10 days; a sync does not wait that long). */
 const MAX_WAIT_MS = 60 * 60_000;
@@ -35,7 +35,7 @@ export async function runBulkOperation(
   let pause = FIRST_POLL_MS;
   for (;;) {
     await port.clock.sleep(pause);
-    pause = Math.min(MAX_POLL_MS, pause * 2);
+    pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.5));
     const status = await port.execute<{ currentBulkOperation: unknown }>(CURRENT_BULK_OPERATION_QUERY, { type: launch.type });
     const operation = record(status.data?.currentBulkOperation);
     if (!operation || text(operation.id) !== id) throw new ShopifyError(`Shopify lost track of bulk operation ${id}`, "graphql");

@@ -2,7 +2,11 @@ import * as v from "valibot";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 
 /** Row ids are opaque strings (UUIDs). */
-export const IdSchema = v.pipe(v.string(), v.minLength(1, "id is required"), v.maxLength(64, "id is too long"));
+export const IdSchema = v.pipe(
+  v.string(),
+  v.minLength(1, "id is required"),
+  v.maxLength(64, "id is too long"),
+);
 export const IdParamsSchema = v.object({ id: IdSchema });
 export type IdParams = v.InferOutput<typeof IdParamsSchema>;
 
@@ -27,7 +31,10 @@ export const SortDirectionSchema = v.picklist(["asc", "desc"], "sortDirection mu
 export const PageQueryEntries = {
   page: queryInteger("page", 1, 1, 1_000_000),
   limit: queryInteger("limit", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, "search must be at most 200 characters")), ""),
+  search: v.optional(
+    v.pipe(v.string(), v.trim(), v.maxLength(200, "search must be at most 200 characters")),
+    "",
+  ),
 };
 export const PageQuerySchema = v.object(PageQueryEntries);
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;

@@ -37,7 +37,7 @@ export function Dialog({
   hideClose,
 }: DialogProps) {
   return (
-    <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
+    <HeadlessDialog open={open} onClose={onClose} className="fixed inset-0 z-50">
       <DialogBackdrop
         transition
         className="fixed inset-0 bg-gray-900/40 transition-opacity duration-150 data-closed:opacity-0"

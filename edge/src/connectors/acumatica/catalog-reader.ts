@@ -53,7 +53,8 @@ export async function readAcumaticaCatalog(
 ): Promise<AcumaticaCatalogSummary> {
   const major = Number(apiVersion.split(".")[0]);
   const summary: AcumaticaCatalogSummary = { stockItems: 0, nonStockItems: 0, quantityRows: 0 };
-  const progress = (phase: string) => options.onProgress?.({ done: summary.stockItems + summary.nonStockItems, total: null, phase });
+  const progress = (phase: string) =>
+    options.onProgress?.({ done: summary.stockItems + summary.nonStockItems, total: null, phase });
 
   progress("Reading Acumatica warehouse quantities");
   const quantities = await readQuantities(api, major, summary);
@@ -84,11 +85,16 @@ export async function readAcumaticaCatalog(
 }
 
 /** Available, on-hand and available-for-shipping per InventoryID, summed over every warehouse. */
-async function readQuantities(api: AcumaticaApi, major: number, summary: AcumaticaCatalogSummary): Promise<Map<string, Totals>> {
+async function readQuantities(
+  api: AcumaticaApi,
+  major: number,
+  summary: AcumaticaCatalogSummary,
+): Promise<Map<string, Totals>> {
   // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
-  const names = major >= 23
-    ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
-    : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
+  const names =
+    major >= 23
+      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
+      : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
   return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
     // Called again from scratch if the answer is cut off and retried.
     const totals = new Map<string, Totals>();
@@ -118,11 +124,17 @@ async function readPages(
 ) {
   const size = options.pageSize;
   const page = async (index: number) => {
-    const records = await api.get<unknown>(entity, { $select: fields.join(","), $top: size, $skip: index * size });
-    if (!Array.isArray(records)) throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
+    const records = await api.get<unknown>(entity, {
+      $select: fields.join(","),
+      $top: size,
+      $skip: index * size,
+    });
+    if (!Array.isArray(records))
+      throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
     return records as Wrapped[];
   };
-  const wave = (first: number) => Promise.all(Array.from({ length: options.parallelPages }, (_, offset) => page(first + offset)));
+  const wave = (first: number) =>
+    Promise.all(Array.from({ length: options.parallelPages }, (_, offset) => page(first + offset)));
   let next = 0;
   let pending = wave(next);
   for (;;) {

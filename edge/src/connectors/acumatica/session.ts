@@ -63,7 +63,13 @@ export interface AcumaticaApi {
   get<T>(path: string, query?: Query): Promise<T>;
   put<T>(path: string, query: Query, body: unknown): Promise<T>;
   /** For big answers: `consume` reads the body stream (and may be called again if a retry is needed). */
-  stream<T>(method: "GET" | "PUT", path: string, query: Query, body: unknown, consume: (body: ReadableStream<Uint8Array>) => Promise<T>): Promise<T>;
+  stream<T>(
+    method: "GET" | "PUT",
+    path: string,
+    query: Query,
+    body: unknown,
+    consume: (body: ReadableStream<Uint8Array>) => Promise<T>,
+  ): Promise<T>;
   readonly stats: AcumaticaStats;
 }
 
@@ -120,7 +126,12 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
   }
 
   /** One request inside a concurrency slot; the body is consumed before the slot is freed. */
-  async function attempt<T>(method: string, url: string, body: string | undefined, consume: (response: Response) => Promise<T>): Promise<Outcome<T>> {
+  async function attempt<T>(
+    method: string,
+    url: string,
+    body: string | undefined,
+    consume: (response: Response) => Promise<T>,
+  ): Promise<Outcome<T>> {
     return slots.run(async () => {
       let response: Response;
       try {
@@ -156,7 +167,10 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
         const location = response.headers.get("Location") ?? "another address";
-        throw new AcumaticaError(`the instance redirected to ${location}; check the instance URL`, "not-found");
+        throw new AcumaticaError(
+          `the instance redirected to ${location}; check the instance URL`,
+          "not-found",
+        );
       }
       return { kind: "error", status: response.status, body: await readErrorBody(response) };
     });
@@ -164,13 +178,20 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
 
   function unreachable(error: unknown, tries: number): AcumaticaError {
     return isTimeout(error)
-      ? new AcumaticaError(`unreachable host: ${instance} did not answer within ${Math.round(timeoutMs / 1000)} s (${tries} attempts)`, "unreachable")
+      ? new AcumaticaError(
+          `unreachable host: ${instance} did not answer within ${Math.round(timeoutMs / 1000)} s (${tries} attempts)`,
+          "unreachable",
+        )
       : new AcumaticaError(`unreachable host: ${instance} (${networkReason(error)})`, "unreachable");
   }
 
   async function login(): Promise<void> {
     cookies.clear();
-    const body = JSON.stringify({ name: connection.username, password: connection.password, tenant: connection.company });
+    const body = JSON.stringify({
+      name: connection.username,
+      password: connection.password,
+      tenant: connection.company,
+    });
     for (let tries = 1; ; tries += 1) {
       const outcome = await attempt("POST", `${instance}/entity/auth/login`, body, async (response) => {
         await response.body?.cancel();
@@ -182,14 +203,17 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
       }
       const retryable =
         outcome.kind === "network" ||
-        (outcome.kind === "error" && (isTransient(outcome.status, outcome.body) || (outcome.status === 429 && !isLoginLimit(429, outcome.body))));
+        (outcome.kind === "error" &&
+          (isTransient(outcome.status, outcome.body) ||
+            (outcome.status === 429 && !isLoginLimit(429, outcome.body))));
       if (retryable && tries < maxAttempts) {
         stats.retries += 1;
         await wait(backoffMs(tries));
         continue;
       }
       if (outcome.kind === "network") throw unreachable(outcome.error, tries);
-      if (outcome.kind === "unauthenticated") throw new AcumaticaError("invalid credentials", "invalid-credentials");
+      if (outcome.kind === "unauthenticated")
+        throw new AcumaticaError("invalid credentials", "invalid-credentials");
       throw loginFailure(outcome.status, outcome.body, connection.company);
     }
   }
@@ -221,7 +245,13 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
   }
 
   /** Any call: retries transient failures, logs in again once if the session expired. */
-  async function call<T>(method: string, url: string, payload: unknown, what: string, consume: (response: Response) => Promise<T>): Promise<T> {
+  async function call<T>(
+    method: string,
+    url: string,
+    payload: unknown,
+    what: string,
+    consume: (response: Response) => Promise<T>,
+  ): Promise<T> {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     let relogged = false;
     for (let tries = 1; ; tries += 1) {
@@ -234,7 +264,8 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
         await login();
         continue;
       }
-      const retryable = outcome.kind === "network" || outcome.status === 429 || isTransient(outcome.status, outcome.body);
+      const retryable =
+        outcome.kind === "network" || outcome.status === 429 || isTransient(outcome.status, outcome.body);
       if (retryable && tries < maxAttempts) {
         stats.retries += 1;
         await wait(backoffMs(tries));
@@ -253,7 +284,10 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
     if (sameName.some((endpoint) => endpoint.version === connection.apiVersion)) return;
     if (sameName.length === 0) {
       const names = [...new Set(endpoints.map((endpoint) => endpoint.name))].join(", ");
-      throw new AcumaticaError(`unknown endpoint "${connection.endpointName}" (this instance offers ${names || "none"})`, "unknown-endpoint");
+      throw new AcumaticaError(
+        `unknown endpoint "${connection.endpointName}" (this instance offers ${names || "none"})`,
+        "unknown-endpoint",
+      );
     }
     const versions = sameName.map((endpoint) => endpoint.version).join(", ");
     throw new AcumaticaError(
@@ -264,7 +298,8 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
 
   const url = (path: string, query: Query = {}) => {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) params.set(name, String(value));
     const text = params.toString();
     return `${endpointUrl}/${path.replace(/^\/+/, "")}${text ? `?${text}` : ""}`;
   };
@@ -295,7 +330,10 @@ async function readJson(response: Response): Promise<unknown> {
   try {
     return text ? JSON.parse(text) : null;
   } catch {
-    throw new AcumaticaError(`Acumatica answered HTTP ${response.status} with a body that is not JSON`, "protocol");
+    throw new AcumaticaError(
+      `Acumatica answered HTTP ${response.status} with a body that is not JSON`,
+      "protocol",
+    );
   }
 }
 

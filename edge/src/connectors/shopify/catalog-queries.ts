@@ -8,7 +8,8 @@ const VARIANT_FIELDS = (level: string) => `
   product { id title }
   inventoryItem { id tracked requiresShipping ${level} }`;
 
-const LEVEL = (location: string) => `inventoryLevel(locationId: ${location}) { quantities(names: ["available", "on_hand"]) { name quantity } }`;
+const LEVEL = (location: string) =>
+  `inventoryLevel(locationId: ${location}) { quantities(names: ["available", "on_hand"]) { name quantity } }`;
 
 export const PRIMARY_LOCATION_QUERY = "query PrimaryLocation { location { id name } }";
 

@@ -1,6 +1,6 @@
 import { toCents } from "@stockbridge/shared";
-import type { ConnectorClock, FetchLike } from "../transport.ts";
 import { readLines } from "../stream-text.ts";
+import type { ConnectorClock, FetchLike } from "../transport.ts";
 import {
   CURRENT_BULK_QUERY,
   PRIMARY_LOCATION_QUERY,
@@ -35,6 +35,8 @@ export interface ShopifyCatalogSummary {
   withoutSku: number;
   locationId: string | null;
   countReported: number | null;
+  /** Time spent waiting for Shopify to prepare the bulk export, in ms. */
+  exportWaitMs: number;
 }
 
 export interface ReadShopifyCatalogOptions {
@@ -55,16 +57,27 @@ const CHUNK = 500;
  * Reads every variant of the store: pages sized to the query cost for small stores, one bulk query
  * (streamed JSONL) for large ones, decided by `productVariantsCount`.
  */
-export async function readShopifyCatalog(client: ShopifyClient, options: ReadShopifyCatalogOptions): Promise<ShopifyCatalogSummary> {
-  const location = (await client.request<{ location: { id: string } | null }>(PRIMARY_LOCATION_QUERY)).location;
+export async function readShopifyCatalog(
+  client: ShopifyClient,
+  options: ReadShopifyCatalogOptions,
+): Promise<ShopifyCatalogSummary> {
+  const location = (await client.request<{ location: { id: string } | null }>(PRIMARY_LOCATION_QUERY))
+    .location;
   const count = await variantCount(client);
-  const summary: ShopifyCatalogSummary = { mode: "paged", variants: 0, withoutSku: 0, locationId: location?.id ?? null, countReported: count };
+  const summary: ShopifyCatalogSummary = {
+    mode: "paged",
+    variants: 0,
+    withoutSku: 0,
+    locationId: location?.id ?? null,
+    countReported: count,
+    exportWaitMs: 0,
+  };
   const sink = createSink(summary, options, count);
   if (count === null || count > options.bulkThreshold) {
     const started = await startBulk(client, summary.locationId);
     if (started) {
       summary.mode = "bulk";
-      await readBulk(client, started, options, sink);
+      await readBulk(client, started, options, sink, summary);
       await sink.flush();
       return summary;
     }
@@ -75,10 +88,15 @@ export async function readShopifyCatalog(client: ShopifyClient, options: ReadSho
 }
 
 async function variantCount(client: ShopifyClient): Promise<number | null> {
-  const answer = await client.execute<{ productVariantsCount: { count: number } | null }>(VARIANT_COUNT_QUERY);
+  const answer = await client.execute<{ productVariantsCount: { count: number } | null }>(
+    VARIANT_COUNT_QUERY,
+  );
   if (answer.errors.length > 0) {
     if (answer.errors.every((error) => error.code === "undefinedField")) return null;
-    throw new ShopifyError(`Shopify rejected the request: ${answer.errors.map((error) => error.message).join("; ")}`, "graphql");
+    throw new ShopifyError(
+      `Shopify rejected the request: ${answer.errors.map((error) => error.message).join("; ")}`,
+      "graphql",
+    );
   }
   return answer.data?.productVariantsCount?.count ?? null;
 }
@@ -89,7 +107,11 @@ interface Sink {
   phase(text: string): void;
 }
 
-function createSink(summary: ShopifyCatalogSummary, options: ReadShopifyCatalogOptions, total: number | null): Sink {
+function createSink(
+  summary: ShopifyCatalogSummary,
+  options: ReadShopifyCatalogOptions,
+  total: number | null,
+): Sink {
   let chunk: ShopifyVariantRow[] = [];
   let phase = "Reading Shopify variants";
   const report = () => options.onProgress?.({ done: summary.variants + summary.withoutSku, total, phase });
@@ -131,13 +153,18 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
   for (;;) {
     const limit = Math.min(MAX_QUERY_COST, client.throttleStatus()?.maximumAvailable ?? MAX_QUERY_COST);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
-    const variables: Record<string, unknown> = { first, after, ...(locationId ? { location: locationId } : {}) };
+    const variables: Record<string, unknown> = {
+      first,
+      after,
+      ...(locationId ? { location: locationId } : {}),
+    };
     const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
     if (answer.errors.length > 0 || !answer.data) {
       const text = answer.errors.map((error) => error.message).join("; ") || "no data";
       throw new ShopifyError(`Shopify rejected the variant page: ${text}`, "graphql");
     }
-    if (answer.cost.requested !== null && first > 0) perNode = Math.max(1, (answer.cost.requested - 2) / first);
+    if (answer.cost.requested !== null && first > 0)
+      perNode = Math.max(1, (answer.cost.requested - 2) / first);
     const page = answer.data.productVariants;
     for (const node of page.nodes) await sink.add(node);
     await sink.flush();
@@ -166,24 +193,38 @@ interface BulkState {
   partialDataUrl: string | null;
 }
 
-async function readBulk(client: ShopifyClient, id: string, options: ReadShopifyCatalogOptions, sink: Sink) {
+async function readBulk(
+  client: ShopifyClient,
+  id: string,
+  options: ReadShopifyCatalogOptions,
+  sink: Sink,
+  summary: ShopifyCatalogSummary,
+) {
   sink.phase("Shopify is preparing the export");
-  let delay = 250;
+  // Polls cost a point each; one a second at most keeps the wait close to the export's own time.
+  let delay = 200;
   let state: BulkState | null = null;
   for (;;) {
-    state = (await client.request<{ currentBulkOperation: BulkState | null }>(CURRENT_BULK_QUERY)).currentBulkOperation;
-    if (!state || state.id !== id) throw new ShopifyError("the bulk export disappeared (another app started one)", "graphql");
+    state = (await client.request<{ currentBulkOperation: BulkState | null }>(CURRENT_BULK_QUERY))
+      .currentBulkOperation;
+    if (!state || state.id !== id)
+      throw new ShopifyError("the bulk export disappeared (another app started one)", "graphql");
     if (state.status === "COMPLETED") break;
     if (state.status !== "CREATED" && state.status !== "RUNNING") {
-      throw new ShopifyError(`the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`, "unavailable");
+      throw new ShopifyError(
+        `the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
+        "unavailable",
+      );
     }
     await options.clock.sleep(delay);
-    delay = Math.min(delay * 2, 5_000);
+    summary.exportWaitMs += delay;
+    delay = Math.min(Math.round(delay * 1.5), 1_000);
   }
   if (!state.url) return; // no objects: an empty store
   sink.phase("Downloading Shopify variants");
   const response = await options.fetch(state.url, { method: "GET" });
-  if (!response.ok || !response.body) throw new ShopifyError(`downloading the bulk export failed (HTTP ${response.status})`, "unavailable");
+  if (!response.ok || !response.body)
+    throw new ShopifyError(`downloading the bulk export failed (HTTP ${response.status})`, "unavailable");
   for await (const line of readLines(response.body)) {
     const node: unknown = JSON.parse(line);
     // Only top-level variant lines; nested connection lines would carry __parentId (none are asked for).

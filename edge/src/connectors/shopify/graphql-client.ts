@@ -12,7 +12,14 @@ import {
 } from "../transport.ts";
 import { createThrottleModel, readThrottleStatus, type ThrottleStatus } from "./throttle-model.ts";
 
-export type ShopifyFailure = "unauthorized" | "access-denied" | "not-found" | "unavailable" | "unreachable" | "refused" | "graphql";
+export type ShopifyFailure =
+  | "unauthorized"
+  | "access-denied"
+  | "not-found"
+  | "unavailable"
+  | "unreachable"
+  | "refused"
+  | "graphql";
 
 /** A Shopify failure with a reason people can act on; `kind` lets callers branch without parsing text. */
 export class ShopifyError extends UpstreamError {
@@ -94,7 +101,14 @@ export function createShopifyClient(options: ShopifyClientOptions) {
   const endpoint = `${origin}/admin/api/${options.apiVersion}/graphql.json`;
   const throttle = createThrottleModel(clock.now);
   const learnedCost = new Map<string, number>();
-  const stats: ShopifyClientStats = { calls: 0, points: 0, requestedPoints: 0, throttled: 0, retries: 0, waitedMs: 0 };
+  const stats: ShopifyClientStats = {
+    calls: 0,
+    points: 0,
+    requestedPoints: 0,
+    throttled: 0,
+    retries: 0,
+    waitedMs: 0,
+  };
   let servedVersion: string | null = null;
 
   async function wait(milliseconds: number) {
@@ -104,7 +118,11 @@ export function createShopifyClient(options: ShopifyClientOptions) {
   }
 
   /** Sends one operation; GraphQL errors come back in `errors` (THROTTLED never does). */
-  async function execute<T>(query: string, variables: Record<string, unknown> = {}, request: RequestOptions = {}): Promise<GraphqlResponse<T>> {
+  async function execute<T>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    request: RequestOptions = {},
+  ): Promise<GraphqlResponse<T>> {
     const expected = request.expectedCost ?? learnedCost.get(query) ?? 0;
     const body = JSON.stringify({ query, variables });
     let attempt = 0;
@@ -138,7 +156,10 @@ export function createShopifyClient(options: ShopifyClientOptions) {
           continue;
         }
         throw isTimeout(error)
-          ? new ShopifyError(`Shopify did not answer within ${Math.round(timeoutMs / 1000)} s (${attempt + 1} attempts)`, "unavailable")
+          ? new ShopifyError(
+              `Shopify did not answer within ${Math.round(timeoutMs / 1000)} s (${attempt + 1} attempts)`,
+              "unavailable",
+            )
           : new ShopifyError(`Shopify could not be reached (${networkReason(error)})`, "unreachable");
       } finally {
         release();
@@ -153,7 +174,10 @@ export function createShopifyClient(options: ShopifyClientOptions) {
         stats.throttled += 1;
         throttleWaits += 1;
         if (throttleWaits > maxThrottleWaits) {
-          throw new ShopifyError(`Shopify kept throttling the request after ${maxThrottleWaits} waits`, "unavailable");
+          throw new ShopifyError(
+            `Shopify kept throttling the request after ${maxThrottleWaits} waits`,
+            "unavailable",
+          );
         }
         await wait(refillWait(cost.requested ?? expected, cost.status, retryAfterMs(response, clock.now())));
         continue;
@@ -166,7 +190,10 @@ export function createShopifyClient(options: ShopifyClientOptions) {
           await wait(retryAfterMs(response, clock.now()) ?? backoffMs(attempt));
           continue;
         }
-        throw new ShopifyError(`Shopify is unavailable (HTTP ${response.status} after ${attempt + 1} attempts)`, "unavailable");
+        throw new ShopifyError(
+          `Shopify is unavailable (HTTP ${response.status} after ${attempt + 1} attempts)`,
+          "unavailable",
+        );
       }
       if (failure) throw failure;
 
@@ -174,12 +201,20 @@ export function createShopifyClient(options: ShopifyClientOptions) {
       stats.requestedPoints += cost.requested ?? 0;
       stats.points += cost.actual ?? 0;
       const answer = record(json);
-      return { data: (answer?.data ?? null) as T | null, errors: readErrors(answer?.errors), cost: { requested: cost.requested, actual: cost.actual } };
+      return {
+        data: (answer?.data ?? null) as T | null,
+        errors: readErrors(answer?.errors),
+        cost: { requested: cost.requested, actual: cost.actual },
+      };
     }
   }
 
   /** Sends one operation and answers its `data`; any GraphQL error becomes a ShopifyError. */
-  async function request<T>(query: string, variables: Record<string, unknown> = {}, requestOptions: RequestOptions = {}): Promise<T> {
+  async function request<T>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<T> {
     const answer = await execute<T>(query, variables, requestOptions);
     if (answer.errors.length > 0) throw graphqlFailure(answer.errors);
     if (answer.data === null) throw new ShopifyError("Shopify answered without data", "graphql");
@@ -210,43 +245,70 @@ function refillWait(requested: number, status: ThrottleStatus | null, retryAfter
 }
 
 /** null = fine, "retry" = transient, otherwise the error to throw. */
-function httpFailure(response: Response, json: unknown, options: ShopifyClientOptions): ShopifyError | "retry" | null {
+function httpFailure(
+  response: Response,
+  json: unknown,
+  options: ShopifyClientOptions,
+): ShopifyError | "retry" | null {
   const status = response.status;
   if (status >= 200 && status < 300) {
-    return json === undefined ? new ShopifyError(`Shopify answered HTTP ${status} with a body that is not JSON`, "graphql") : null;
+    return json === undefined
+      ? new ShopifyError(`Shopify answered HTTP ${status} with a body that is not JSON`, "graphql")
+      : null;
   }
   if (status === 429 || status >= 500) return "retry";
   const said = errorText(json);
   const detail = said ? `: ${said}` : "";
-  if (status === 401) return new ShopifyError(`invalid access token (Shopify answered 401${detail})`, "unauthorized");
-  if (status === 402) return new ShopifyError(`the store is frozen until its bill is paid (Shopify answered 402${detail})`, "unavailable");
-  if (status === 403) return new ShopifyError(`access denied (Shopify answered 403${detail})`, "access-denied");
+  if (status === 401)
+    return new ShopifyError(`invalid access token (Shopify answered 401${detail})`, "unauthorized");
+  if (status === 402)
+    return new ShopifyError(
+      `the store is frozen until its bill is paid (Shopify answered 402${detail})`,
+      "unavailable",
+    );
+  if (status === 403)
+    return new ShopifyError(`access denied (Shopify answered 403${detail})`, "access-denied");
   if (status === 404) {
-    return new ShopifyError(`unknown store "${options.storeName}" or API version ${options.apiVersion} (Shopify answered 404${detail})`, "not-found");
+    return new ShopifyError(
+      `unknown store "${options.storeName}" or API version ${options.apiVersion} (Shopify answered 404${detail})`,
+      "not-found",
+    );
   }
-  if (status === 423) return new ShopifyError(`the store is locked and unavailable (Shopify answered 423${detail})`, "unavailable");
+  if (status === 423)
+    return new ShopifyError(
+      `the store is locked and unavailable (Shopify answered 423${detail})`,
+      "unavailable",
+    );
   if (status >= 300 && status < 400) {
-    return new ShopifyError(`Shopify redirected the request to ${response.headers.get("Location") ?? "another address"}; check the store name`, "not-found");
+    return new ShopifyError(
+      `Shopify redirected the request to ${response.headers.get("Location") ?? "another address"}; check the store name`,
+      "not-found",
+    );
   }
   return new ShopifyError(`Shopify answered HTTP ${status}${detail}`, "graphql");
 }
 
 function graphqlFailure(errors: GraphqlError[]): ShopifyError {
   const text = errors.map((error) => error.message).join("; ");
-  if (errors.some((error) => error.code === "ACCESS_DENIED")) return new ShopifyError(`missing permission: ${text}`, "access-denied");
+  if (errors.some((error) => error.code === "ACCESS_DENIED"))
+    return new ShopifyError(`missing permission: ${text}`, "access-denied");
   return new ShopifyError(`Shopify rejected the request: ${text}`, "graphql");
 }
 
 function refused(error: OutboundRefusedError): ShopifyError {
   return new ShopifyError(
-    error.kind === "unresolvable" ? `unreachable host: ${error.message}` : `the address is not allowed: ${error.message}`,
+    error.kind === "unresolvable"
+      ? `unreachable host: ${error.message}`
+      : `the address is not allowed: ${error.message}`,
     error.kind === "unresolvable" ? "unreachable" : "refused",
   );
 }
 
 function isThrottled(json: unknown): boolean {
   const errors = record(json)?.errors;
-  return Array.isArray(errors) && errors.some((error) => record(record(error)?.extensions)?.code === "THROTTLED");
+  return (
+    Array.isArray(errors) && errors.some((error) => record(record(error)?.extensions)?.code === "THROTTLED")
+  );
 }
 
 /** The body as JSON, or undefined when it is not JSON (an HTML error page). */
@@ -264,7 +326,10 @@ async function readJson(response: Response): Promise<unknown> {
 function errorText(json: unknown): string {
   const errors = record(json)?.errors;
   if (typeof errors === "string") return errors;
-  if (Array.isArray(errors)) return readErrors(errors).map((error) => error.message).join("; ");
+  if (Array.isArray(errors))
+    return readErrors(errors)
+      .map((error) => error.message)
+      .join("; ");
   if (errors && typeof errors === "object") return JSON.stringify(errors);
   return "";
 }
@@ -283,5 +348,7 @@ function readErrors(value: unknown): GraphqlError[] {
 }
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

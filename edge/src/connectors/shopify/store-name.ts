@@ -12,4 +12,5 @@ export function normalizeStoreName(input: string): string | null {
   return STORE_NAME.test(text) && !text.endsWith("-") ? text : null;
 }
 
-export const STORE_NAME_RULE = "Store name must be your myshopify.com name: letters, digits and hyphens (e.g. acme or acme.myshopify.com)";
+export const STORE_NAME_RULE =
+  "Store name must be your myshopify.com name: letters, digits and hyphens (e.g. acme or acme.myshopify.com)";

@@ -46,7 +46,11 @@ export function createThrottleModel(now: () => number) {
   };
 }
 
-export function readThrottleStatus(extensions: unknown): { requested: number | null; actual: number | null; status: ThrottleStatus | null } {
+export function readThrottleStatus(extensions: unknown): {
+  requested: number | null;
+  actual: number | null;
+  status: ThrottleStatus | null;
+} {
   const cost = record(record(extensions)?.cost);
   const throttle = record(cost?.throttleStatus);
   const number = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
@@ -64,5 +68,7 @@ export function readThrottleStatus(extensions: unknown): { requested: number | n
 }
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }

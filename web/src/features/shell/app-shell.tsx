@@ -33,7 +33,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="min-h-screen">
       <a
         href="#main-content"
-        className="sr-only z-[60] rounded-md bg-white px-4 py-2 text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-[60] rounded-md bg-white text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:px-4 focus:py-2"
       >
         Skip to content
       </a>
@@ -58,7 +58,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <SidebarNav hasAccess={hasAccess} onLogout={logout} />
       </aside>
 
-      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-50 lg:hidden">
+      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="fixed inset-0 z-50 lg:hidden">
         <DialogBackdrop
           transition
           className="fixed inset-0 bg-gray-900/40 transition-opacity data-closed:opacity-0"

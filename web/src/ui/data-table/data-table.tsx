@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, TABLE_SEARCH_DEBOUNCE_MS } from "@stockbridge/shared";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from "@stockbridge/shared";
 import {
   type ColumnDef,
   getCoreRowModel,
@@ -8,7 +8,7 @@ import {
   useReactTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { cn } from "../cn.ts";
 import { ProgressBar } from "../progress-bar.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -27,6 +27,7 @@ import {
   rowNumber,
   type SortState,
 } from "./table-logic.ts";
+import { useDebouncedSearch } from "./use-debounced-search.ts";
 
 export interface DataTableColumn<Row> {
   /** Unique; also the sort field handed to `onSortChange` in server mode. */
@@ -125,7 +126,11 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
     () =>
       columns.map((column) => ({
         id: column.id,
-        accessorFn: (row: Row) => readValue(row, column.id),
+        // Empty values become undefined so `sortUndefined: "last"` keeps them last in both directions.
+        accessorFn: (row: Row) => {
+          const value = readValue(row, column.id);
+          return isEmptyCellValue(value) ? undefined : value;
+        },
         enableSorting: Boolean(column.sortable),
         sortingFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
         sortUndefined: "last" as const,
@@ -289,32 +294,4 @@ function SortIcon({ state }: { state: "ascending" | "descending" | "none" }) {
   if (state === "ascending") return <ArrowUp className="size-3.5" aria-hidden="true" />;
   if (state === "descending") return <ArrowDown className="size-3.5" aria-hidden="true" />;
   return <ArrowUpDown className="size-3.5 text-gray-400" aria-hidden="true" />;
-}
-
-/** The search box text, and the text applied 500 ms after typing stops (at once on clear). */
-function useDebouncedSearch(onApply: (text: string) => void) {
-  const [input, setInput] = useState("");
-  const [applied, setApplied] = useState("");
-  const onApplyRef = useRef(onApply);
-  onApplyRef.current = onApply;
-
-  useEffect(() => {
-    const text = input.trim();
-    if (text === applied) return;
-    const timer = setTimeout(() => {
-      setApplied(text);
-      onApplyRef.current(text);
-    }, TABLE_SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [input, applied]);
-
-  function clear(): void {
-    setInput("");
-    if (applied !== "") {
-      setApplied("");
-      onApplyRef.current("");
-    }
-  }
-
-  return { input, setInput, applied, clear };
 }

@@ -1,0 +1,69 @@
+/**
+ * Helpers shared by the catalog benchmarks (not a benchmark itself: it exports). Deno APIs are
+ * allowed here: benchmarks are entry points run by `npm run bench`, like main.ts files.
+ */
+export const DENO = new URL("../node_modules/.bin/deno", import.meta.url).pathname;
+export const ROOT = new URL("../", import.meta.url).pathname;
+
+/** A free loopback port (bound, then released). */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** Starts a Deno program in its own process and waits until `readyUrl` answers. */
+export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string) {
+  const child = new Deno.Command(DENO, {
+    args: ["run", "--config", `${ROOT}deno.json`, "-A", entry],
+    cwd: ROOT,
+    env,
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const response = await fetch(readyUrl);
+      await response.body?.cancel();
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${entry} did not answer at ${readyUrl}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      await child.status;
+    },
+  };
+}
+
+/** Samples this process's resident memory every 25 ms; `stop()` answers the peak in bytes. */
+export function sampleRss() {
+  let peak = Deno.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, Deno.memoryUsage().rss);
+  }, 25);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      return Math.max(peak, Deno.memoryUsage().rss);
+    },
+  };
+}
+
+export function percentile(sorted: number[], share: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+}
+
+export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -1,0 +1,186 @@
+/**
+ * Catalog pull benchmark, real time over real HTTP: the sandbox runs in its own process, the edge
+ * app in this one (so the peak RSS below is the app's). Figures only, nothing is asserted.
+ *   (1) Shopify: 50,000 variants, standard throttle profile (2,000 points, 100/s) -> bulk export;
+ *   (2) Acumatica: 50,000+ items, licence of 4 concurrent requests and 300 per minute.
+ * Optional (3) BENCH_PAGED_VARIANTS=n: a paged Shopify pull of n variants, where the throttle
+ * bucket is the limit (about n * 5 points / 100 per s).
+ *
+ * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-pull.ts
+ */
+import { createApp } from "../edge/src/app.ts";
+import { readAcumaticaCatalog } from "../edge/src/connectors/acumatica/catalog-reader.ts";
+import { createConnectors } from "../edge/src/connectors/connectors.ts";
+import { readShopifyCatalog } from "../edge/src/connectors/shopify/catalog-reader.ts";
+import { realClock } from "../edge/src/connectors/transport.ts";
+import { parseConfig } from "../edge/src/config.ts";
+import { openDatabase, tuneLocalDatabase } from "../edge/src/db/client.ts";
+import { migrate } from "../edge/src/db/migrate.ts";
+import { SANDBOX_DEMO } from "../shared/src/sandbox-demo.ts";
+import { freePort, mb, ROOT, sampleRss, seconds, startProcess } from "./bench-support.ts";
+
+const VARIANTS = Number(Deno.env.get("BENCH_VARIANTS") ?? 50_000);
+const PAGED_VARIANTS = Number(Deno.env.get("BENCH_PAGED_VARIANTS") ?? 0);
+const STANDARD = { maximumAvailable: 2_000, restoreRate: 100 };
+const LICENCE = { maxConcurrent: 4, requestsPerMinute: 300 };
+
+const sandboxPort = freePort();
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const sandbox = await startProcess("sandbox/main.ts", { SANDBOX_PORT: String(sandboxPort), SANDBOX_SIZE: "300" }, `${sandboxUrl}/__control/state`);
+const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-bench-" });
+
+try {
+  const control = async (path: string, body?: unknown) => {
+    const response = await fetch(`${sandboxUrl}/__control/${path}`, {
+      method: body === undefined ? "GET" : path === "faults" ? "PUT" : "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const started = Date.now();
+  await control("reset", { size: VARIANTS });
+  console.log(`sandbox seeded with ${VARIANTS} variants in ${seconds(Date.now() - started)}`);
+  await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
+
+  const url = `file:${dataDir}/bench.db`;
+  const db = openDatabase(url);
+  await tuneLocalDatabase(db, url);
+  await migrate(db);
+  const config = parseConfig({
+    JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
+    PASSWORD_ITERATIONS: "1000",
+    ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
+    SANDBOX_URL: sandboxUrl,
+    STRIPE_SECRET_KEY: "sk_test_bench",
+    STRIPE_API_URL: "http://127.0.0.1:9",
+  });
+  const logs: string[] = [];
+  const app = createApp({ config, db, log: (line) => logs.push(line), resolveHost: async () => [] });
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const response = await app.request(`/api${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const { token, user } = await call("POST", "/auth/register", undefined, { name: "Bench User", email: "bench@example.com", password: "Passw0rd" });
+  await db.execute({
+    sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, status, updated_at)
+          VALUES (?, 'sub_bench', 'cus_bench', 'price_bench', 'active', ?)`,
+    args: [user._id, new Date().toISOString()],
+  });
+  await call("POST", "/users/shopify", token, { ...SANDBOX_DEMO.shopify });
+  await call("POST", "/users/acumatica", token, {
+    name: "Sandbox ERP",
+    apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+    instanceUri: `${sandboxUrl}${SANDBOX_DEMO.acumatica.instancePath}`,
+    endpointName: SANDBOX_DEMO.acumatica.endpointName,
+    username: SANDBOX_DEMO.acumatica.username,
+    password: SANDBOX_DEMO.acumatica.password,
+    company: SANDBOX_DEMO.acumatica.company,
+  });
+
+  async function pull(system: "shopify" | "acumatica") {
+    const before = await control("state");
+    const rss = sampleRss();
+    const t0 = performance.now();
+    const { job } = await call("POST", `/${system}/products/sync`, token);
+    let done = job;
+    while (done.status === "running" || done.status === "queued") {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = await call("GET", `/jobs/${job._id}`, token);
+    }
+    const wallMs = performance.now() - t0;
+    const peak = rss.stop();
+    const after = await control("state");
+    if (done.status !== "succeeded") throw new Error(`${system} pull failed: ${done.message}`);
+    return { job: done, wallMs, peak, before: before[system], after: after[system] };
+  }
+
+  // The same reads with nothing written: what Shopify, Acumatica and the network take on their own.
+  const connectors = createConnectors({ fetch: (input, init) => fetch(input, init), clock: realClock, sandboxUrl });
+  const rawShopify = async () => {
+    const t0 = performance.now();
+    const client = connectors.shopify({ ...SANDBOX_DEMO.shopify });
+    await readShopifyCatalog(client, { fetch: connectors.fetch, clock: realClock, bulkThreshold: 2_500, onRows: async () => {} });
+    return performance.now() - t0;
+  };
+  const rawAcumatica = async () => {
+    const t0 = performance.now();
+    const info = {
+      instanceUri: `${sandboxUrl}${SANDBOX_DEMO.acumatica.instancePath}`,
+      endpointName: SANDBOX_DEMO.acumatica.endpointName,
+      apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+      username: SANDBOX_DEMO.acumatica.username,
+      password: SANDBOX_DEMO.acumatica.password,
+      company: SANDBOX_DEMO.acumatica.company,
+    };
+    await connectors.acumatica(info, (api) => readAcumaticaCatalog(api, info.apiVersion, { pageSize: 1_000, parallelPages: 2, onRows: async () => {} }));
+    return performance.now() - t0;
+  };
+
+  // (1) Shopify, bulk export.
+  const shopify = await pull("shopify");
+  const shopifyRawMs = await rawShopify();
+  const points = shopify.after.pointsSpent - shopify.before.pointsSpent;
+  const shopifyFloorMs = (Math.max(0, points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000 + 500;
+  const r = shopify.job.result;
+  console.log(`\nShopify pull: ${r.total} variants with SKU (+${r.skippedWithoutSku} without), mode ${r.mode}, standard profile`);
+  console.log(`  wall time            ${seconds(shopify.wallMs)}`);
+  console.log(`  calls                ${shopify.after.calls - shopify.before.calls} GraphQL + 1 result download`);
+  console.log(`  points               ${points} (throttled answers: ${shopify.after.throttled - shopify.before.throttled})`);
+  console.log(`  waited on limits     ${seconds(Number(r.waitedMs))} bucket pacing and back-off; ${seconds(Number(r.exportWaitMs))} waiting for the export`);
+  console.log(`  floor from limits    ${seconds(shopifyFloorMs)} (points beyond the 2,000 bucket at 100/s, plus the export's 0.5 s)`);
+  console.log(`  read alone           ${seconds(shopifyRawMs)} (same reads, nothing stored: export + download + parse) -> ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x`);
+  console.log(`  peak RSS (app)       ${mb(shopify.peak)}`);
+
+  // (2) Acumatica.
+  const acumatica = await pull("acumatica");
+  const acumaticaRawMs = await rawAcumatica();
+  const calls = acumatica.after.calls - acumatica.before.calls;
+  // The licence delays requests once half the per-minute allowance is used in a minute.
+  const acumaticaFloorMs = (Math.max(0, calls - LICENCE.requestsPerMinute / 2) * 60_000) / LICENCE.requestsPerMinute;
+  const a = acumatica.job.result;
+  console.log(`\nAcumatica pull: ${a.total} items (${a.stockItems} stock, ${a.nonStockItems} non-stock, ${a.quantityRows} warehouse rows), licence 4 concurrent / 300 per min`);
+  console.log(`  wall time            ${seconds(acumatica.wallMs)}`);
+  console.log(`  calls                ${calls} (login, endpoint check, 1 quantity inquiry, pages of 1,000, logout)`);
+  console.log(`  waited on limits     ${seconds(Number(a.waitedMs))} client back-off; licence delayed ${acumatica.after.delayed - acumatica.before.delayed} requests, peak ${acumatica.after.runningPeak} running`);
+  console.log(`  floor from limits    ${seconds(acumaticaFloorMs)} (requests beyond 150 in a minute at 300/min)`);
+  console.log(`  read alone           ${seconds(acumaticaRawMs)} (same calls, nothing stored) -> ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x`);
+  console.log(`  peak RSS (app)       ${mb(acumatica.peak)}`);
+  console.log(`  sessions left open   ${acumatica.after.loginsOpen}`);
+
+  // (3) Optional: a paged Shopify pull, where the bucket sets the pace.
+  if (PAGED_VARIANTS > 0) {
+    await control("reset", { size: PAGED_VARIANTS });
+    await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
+    const pagedApp = createApp({ config, db, log: (line) => logs.push(line), resolveHost: async () => [], catalogTuning: { shopifyBulkThreshold: Number.MAX_SAFE_INTEGER } });
+    const response = await pagedApp.request("/api/shopify/products/sync", { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    const { data } = await response.json();
+    const rss = sampleRss();
+    const t0 = performance.now();
+    const before = await control("state");
+    let job = data.job;
+    while (job.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      job = (await (await pagedApp.request(`/api/jobs/${job._id}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data;
+    }
+    const wallMs = performance.now() - t0;
+    const after = await control("state");
+    const spent = after.shopify.pointsSpent - before.shopify.pointsSpent;
+    const floor = (Math.max(0, job.result.points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000;
+    console.log(`\nShopify paged pull: ${job.result.total} variants, mode ${job.result.mode}`);
+    console.log(`  wall time ${seconds(wallMs)}, calls ${job.result.calls}, points ${job.result.points} (sandbox counted ${spent}), throttled ${job.result.throttled}`);
+    console.log(`  waited on limits ${seconds(job.result.waitedMs)}, floor from limits ${seconds(floor)}, ratio ${(wallMs / floor).toFixed(2)}x, peak RSS ${mb(rss.stop())}`);
+  }
+  if (logs.length > 0) console.log(`\napp log lines: ${logs.length}\n${logs.slice(0, 5).join("\n")}`);
+  db.close();
+} finally {
+  await sandbox.stop();
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}

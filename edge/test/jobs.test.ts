@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+
+let app: ConnectedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** Reads a whole event stream (it ends after the `done` event) into its events. */
+async function readEvents(response: Response) {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "null";
+      return { event, job: JSON.parse(data) };
+    });
+}
+
+describe("GET /api/jobs/:id", () => {
+  it("answers the caller's job and 404 for anyone else's", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    const { job } = await app.api.call("syncShopifyProducts");
+    expect(job).toMatchObject({ kind: "shopify-pull", status: "running", finishedAt: null });
+    const done = await app.waitForJob(job._id);
+    expect(done).toMatchObject({ status: "succeeded", progress: { done: 300, total: 300 } });
+    const other = await app.registerUser();
+    const response = await app.request(`/api/jobs/${job._id}`, { token: other.token });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("GET /api/jobs/:id/events", () => {
+  it("streams progress until done, with the token in the query (EventSource cannot set headers)", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    const { job } = await app.api.call("syncShopifyProducts");
+    const response = await app.request(
+      `/api/jobs/${job._id}/events?token=${encodeURIComponent(app.user.token)}`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const events = await readEvents(response);
+    expect(events.at(-1)).toMatchObject({
+      event: "done",
+      job: { _id: job._id, status: "succeeded", message: "Products synchronized successfully" },
+    });
+    expect(events.filter((event) => event.event === "progress").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("accepts the Bearer header and ends at once for a finished job", async () => {
+    app = await createConnectedApp();
+    await app.connectAcumatica();
+    const { job } = await app.api.call("syncAcumaticaProducts");
+    await app.waitForJob(job._id);
+    const events = await readEvents(
+      await app.request(`/api/jobs/${job._id}/events`, { token: app.user.token }),
+    );
+    expect(events.map((event) => event.event)).toEqual(["progress", "done"]);
+    expect(events[1]?.job.status).toBe("succeeded");
+  });
+
+  it("refuses a missing or bad token and another user's job", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    const { job } = await app.api.call("syncShopifyProducts");
+    expect((await app.request(`/api/jobs/${job._id}/events`)).status).toBe(401);
+    expect((await app.request(`/api/jobs/${job._id}/events?token=not-a-token`)).status).toBe(401);
+    const other = await app.registerUser();
+    expect((await app.request(`/api/jobs/${job._id}/events?token=${other.token}`)).status).toBe(404);
+    await app.waitForJob(job._id);
+  });
+});
