@@ -17,3 +17,4 @@ export * from "./schemas/schedules.ts";
 export * from "./schemas/settings.ts";
 export * from "./schemas/system.ts";
 export * from "./validation.ts";
+export * from "./schedule.ts";
