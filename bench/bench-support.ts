@@ -65,5 +65,12 @@ export function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
 }
 
+/** `--name value` from the command line, as a number. */
+export function numberArg(name: string, fallback: number): number {
+  const index = Deno.args.indexOf(`--${name}`);
+  const value = index === -1 ? undefined : Number(Deno.args[index + 1]);
+  return value !== undefined && Number.isFinite(value) ? value : fallback;
+}
+
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

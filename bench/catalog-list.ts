@@ -3,17 +3,17 @@
  * 100,000 Shopify products for the measured user (and as many for another user), 32 concurrent
  * clients over real HTTP. Figures only, nothing is asserted.
  *
- * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-list.ts
+ * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-list.ts [--rows 100000] [--clients 32] [--seconds 5]
  */
 import { createCatalogRepo } from "../edge/src/catalog/repo.ts";
 import { createSearchCache } from "../edge/src/catalog/search-cache.ts";
 import type { ShopifyVariantRow } from "../edge/src/connectors/shopify/catalog-reader.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
-import { freePort, percentile, startProcess } from "./bench-support.ts";
+import { freePort, numberArg, percentile, startProcess } from "./bench-support.ts";
 
-const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
-const CLIENTS = Number(Deno.env.get("BENCH_CLIENTS") ?? 32);
-const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const ROWS = numberArg("rows", 100_000);
+const CLIENTS = numberArg("clients", 32);
+const SECONDS = numberArg("seconds", 5);
 const SIZES = ["S", "M", "L", "XL"];
 const SORTS = ["sku", "price", "compareAtPrice", "available", "onHandInventory", "lastSynced"];
 
@@ -66,19 +66,35 @@ try {
     }
     await repo.swap("shopify", job, user.user._id, new Date().toISOString());
   }
-  console.log(`seeded ${ROWS} products for each of 2 users in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${ROWS} products for each of 2 users in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+  );
   db.close();
 
   const scenarios: { name: string; query: () => Record<string, string> }[] = [
     { name: "default list (lastSynced desc), pages 1-100", query: () => ({ page: page(100) }) },
     { name: "sort by any column, either way, pages 1-100", query: () => ({ ...sort(), page: page(100) }) },
-    { name: "sort by any column, any page (deep OFFSET)", query: () => ({ ...sort(), page: page(ROWS / 10) }) },
-    { name: "search, a new narrow SKU fragment each time", query: () => ({ search: pad(random(ROWS)).slice(1), page: "1" }) },
-    { name: "search, 50 fragments of ~100 matches, sorted", query: () => ({ search: pad(random(50) * 1_000).slice(0, 4), ...sort(), page: page(5) }) },
-    { name: "search, broad terms (25-100% of rows)", query: () => ({ search: pick(["sku-0", "-m", "5", "-xl"]), page: page(100), ...sort() }) },
+    {
+      name: "sort by any column, any page (deep OFFSET)",
+      query: () => ({ ...sort(), page: page(ROWS / 10) }),
+    },
+    {
+      name: "search, a new narrow SKU fragment each time",
+      query: () => ({ search: pad(random(ROWS)).slice(1), page: "1" }),
+    },
+    {
+      name: "search, 50 fragments of ~100 matches, sorted",
+      query: () => ({ search: pad(random(50) * 1_000).slice(0, 4), ...sort(), page: page(5) }),
+    },
+    {
+      name: "search, broad terms (25-100% of rows)",
+      query: () => ({ search: pick(["sku-0", "-m", "5", "-xl"]), page: page(100), ...sort() }),
+    },
   ];
 
-  console.log(`\nGET /api/shopify/products, ${ROWS.toLocaleString("en-US")} rows per user, ${CLIENTS} concurrent clients, ${SECONDS} s each`);
+  console.log(
+    `\nGET /api/shopify/products, ${ROWS.toLocaleString("en-US")} rows per user, ${CLIENTS} concurrent clients, ${SECONDS} s each`,
+  );
   console.log("scenario                                          p50      p95      p99   req/s");
   for (const scenario of scenarios) {
     await run(scenario.query, 1); // warm the path (not the search cache: terms are random)
@@ -131,7 +147,7 @@ function row(n: number): ShopifyVariantRow {
     tracked: n % 13 !== 0,
     locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
     available: n % 7 === 0 ? null : (n * 31) % 80,
-    onHand: n % 7 === 0 ? null : (n * 31) % 80 + (n % 5),
+    onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
   };
 }
 

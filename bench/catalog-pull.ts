@@ -3,30 +3,34 @@
  * app in this one (so the peak RSS below is the app's). Figures only, nothing is asserted.
  *   (1) Shopify: 50,000 variants, standard throttle profile (2,000 points, 100/s) -> bulk export;
  *   (2) Acumatica: 50,000+ items, licence of 4 concurrent requests and 300 per minute.
- * Optional (3) BENCH_PAGED_VARIANTS=n: a paged Shopify pull of n variants, where the throttle
- * bucket is the limit (about n * 5 points / 100 per s).
+ * Optional (3) `--paged-variants n`: a paged Shopify pull of n variants, where the throttle bucket
+ * is the limit (about n * 5 points at 100 per s).
  *
- * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-pull.ts
+ * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-pull.ts [--variants 50000] [--paged-variants 2000]
  */
 import { createApp } from "../edge/src/app.ts";
+import { parseConfig } from "../edge/src/config.ts";
 import { readAcumaticaCatalog } from "../edge/src/connectors/acumatica/catalog-reader.ts";
 import { createConnectors } from "../edge/src/connectors/connectors.ts";
 import { readShopifyCatalog } from "../edge/src/connectors/shopify/catalog-reader.ts";
 import { realClock } from "../edge/src/connectors/transport.ts";
-import { parseConfig } from "../edge/src/config.ts";
 import { openDatabase, tuneLocalDatabase } from "../edge/src/db/client.ts";
 import { migrate } from "../edge/src/db/migrate.ts";
 import { SANDBOX_DEMO } from "../shared/src/sandbox-demo.ts";
-import { freePort, mb, ROOT, sampleRss, seconds, startProcess } from "./bench-support.ts";
+import { freePort, mb, numberArg, sampleRss, seconds, startProcess } from "./bench-support.ts";
 
-const VARIANTS = Number(Deno.env.get("BENCH_VARIANTS") ?? 50_000);
-const PAGED_VARIANTS = Number(Deno.env.get("BENCH_PAGED_VARIANTS") ?? 0);
+const VARIANTS = numberArg("variants", 50_000);
+const PAGED_VARIANTS = numberArg("paged-variants", 0);
 const STANDARD = { maximumAvailable: 2_000, restoreRate: 100 };
 const LICENCE = { maxConcurrent: 4, requestsPerMinute: 300 };
 
 const sandboxPort = freePort();
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-const sandbox = await startProcess("sandbox/main.ts", { SANDBOX_PORT: String(sandboxPort), SANDBOX_SIZE: "300" }, `${sandboxUrl}/__control/state`);
+const sandbox = await startProcess(
+  "sandbox/main.ts",
+  { SANDBOX_PORT: String(sandboxPort), SANDBOX_SIZE: "300" },
+  `${sandboxUrl}/__control/state`,
+);
 const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-bench-" });
 
 try {
@@ -68,7 +72,11 @@ try {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json.data;
   };
-  const { token, user } = await call("POST", "/auth/register", undefined, { name: "Bench User", email: "bench@example.com", password: "Passw0rd" });
+  const { token, user } = await call("POST", "/auth/register", undefined, {
+    name: "Bench User",
+    email: "bench@example.com",
+    password: "Passw0rd",
+  });
   await db.execute({
     sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, status, updated_at)
           VALUES (?, 'sub_bench', 'cus_bench', 'price_bench', 'active', ?)`,
@@ -103,11 +111,20 @@ try {
   }
 
   // The same reads with nothing written: what Shopify, Acumatica and the network take on their own.
-  const connectors = createConnectors({ fetch: (input, init) => fetch(input, init), clock: realClock, sandboxUrl });
+  const connectors = createConnectors({
+    fetch: (input, init) => fetch(input, init),
+    clock: realClock,
+    sandboxUrl,
+  });
   const rawShopify = async () => {
     const t0 = performance.now();
     const client = connectors.shopify({ ...SANDBOX_DEMO.shopify });
-    await readShopifyCatalog(client, { fetch: connectors.fetch, clock: realClock, bulkThreshold: 2_500, onRows: async () => {} });
+    await readShopifyCatalog(client, {
+      fetch: connectors.fetch,
+      clock: realClock,
+      bulkThreshold: 2_500,
+      onRows: async () => {},
+    });
     return performance.now() - t0;
   };
   const rawAcumatica = async () => {
@@ -120,7 +137,13 @@ try {
       password: SANDBOX_DEMO.acumatica.password,
       company: SANDBOX_DEMO.acumatica.company,
     };
-    await connectors.acumatica(info, (api) => readAcumaticaCatalog(api, info.apiVersion, { pageSize: 1_000, parallelPages: 2, onRows: async () => {} }));
+    await connectors.acumatica(info, (api) =>
+      readAcumaticaCatalog(api, info.apiVersion, {
+        pageSize: 1_000,
+        parallelPages: 2,
+        onRows: async () => {},
+      }),
+    );
     return performance.now() - t0;
   };
 
@@ -128,15 +151,28 @@ try {
   const shopify = await pull("shopify");
   const shopifyRawMs = await rawShopify();
   const points = shopify.after.pointsSpent - shopify.before.pointsSpent;
-  const shopifyFloorMs = (Math.max(0, points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000 + 500;
+  const shopifyFloorMs =
+    (Math.max(0, points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000 + 500;
   const r = shopify.job.result;
-  console.log(`\nShopify pull: ${r.total} variants with SKU (+${r.skippedWithoutSku} without), mode ${r.mode}, standard profile`);
+  console.log(
+    `\nShopify pull: ${r.total} variants with SKU (+${r.skippedWithoutSku} without), mode ${r.mode}, standard profile`,
+  );
   console.log(`  wall time            ${seconds(shopify.wallMs)}`);
-  console.log(`  calls                ${shopify.after.calls - shopify.before.calls} GraphQL + 1 result download`);
-  console.log(`  points               ${points} (throttled answers: ${shopify.after.throttled - shopify.before.throttled})`);
-  console.log(`  waited on limits     ${seconds(Number(r.waitedMs))} bucket pacing and back-off; ${seconds(Number(r.exportWaitMs))} waiting for the export`);
-  console.log(`  floor from limits    ${seconds(shopifyFloorMs)} (points beyond the 2,000 bucket at 100/s, plus the export's 0.5 s)`);
-  console.log(`  read alone           ${seconds(shopifyRawMs)} (same reads, nothing stored: export + download + parse) -> ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x`);
+  console.log(
+    `  calls                ${shopify.after.calls - shopify.before.calls} GraphQL + 1 result download`,
+  );
+  console.log(
+    `  points               ${points} (throttled answers: ${shopify.after.throttled - shopify.before.throttled})`,
+  );
+  console.log(
+    `  waited on limits     ${seconds(Number(r.waitedMs))} bucket pacing and back-off; ${seconds(Number(r.exportWaitMs))} waiting for the export`,
+  );
+  console.log(
+    `  floor from limits    ${seconds(shopifyFloorMs)} (points beyond the 2,000 bucket at 100/s, plus the export's 0.5 s)`,
+  );
+  console.log(
+    `  read alone           ${seconds(shopifyRawMs)} (same reads, nothing stored: export + download + parse) -> ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x`,
+  );
   console.log(`  peak RSS (app)       ${mb(shopify.peak)}`);
 
   // (2) Acumatica.
@@ -144,14 +180,25 @@ try {
   const acumaticaRawMs = await rawAcumatica();
   const calls = acumatica.after.calls - acumatica.before.calls;
   // The licence delays requests once half the per-minute allowance is used in a minute.
-  const acumaticaFloorMs = (Math.max(0, calls - LICENCE.requestsPerMinute / 2) * 60_000) / LICENCE.requestsPerMinute;
+  const acumaticaFloorMs =
+    (Math.max(0, calls - LICENCE.requestsPerMinute / 2) * 60_000) / LICENCE.requestsPerMinute;
   const a = acumatica.job.result;
-  console.log(`\nAcumatica pull: ${a.total} items (${a.stockItems} stock, ${a.nonStockItems} non-stock, ${a.quantityRows} warehouse rows), licence 4 concurrent / 300 per min`);
+  console.log(
+    `\nAcumatica pull: ${a.total} items (${a.stockItems} stock, ${a.nonStockItems} non-stock, ${a.quantityRows} warehouse rows), licence 4 concurrent / 300 per min`,
+  );
   console.log(`  wall time            ${seconds(acumatica.wallMs)}`);
-  console.log(`  calls                ${calls} (login, endpoint check, 1 quantity inquiry, pages of 1,000, logout)`);
-  console.log(`  waited on limits     ${seconds(Number(a.waitedMs))} client back-off; licence delayed ${acumatica.after.delayed - acumatica.before.delayed} requests, peak ${acumatica.after.runningPeak} running`);
-  console.log(`  floor from limits    ${seconds(acumaticaFloorMs)} (requests beyond 150 in a minute at 300/min)`);
-  console.log(`  read alone           ${seconds(acumaticaRawMs)} (same calls, nothing stored) -> ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x`);
+  console.log(
+    `  calls                ${calls} (login, endpoint check, 1 quantity inquiry, pages of 1,000, logout)`,
+  );
+  console.log(
+    `  waited on limits     ${seconds(Number(a.waitedMs))} client back-off; licence delayed ${acumatica.after.delayed - acumatica.before.delayed} requests, peak ${acumatica.after.runningPeak} running`,
+  );
+  console.log(
+    `  floor from limits    ${seconds(acumaticaFloorMs)} (requests beyond 150 in a minute at 300/min)`,
+  );
+  console.log(
+    `  read alone           ${seconds(acumaticaRawMs)} (same calls, nothing stored) -> ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x`,
+  );
   console.log(`  peak RSS (app)       ${mb(acumatica.peak)}`);
   console.log(`  sessions left open   ${acumatica.after.loginsOpen}`);
 
@@ -159,8 +206,17 @@ try {
   if (PAGED_VARIANTS > 0) {
     await control("reset", { size: PAGED_VARIANTS });
     await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
-    const pagedApp = createApp({ config, db, log: (line) => logs.push(line), resolveHost: async () => [], catalogTuning: { shopifyBulkThreshold: Number.MAX_SAFE_INTEGER } });
-    const response = await pagedApp.request("/api/shopify/products/sync", { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    const pagedApp = createApp({
+      config,
+      db,
+      log: (line) => logs.push(line),
+      resolveHost: async () => [],
+      catalogTuning: { shopifyBulkThreshold: Number.MAX_SAFE_INTEGER },
+    });
+    const response = await pagedApp.request("/api/shopify/products/sync", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const { data } = await response.json();
     const rss = sampleRss();
     const t0 = performance.now();
@@ -168,15 +224,23 @@ try {
     let job = data.job;
     while (job.status === "running") {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      job = (await (await pagedApp.request(`/api/jobs/${job._id}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data;
+      job = (
+        await (
+          await pagedApp.request(`/api/jobs/${job._id}`, { headers: { Authorization: `Bearer ${token}` } })
+        ).json()
+      ).data;
     }
     const wallMs = performance.now() - t0;
     const after = await control("state");
     const spent = after.shopify.pointsSpent - before.shopify.pointsSpent;
     const floor = (Math.max(0, job.result.points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000;
     console.log(`\nShopify paged pull: ${job.result.total} variants, mode ${job.result.mode}`);
-    console.log(`  wall time ${seconds(wallMs)}, calls ${job.result.calls}, points ${job.result.points} (sandbox counted ${spent}), throttled ${job.result.throttled}`);
-    console.log(`  waited on limits ${seconds(job.result.waitedMs)}, floor from limits ${seconds(floor)}, ratio ${(wallMs / floor).toFixed(2)}x, peak RSS ${mb(rss.stop())}`);
+    console.log(
+      `  wall time ${seconds(wallMs)}, calls ${job.result.calls}, points ${job.result.points} (sandbox counted ${spent}), throttled ${job.result.throttled}`,
+    );
+    console.log(
+      `  waited on limits ${seconds(job.result.waitedMs)}, floor from limits ${seconds(floor)}, ratio ${(wallMs / floor).toFixed(2)}x, peak RSS ${mb(rss.stop())}`,
+    );
   }
   if (logs.length > 0) console.log(`\napp log lines: ${logs.length}\n${logs.slice(0, 5).join("\n")}`);
   db.close();

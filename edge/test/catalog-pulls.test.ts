@@ -245,12 +245,22 @@ describe("Acumatica catalog pull", () => {
     const before = new Map((await allAcumatica(target)).map((row) => [row.acumaticaId, row._id]));
     target.sandbox.reset(42, 200);
     const moved = generateCatalog({ seed: 42, size: 200 }).acumatica.items.find((item) => item.isStockItem)!;
-    target.acumatica.setQuantities({ inventoryId: moved.inventoryId, warehouseId: "RETAIL", onHand: 1_000, available: 900, availableForShipment: 800 });
+    target.acumatica.setQuantities({
+      inventoryId: moved.inventoryId,
+      warehouseId: "RETAIL",
+      onHand: 1_000,
+      available: 900,
+      availableForShipment: 800,
+    });
     target.clock.advance(60_000);
     const job = await pull(target, "acumatica");
     const after = await allAcumatica(target);
     const kept = after.filter((row) => before.has(row.acumaticaId));
-    expect(job.result).toMatchObject({ total: after.length, added: after.length - kept.length, removed: before.size - kept.length });
+    expect(job.result).toMatchObject({
+      total: after.length,
+      added: after.length - kept.length,
+      removed: before.size - kept.length,
+    });
     expect(Number(job.result?.updated)).toBeGreaterThanOrEqual(1);
     expect(Number(job.result?.updated) + Number(job.result?.unchanged)).toBe(kept.length);
     expect(Number(job.result?.removed)).toBeGreaterThan(0);

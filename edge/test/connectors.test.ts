@@ -4,6 +4,7 @@ import { type RunningSandbox, startSandbox } from "../../sandbox/src/serve-node.
 import { validateShopifyOperation } from "../../sandbox/src/shopify/index.ts";
 import { AcumaticaError } from "../src/connectors/acumatica/failures.ts";
 import { withAcumaticaSession } from "../src/connectors/acumatica/session.ts";
+import { streamArrayItems } from "../src/connectors/json-array-stream.ts";
 import {
   CURRENT_BULK_QUERY,
   PRIMARY_LOCATION_QUERY,
@@ -12,6 +13,7 @@ import {
   variantPageQuery,
 } from "../src/connectors/shopify/catalog-queries.ts";
 import { createShopifyClient, ShopifyError } from "../src/connectors/shopify/graphql-client.ts";
+import { readLines } from "../src/connectors/stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../src/connectors/transport.ts";
 
 let running: RunningSandbox | undefined;
@@ -243,5 +245,51 @@ describe("withAcumaticaSession", () => {
     expect(error).toBeInstanceOf(AcumaticaError);
     expect(error).toMatchObject({ kind: "invalid-credentials", message: "invalid credentials" });
     expect(acumatica.state()).toMatchObject({ loginFailures: 1, loginsOpen: 0 });
+  });
+});
+
+describe("streamed bodies", () => {
+  const chunked = (text: string, size: number) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text);
+        for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.slice(at, at + size));
+        controller.close();
+      },
+    });
+  const rows = [
+    { InventoryID: { value: 'A"}{[' }, QtyOnHand: { value: 1.5 } },
+    { InventoryID: { value: "\\B]" }, nested: [{ x: "}" }] },
+    { InventoryID: { value: "Ünïcode ✓" } },
+  ];
+  const body = JSON.stringify({
+    id: "x",
+    StorageDetails: rows,
+    WarehouseID: { value: "StorageDetails" },
+    custom: {},
+  });
+
+  it.each([1, 3, 64, 100_000])(
+    "reads the objects of one array property in chunks of %i bytes",
+    async (size) => {
+      const items: unknown[] = [];
+      for await (const item of streamArrayItems(chunked(body, size), "StorageDetails")) items.push(item);
+      expect(items).toEqual(rows);
+    },
+  );
+
+  it("says so when the answer is cut off inside the list", async () => {
+    const read = async () => {
+      for await (const _ of streamArrayItems(chunked(body.slice(0, 60), 7), "StorageDetails")) {
+        // consume
+      }
+    };
+    await expect(read()).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it("reads JSON lines across chunk boundaries", async () => {
+    const lines: string[] = [];
+    for await (const line of readLines(chunked('{"a":1}\n{"b":"x\\ny"}\r\n\n{"c":3}', 4))) lines.push(line);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ a: 1 }, { b: "x\ny" }, { c: 3 }]);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from "@stockbridge/shared";
+import type { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
@@ -8,11 +8,24 @@ import { registerSubscriber } from "./mapping-fixtures.ts";
 async function recordRun(
   app: TestApp,
   userId: string,
-  run: { start: string; schedule?: { id: string; name: string }; failures?: { shopifySku: string; acumaticaSku: string; error: string }[]; status?: "completed" | "failed"; error?: string },
+  run: {
+    start: string;
+    schedule?: { id: string; name: string };
+    failures?: { shopifySku: string; acumaticaSku: string; error: string }[];
+    status?: "completed" | "failed";
+    error?: string;
+  },
 ) {
   const repo = createHistoryRepo(app.db);
   const id = crypto.randomUUID();
-  await repo.start({ id, userId, trigger: run.schedule ? "schedule" : "manual", scheduleId: run.schedule?.id ?? null, scheduleName: run.schedule?.name ?? null, startDate: run.start });
+  await repo.start({
+    id,
+    userId,
+    trigger: run.schedule ? "schedule" : "manual",
+    scheduleId: run.schedule?.id ?? null,
+    scheduleName: run.schedule?.name ?? null,
+    startDate: run.start,
+  });
   const failures = (run.failures ?? []).map((failure) => ({ mappingId: null, ...failure }));
   await repo.finish({
     id,
@@ -33,7 +46,10 @@ describe("execution history", () => {
     const app = await createTestApp();
     const { userId, token } = await registerSubscriber(app);
     const ids: string[] = [];
-    for (let day = 1; day <= 12; day += 1) ids.push(await recordRun(app, userId, { start: `2026-11-${String(day).padStart(2, "0")}T08:00:00.000Z` }));
+    for (let day = 1; day <= 12; day += 1)
+      ids.push(
+        await recordRun(app, userId, { start: `2026-11-${String(day).padStart(2, "0")}T08:00:00.000Z` }),
+      );
 
     const response = await app.request("/api/execution-history", { token });
     const body = await response.json();
@@ -51,7 +67,9 @@ describe("execution history", () => {
     const id = await recordRun(app, userId, {
       start: "2026-11-20T08:00:00.000Z",
       schedule: { id: "sched-1", name: "Nightly" },
-      failures: [{ shopifySku: "SKU-1", acumaticaSku: "ABC-1", error: "Price must be greater than or equal to 0" }],
+      failures: [
+        { shopifySku: "SKU-1", acumaticaSku: "ABC-1", error: "Price must be greater than or equal to 0" },
+      ],
     });
 
     const entry = await api.call("executionHistoryEntry", { params: { id } });
@@ -66,7 +84,14 @@ describe("execution history", () => {
       skippedCount: 1,
       status: "completed",
       error: null,
-      failedMappings: [{ mappingId: null, shopifySku: "SKU-1", acumaticaSku: "ABC-1", error: "Price must be greater than or equal to 0" }],
+      failedMappings: [
+        {
+          mappingId: null,
+          shopifySku: "SKU-1",
+          acumaticaSku: "ABC-1",
+          error: "Price must be greater than or equal to 0",
+        },
+      ],
     });
     expect((await api.call("executionHistory")).histories[0]?.failedMappings).toHaveLength(1);
   });
@@ -74,8 +99,17 @@ describe("execution history", () => {
   it("keeps a run that could not proceed as failed with its error", async () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
-    const id = await recordRun(app, userId, { start: "2026-11-20T08:00:00.000Z", status: "failed", error: "Acumatica: the sign-in was refused" });
-    expect(await api.call("executionHistoryEntry", { params: { id } })).toMatchObject({ status: "failed", error: "Acumatica: the sign-in was refused", schedule: null, trigger: "manual" });
+    const id = await recordRun(app, userId, {
+      start: "2026-11-20T08:00:00.000Z",
+      status: "failed",
+      error: "Acumatica: the sign-in was refused",
+    });
+    expect(await api.call("executionHistoryEntry", { params: { id } })).toMatchObject({
+      status: "failed",
+      error: "Acumatica: the sign-in was refused",
+      schedule: null,
+      trigger: "manual",
+    });
   });
 
   it("never shows another user's runs", async () => {

@@ -1,6 +1,6 @@
-import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
 import type { AutoMapResult } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
+import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp } from "./helpers.ts";
 import { insertItem, insertVariant, registerSubscriber } from "./mapping-fixtures.ts";
@@ -36,14 +36,24 @@ describe("autoMap", () => {
     const target = await pulled();
     const seed = generateCatalog({ seed: 42, size: 60 });
     const erp = new Set(seed.acumatica.items.map((item) => item.inventoryId));
-    const expected = seed.shopify.products.flatMap((p) => p.variants).filter((v) => v.sku && v.sku !== "DUP-SHOP-1" && erp.has(v.sku)).length;
+    const expected = seed.shopify.products
+      .flatMap((p) => p.variants)
+      .filter((v) => v.sku && v.sku !== "DUP-SHOP-1" && erp.has(v.sku)).length;
 
     const result = await autoMap(target);
 
-    expect(result).toEqual({ created: expected, alreadyMapped: 0, duplicateSkus: { shopify: ["DUP-SHOP-1"], acumatica: ["DUP-ERP-1", "Dup-Erp-1"] } });
+    expect(result).toEqual({
+      created: expected,
+      alreadyMapped: 0,
+      duplicateSkus: { shopify: ["DUP-SHOP-1"], acumatica: ["DUP-ERP-1", "Dup-Erp-1"] },
+    });
     const history = await target.api.call("mappingHistory", { query: { limit: "100" } });
     expect(history.total).toBe(expected);
-    expect(history.mappings.every((m) => m.mappingType === "exact-sku" && m.shopifyDetails.sku === m.acumaticaDetails.sku)).toBe(true);
+    expect(
+      history.mappings.every(
+        (m) => m.mappingType === "exact-sku" && m.shopifyDetails.sku === m.acumaticaDetails.sku,
+      ),
+    ).toBe(true);
   });
 
   it("leaves existing mappings alone and counts them on a second run", async () => {
@@ -62,8 +72,13 @@ describe("autoMap", () => {
     await insertItem(local.db, userId, { sku: "  " });
     const { job } = await api.call("autoMap");
     let done = job;
-    while (done.status === "running" || done.status === "queued") done = await api.call("job", { params: { id: job._id } });
+    while (done.status === "running" || done.status === "queued")
+      done = await api.call("job", { params: { id: job._id } });
 
-    expect(done.result).toEqual({ created: 1, alreadyMapped: 0, duplicateSkus: { shopify: [], acumatica: [] } });
+    expect(done.result).toEqual({
+      created: 1,
+      alreadyMapped: 0,
+      duplicateSkus: { shopify: [], acumatica: [] },
+    });
   });
 });

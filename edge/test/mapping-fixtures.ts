@@ -70,7 +70,13 @@ export interface ItemRow {
 export async function insertItem(
   db: TestApp["db"],
   userId: string,
-  fields: Partial<{ sku: string; acumaticaId: string; priceCents: number; msrpCents: number | null; isStockItem: boolean }> = {},
+  fields: Partial<{
+    sku: string;
+    acumaticaId: string;
+    priceCents: number;
+    msrpCents: number | null;
+    isStockItem: boolean;
+  }> = {},
 ): Promise<ItemRow> {
   counter += 1;
   const sku = fields.sku ?? `ERP-${counter}`;
@@ -79,17 +85,32 @@ export async function insertItem(
     sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents,
             available, on_hand, available_for_shipping, is_stock_item, last_synced)
           VALUES (?, ?, ?, ?, ?, 'Test item', ?, ?, 5, 5, 5, ?, '2026-11-01T00:00:00.000Z')`,
-    args: [row.id, userId, row.acumaticaId, row.sku, skuKey(row.sku), fields.priceCents ?? 1000, fields.msrpCents ?? null, fields.isStockItem === false ? 0 : 1],
+    args: [
+      row.id,
+      userId,
+      row.acumaticaId,
+      row.sku,
+      skuKey(row.sku),
+      fields.priceCents ?? 1000,
+      fields.msrpCents ?? null,
+      fields.isStockItem === false ? 0 : 1,
+    ],
   });
   return row;
 }
 
 export async function deleteVariant(db: TestApp["db"], userId: string, variantId: string) {
-  await db.execute({ sql: "DELETE FROM shopify_products WHERE user_id = ? AND variant_id = ?", args: [userId, variantId] });
+  await db.execute({
+    sql: "DELETE FROM shopify_products WHERE user_id = ? AND variant_id = ?",
+    args: [userId, variantId],
+  });
 }
 
 export async function deleteItem(db: TestApp["db"], userId: string, acumaticaId: string) {
-  await db.execute({ sql: "DELETE FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?", args: [userId, acumaticaId] });
+  await db.execute({
+    sql: "DELETE FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?",
+    args: [userId, acumaticaId],
+  });
 }
 
 function skuKey(sku: string): string {

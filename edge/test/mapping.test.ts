@@ -1,7 +1,13 @@
 import { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "./helpers.ts";
-import { deleteItem, deleteVariant, insertItem, insertVariant, registerSubscriber } from "./mapping-fixtures.ts";
+import {
+  deleteItem,
+  deleteVariant,
+  insertItem,
+  insertVariant,
+  registerSubscriber,
+} from "./mapping-fixtures.ts";
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.catch((e: unknown) => e);
@@ -14,13 +20,18 @@ describe("manual mapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const older = await api.call("manualMap", {
-      body: { shopifyVariantId: (await insertVariant(app.db, userId)).variantId, acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId },
+      body: {
+        shopifyVariantId: (await insertVariant(app.db, userId)).variantId,
+        acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId,
+      },
     });
     app.clock.advance(1000);
     const variant = await insertVariant(app.db, userId, { sku: "SKU-1" });
     const item = await insertItem(app.db, userId, { sku: "ABC-1" });
 
-    const mapping = await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } });
+    const mapping = await api.call("manualMap", {
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
 
     expect(mapping).toMatchObject({
       shopifyDetails: { _id: variant.id, variantId: variant.variantId, sku: "SKU-1", missing: false },
@@ -38,10 +49,20 @@ describe("manual mapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const variant = await insertVariant(app.db, userId, { sku: "SKU-1" });
-    await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: (await insertItem(app.db, userId, { sku: "ABC-1" })).acumaticaId } });
+    await api.call("manualMap", {
+      body: {
+        shopifyVariantId: variant.variantId,
+        acumaticaProductId: (await insertItem(app.db, userId, { sku: "ABC-1" })).acumaticaId,
+      },
+    });
 
     const error = await failure(
-      api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: (await insertItem(app.db, userId, { sku: "XYZ-9" })).acumaticaId } }),
+      api.call("manualMap", {
+        body: {
+          shopifyVariantId: variant.variantId,
+          acumaticaProductId: (await insertItem(app.db, userId, { sku: "XYZ-9" })).acumaticaId,
+        },
+      }),
     );
     expect(error.status).toBe(409);
     expect(error.message).toBe("Cannot save mapping: variant SKU-1 is already mapped to ABC-1");
@@ -51,10 +72,20 @@ describe("manual mapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const item = await insertItem(app.db, userId, { sku: "ABC-1" });
-    await api.call("manualMap", { body: { shopifyVariantId: (await insertVariant(app.db, userId, { sku: "SKU-1" })).variantId, acumaticaProductId: item.acumaticaId } });
+    await api.call("manualMap", {
+      body: {
+        shopifyVariantId: (await insertVariant(app.db, userId, { sku: "SKU-1" })).variantId,
+        acumaticaProductId: item.acumaticaId,
+      },
+    });
 
     const error = await failure(
-      api.call("manualMap", { body: { shopifyVariantId: (await insertVariant(app.db, userId, { sku: "SKU-2" })).variantId, acumaticaProductId: item.acumaticaId } }),
+      api.call("manualMap", {
+        body: {
+          shopifyVariantId: (await insertVariant(app.db, userId, { sku: "SKU-2" })).variantId,
+          acumaticaProductId: item.acumaticaId,
+        },
+      }),
     );
     expect(error.status).toBe(409);
     expect(error.message).toBe("Cannot save mapping: Acumatica item ABC-1 is already mapped to SKU-1");
@@ -67,14 +98,33 @@ describe("manual mapping", () => {
     const mine = await insertItem(app.db, me.userId);
     const theirs = await insertVariant(app.db, other.userId);
 
-    const unknown = await failure(me.api.call("manualMap", { body: { shopifyVariantId: "gid://shopify/ProductVariant/1", acumaticaProductId: mine.acumaticaId } }));
+    const unknown = await failure(
+      me.api.call("manualMap", {
+        body: { shopifyVariantId: "gid://shopify/ProductVariant/1", acumaticaProductId: mine.acumaticaId },
+      }),
+    );
     expect(unknown.status).toBe(404);
-    expect(unknown.message).toBe("Shopify variant gid://shopify/ProductVariant/1 was not found. Fetch the Shopify products and try again.");
-    const foreign = await failure(me.api.call("manualMap", { body: { shopifyVariantId: theirs.variantId, acumaticaProductId: mine.acumaticaId } }));
+    expect(unknown.message).toBe(
+      "Shopify variant gid://shopify/ProductVariant/1 was not found. Fetch the Shopify products and try again.",
+    );
+    const foreign = await failure(
+      me.api.call("manualMap", {
+        body: { shopifyVariantId: theirs.variantId, acumaticaProductId: mine.acumaticaId },
+      }),
+    );
     expect(foreign.status).toBe(404);
-    const item = await failure(me.api.call("manualMap", { body: { shopifyVariantId: (await insertVariant(app.db, me.userId)).variantId, acumaticaProductId: "NOPE" } }));
+    const item = await failure(
+      me.api.call("manualMap", {
+        body: {
+          shopifyVariantId: (await insertVariant(app.db, me.userId)).variantId,
+          acumaticaProductId: "NOPE",
+        },
+      }),
+    );
     expect(item.status).toBe(404);
-    expect(item.message).toBe("Acumatica item NOPE was not found. Fetch the Acumatica products and try again.");
+    expect(item.message).toBe(
+      "Acumatica item NOPE was not found. Fetch the Acumatica products and try again.",
+    );
   });
 
   it.each([
@@ -103,13 +153,26 @@ describe("updateMapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const variant = await insertVariant(app.db, userId, { sku: "SKU-1" });
-    const mapping = await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId } });
+    const mapping = await api.call("manualMap", {
+      body: {
+        shopifyVariantId: variant.variantId,
+        acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId,
+      },
+    });
     const replacement = await insertItem(app.db, userId, { sku: "NEW-1" });
     app.clock.advance(60_000);
 
-    const updated = await api.call("updateMapping", { params: { id: mapping._id }, body: { shopifyVariantId: variant.variantId, acumaticaProductId: replacement.acumaticaId } });
+    const updated = await api.call("updateMapping", {
+      params: { id: mapping._id },
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: replacement.acumaticaId },
+    });
 
-    expect(updated).toMatchObject({ _id: mapping._id, acumaticaDetails: { sku: "NEW-1" }, mappingType: "manual", updatedAt: "2026-11-21T10:01:00.000Z" });
+    expect(updated).toMatchObject({
+      _id: mapping._id,
+      acumaticaDetails: { sku: "NEW-1" },
+      mappingType: "manual",
+      updatedAt: "2026-11-21T10:01:00.000Z",
+    });
     expect((await api.call("unmapped")).acumatica.map((row) => row._id)).toHaveLength(1);
   });
 
@@ -117,11 +180,26 @@ describe("updateMapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const taken = await insertVariant(app.db, userId, { sku: "TAKEN" });
-    await api.call("manualMap", { body: { shopifyVariantId: taken.variantId, acumaticaProductId: (await insertItem(app.db, userId, { sku: "OWNER" })).acumaticaId } });
+    await api.call("manualMap", {
+      body: {
+        shopifyVariantId: taken.variantId,
+        acumaticaProductId: (await insertItem(app.db, userId, { sku: "OWNER" })).acumaticaId,
+      },
+    });
     const item = await insertItem(app.db, userId);
-    const mapping = await api.call("manualMap", { body: { shopifyVariantId: (await insertVariant(app.db, userId)).variantId, acumaticaProductId: item.acumaticaId } });
+    const mapping = await api.call("manualMap", {
+      body: {
+        shopifyVariantId: (await insertVariant(app.db, userId)).variantId,
+        acumaticaProductId: item.acumaticaId,
+      },
+    });
 
-    const error = await failure(api.call("updateMapping", { params: { id: mapping._id }, body: { shopifyVariantId: taken.variantId, acumaticaProductId: item.acumaticaId } }));
+    const error = await failure(
+      api.call("updateMapping", {
+        params: { id: mapping._id },
+        body: { shopifyVariantId: taken.variantId, acumaticaProductId: item.acumaticaId },
+      }),
+    );
     expect(error.status).toBe(409);
     expect(error.message).toBe("Cannot save mapping: variant TAKEN is already mapped to OWNER");
   });
@@ -132,11 +210,20 @@ describe("updateMapping", () => {
     const intruder = await registerSubscriber(app);
     const variant = await insertVariant(app.db, owner.userId);
     const item = await insertItem(app.db, owner.userId);
-    const mapping = await owner.api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } });
+    const mapping = await owner.api.call("manualMap", {
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
 
-    const error = await failure(intruder.api.call("updateMapping", { params: { id: mapping._id }, body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } }));
+    const error = await failure(
+      intruder.api.call("updateMapping", {
+        params: { id: mapping._id },
+        body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+      }),
+    );
     expect(error.status).toBe(404);
-    expect((await failure(intruder.api.call("deleteMapping", { params: { id: mapping._id } }))).status).toBe(404);
+    expect((await failure(intruder.api.call("deleteMapping", { params: { id: mapping._id } }))).status).toBe(
+      404,
+    );
     expect((await owner.api.call("mappingHistory")).total).toBe(1);
   });
 });
@@ -146,7 +233,10 @@ describe("deleteMapping", () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const mapping = await api.call("manualMap", {
-      body: { shopifyVariantId: (await insertVariant(app.db, userId)).variantId, acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId },
+      body: {
+        shopifyVariantId: (await insertVariant(app.db, userId)).variantId,
+        acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId,
+      },
     });
 
     expect(await api.call("deleteMapping", { params: { id: mapping._id } })).toEqual({ ok: true });
@@ -162,7 +252,9 @@ describe("broken mappings", () => {
     const { userId, api } = await registerSubscriber(app);
     const variant = await insertVariant(app.db, userId, { sku: "GONE-1" });
     const item = await insertItem(app.db, userId, { sku: "ERP-GONE" });
-    const mapping = await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } });
+    const mapping = await api.call("manualMap", {
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
 
     await deleteVariant(app.db, userId, variant.variantId);
     await deleteItem(app.db, userId, item.acumaticaId);
@@ -174,30 +266,52 @@ describe("broken mappings", () => {
       acumaticaDetails: { _id: null, acumaticaId: item.acumaticaId, sku: "ERP-GONE", missing: true },
     });
     expect((await api.call("mappingHistory", { query: { search: "gone" } })).total).toBe(1);
-    expect((await api.call("mappingsByIds", { body: { mappingIds: [mapping._id] } })).mappings[0]?.shopifyDetails.missing).toBe(true);
+    expect(
+      (await api.call("mappingsByIds", { body: { mappingIds: [mapping._id] } })).mappings[0]?.shopifyDetails
+        .missing,
+    ).toBe(true);
   });
 
   it("can be repointed at a new ERP item while keeping its vanished variant", async () => {
     const app = await createTestApp();
     const { userId, api } = await registerSubscriber(app);
     const variant = await insertVariant(app.db, userId, { sku: "GONE-1" });
-    const mapping = await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId } });
+    const mapping = await api.call("manualMap", {
+      body: {
+        shopifyVariantId: variant.variantId,
+        acumaticaProductId: (await insertItem(app.db, userId)).acumaticaId,
+      },
+    });
     await deleteVariant(app.db, userId, variant.variantId);
     const item = await insertItem(app.db, userId, { sku: "ERP-NEW" });
 
-    const updated = await api.call("updateMapping", { params: { id: mapping._id }, body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } });
+    const updated = await api.call("updateMapping", {
+      params: { id: mapping._id },
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
     expect(updated.shopifyDetails).toMatchObject({ sku: "GONE-1", missing: true });
     expect(updated.acumaticaDetails).toMatchObject({ sku: "ERP-NEW", missing: false });
   });
 });
 
 describe("mapping lists", () => {
-  async function seedMappings(app: Awaited<ReturnType<typeof createTestApp>>, userId: string, api: ReturnType<typeof app.client>, count: number) {
+  async function seedMappings(
+    app: Awaited<ReturnType<typeof createTestApp>>,
+    userId: string,
+    api: ReturnType<typeof app.client>,
+    count: number,
+  ) {
     const ids: string[] = [];
     for (let index = 1; index <= count; index += 1) {
       const variant = await insertVariant(app.db, userId, { sku: `SHOP-${String(index).padStart(3, "0")}` });
       const item = await insertItem(app.db, userId, { sku: `ERP-${String(index).padStart(3, "0")}` });
-      ids.push((await api.call("manualMap", { body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId } }))._id);
+      ids.push(
+        (
+          await api.call("manualMap", {
+            body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+          })
+        )._id,
+      );
       app.clock.advance(1000);
     }
     return ids;
@@ -211,7 +325,9 @@ describe("mapping lists", () => {
     const last = await api.call("mappingHistory", { query: { page: "3", limit: "5" } });
     expect(last).toMatchObject({ total: 12, page: 3, totalPages: 3 });
     expect(last.mappings.map((m) => m._id)).toEqual([ids[1], ids[0]]);
-    expect((await api.call("mappingHistory", { query: { page: "1", limit: "5" } })).mappings[0]?._id).toBe(ids[11]);
+    expect((await api.call("mappingHistory", { query: { page: "1", limit: "5" } })).mappings[0]?._id).toBe(
+      ids[11],
+    );
   });
 
   it("searches either SKU, case-insensitively, and treats % literally", async () => {
@@ -245,7 +361,12 @@ describe("mapping lists", () => {
     expect(second.mappings).toHaveLength(3);
     expect(second.hasMore).toBe(false);
     const searched = await api.call("mappingSelector", { query: { page: "1", search: "erp-02" } });
-    expect(searched.mappings.map((m) => m.acumaticaDetails.sku)).toEqual(["ERP-023", "ERP-022", "ERP-021", "ERP-020"]);
+    expect(searched.mappings.map((m) => m.acumaticaDetails.sku)).toEqual([
+      "ERP-023",
+      "ERP-022",
+      "ERP-021",
+      "ERP-020",
+    ]);
     expect(searched.hasMore).toBe(false);
   });
 
@@ -256,7 +377,9 @@ describe("mapping lists", () => {
     const mine = await seedMappings(app, me.userId, me.api, 3);
     const [theirs] = await seedMappings(app, other.userId, other.api, 1);
 
-    const answer = await me.api.call("mappingsByIds", { body: { mappingIds: [mine[2]!, theirs!, mine[0]!, "missing"] } });
+    const answer = await me.api.call("mappingsByIds", {
+      body: { mappingIds: [mine[2]!, theirs!, mine[0]!, "missing"] },
+    });
     expect(answer.mappings.map((m) => m._id)).toEqual([mine[2], mine[0]]);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { SKIP } from "../src/sync/plan.ts";
-import { erpTotals, startSyncWorld, type SyncWorld } from "./sync-harness.ts";
+import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -16,7 +16,12 @@ async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
 
 /** Matched, tracked, stocked pairs (not the seeded special cases). */
 function plainPairs(w: SyncWorld, count: number) {
-  return w.pairs.filter(({ variant, item }) => variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem).slice(0, count);
+  return w.pairs
+    .filter(
+      ({ variant, item }) =>
+        variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem,
+    )
+    .slice(0, count);
 }
 
 const ALL = { price: true, quantity: true };
@@ -27,7 +32,12 @@ describe("runSync: plan then apply", () => {
     await w.setSettings({ syncPrice: true, syncMsrp: true });
     const mapped = await w.map(plainPairs(w, 6));
 
-    const first = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const first = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(first.status).toBe("completed");
     expect(first.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
@@ -39,7 +49,12 @@ describe("runSync: plan then apply", () => {
       });
     }
     const mutations = w.state().shopify.mutations;
-    const second = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const second = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
     expect(second.results.map((r) => r.outcome)).toEqual(mapped.map(() => "unchanged"));
     expect(w.state().shopify.mutations).toBe(mutations);
   });
@@ -50,12 +65,30 @@ describe("runSync: plan then apply", () => {
     const [pair] = await w.map(plainPairs(w, 1));
     const before = await w.shopifyVariant(pair!.variant.id);
 
-    const plan = await w.engine.runSync({ userId: w.userId, scope: { mappingIds: [pair!.mappingId] }, syncOptions: ALL, trigger: "manual", dryRun: true });
+    const plan = await w.engine.runSync({
+      userId: w.userId,
+      scope: { mappingIds: [pair!.mappingId] },
+      syncOptions: ALL,
+      trigger: "manual",
+      dryRun: true,
+    });
 
     expect(plan).toMatchObject({ dryRun: true, historyId: null });
-    expect(plan.results[0]).toMatchObject({ outcome: "planned", shopifySku: pair!.variant.sku, acumaticaSku: pair!.item.inventoryId });
-    expect(plan.results[0]?.changes).toContainEqual({ field: "price", from: before.priceCents / 100, to: pair!.item.defaultPriceCents / 100 });
-    expect(plan.results[0]?.changes).toContainEqual({ field: "quantity", from: before.available, to: erpTotals(pair!.item).available });
+    expect(plan.results[0]).toMatchObject({
+      outcome: "planned",
+      shopifySku: pair!.variant.sku,
+      acumaticaSku: pair!.item.inventoryId,
+    });
+    expect(plan.results[0]?.changes).toContainEqual({
+      field: "price",
+      from: before.priceCents / 100,
+      to: pair!.item.defaultPriceCents / 100,
+    });
+    expect(plan.results[0]?.changes).toContainEqual({
+      field: "quantity",
+      from: before.available,
+      to: erpTotals(pair!.item).available,
+    });
     expect(w.state().shopify.mutations).toBe(0);
     expect(await w.shopifyVariant(pair!.variant.id)).toEqual(before);
     expect((await createHistoryRepo(w.app.db).page(w.userId, { offset: 0, limit: 10 })).total).toBe(0);
@@ -67,7 +100,12 @@ describe("runSync: plan then apply", () => {
     const [chosen, other] = await w.map(plainPairs(w, 2));
     const untouched = await w.shopifyVariant(other!.variant.id);
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: { mappingIds: [chosen!.mappingId] }, syncOptions: { price: true, quantity: false }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: { mappingIds: [chosen!.mappingId] },
+      syncOptions: { price: true, quantity: false },
+      trigger: "manual",
+    });
 
     expect(run.results.map((r) => r.mappingId)).toEqual([chosen!.mappingId]);
     expect(await w.shopifyVariant(other!.variant.id)).toEqual(untouched);
@@ -79,11 +117,17 @@ describe("price writes", () => {
     const w = await open();
     await w.setSettings({ syncPrice: true });
     const byProduct = new Map<number, typeof w.pairs>();
-    for (const pair of plainPairs(w, 30)) byProduct.set(pair.product.id, [...(byProduct.get(pair.product.id) ?? []), pair]);
+    for (const pair of plainPairs(w, 30))
+      byProduct.set(pair.product.id, [...(byProduct.get(pair.product.id) ?? []), pair]);
     const products = [...byProduct.values()].filter((pairs) => pairs.length >= 2).slice(0, 3);
     await w.map(products.flat());
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: true, quantity: false },
+      trigger: "manual",
+    });
 
     expect(run.results.every((r) => r.outcome === "succeeded")).toBe(true);
     expect(w.state().shopify.mutations).toBe(products.length);
@@ -94,12 +138,20 @@ describe("price writes", () => {
     await w.setSettings({ syncPrice: true, syncMsrp: true });
     const mapped = await w.map(plainPairs(w, 12));
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: true, quantity: false },
+      trigger: "manual",
+    });
 
     expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
     expect(w.state().shopify.bulkOperations).toBe(1);
     for (const pair of mapped) {
-      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({ priceCents: pair.item.defaultPriceCents, compareAtCents: pair.item.msrpCents });
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+      });
     }
   });
 
@@ -108,11 +160,17 @@ describe("price writes", () => {
     await w.setSettings({ syncPrice: true });
     const mapped = await w.map(plainPairs(w, 5));
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
     expect(w.state().shopify.bulkOperations).toBe(1);
-    for (const pair of mapped) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
   });
 });
 
@@ -120,17 +178,27 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
   it.each([
     ["2025-04 (compareQuantity)", new Date("2025-06-01T00:00:00Z"), "2025-04"],
     ["2026-01 (changeFromQuantity, optional idempotency key)", undefined, "2026-01"],
-    ["2026-04 (changeFromQuantity and idempotency key required)", new Date("2027-05-01T00:00:00Z"), "2026-07"],
+    [
+      "2026-04 (changeFromQuantity and idempotency key required)",
+      new Date("2027-05-01T00:00:00Z"),
+      "2026-07",
+    ],
   ])("sets available quantities when Shopify serves %s", async (_label, releaseDate, served) => {
     const w = await open({ releaseDate });
     await w.setSettings({ syncPrice: true });
     const mapped = await w.map(plainPairs(w, 5));
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+    });
 
     expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
     expect(Object.keys(w.state().shopify.servedVersions)).toEqual([served]);
-    for (const pair of mapped) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
   });
 
   it.each([
@@ -176,12 +244,23 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
 
   it("sets on_hand from the ERP's available-for-shipping when settings say so", async () => {
     const w = await open();
-    await w.setSettings({ syncPrice: true, acumaticaQuantity: "AvailableForShipping", shopifyQuantity: "OnHand" });
+    await w.setSettings({
+      syncPrice: true,
+      acumaticaQuantity: "AvailableForShipping",
+      shopifyQuantity: "OnHand",
+    });
     const [pair] = await w.map(plainPairs(w, 1));
 
-    await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+    await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+    });
 
-    expect((await w.shopifyVariant(pair!.variant.id)).onHand).toBe(erpTotals(pair!.item).availableForShipping);
+    expect((await w.shopifyVariant(pair!.variant.id)).onHand).toBe(
+      erpTotals(pair!.item).availableForShipping,
+    );
   });
 });
 
@@ -198,16 +277,30 @@ describe("isolation and skips", () => {
       availableForShipment: 0,
     });
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+    });
 
     const failed = run.results.find((r) => r.mappingId === bad.mappingId);
-    expect(failed).toMatchObject({ outcome: "failed", reason: "The total quantity can't be higher than 1,000,000,000." });
+    expect(failed).toMatchObject({
+      outcome: "failed",
+      reason: "The total quantity can't be higher than 1,000,000,000.",
+    });
     expect(run.results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
-    for (const pair of mapped.filter((p) => p !== bad)) expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    for (const pair of mapped.filter((p) => p !== bad))
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
     const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
     expect(history).toMatchObject({ status: "completed", successCount: 3, failureCount: 1 });
     expect(history?.failedMappings).toEqual([
-      { mappingId: bad.mappingId, shopifySku: bad.variant.sku, acumaticaSku: bad.item.inventoryId, error: "The total quantity can't be higher than 1,000,000,000." },
+      {
+        mappingId: bad.mappingId,
+        shopifySku: bad.variant.sku,
+        acumaticaSku: bad.item.inventoryId,
+        error: "The total quantity can't be higher than 1,000,000,000.",
+      },
     ]);
   });
 
@@ -219,17 +312,30 @@ describe("isolation and skips", () => {
     const [normal, gone] = plainPairs(w, 2);
     const mapped = await w.map([untracked, bundle, unstocked, normal!]);
     const [missingVariant] = await w.map([{ ...gone!, variant: { ...gone!.variant, id: 99_999_999 } }]);
-    const [missingItem] = await w.map([{ ...plainPairs(w, 3)[2]!, item: { ...gone!.item, inventoryId: "NO-SUCH-ITEM" } }]);
+    const [missingItem] = await w.map([
+      { ...plainPairs(w, 3)[2]!, item: { ...gone!.item, inventoryId: "NO-SUCH-ITEM" } },
+    ]);
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: false, quantity: true }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: false, quantity: true },
+      trigger: "manual",
+    });
 
     const reasonOf = (id: string) => run.results.find((r) => r.mappingId === id);
     expect(reasonOf(mapped[0]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.untracked });
     expect(reasonOf(mapped[1]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.bundle });
     expect(reasonOf(mapped[2]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.notStocked });
     expect(reasonOf(mapped[3]!.mappingId)).toMatchObject({ outcome: "succeeded" });
-    expect(reasonOf(missingVariant!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.missingShopify });
-    expect(reasonOf(missingItem!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.missingAcumatica });
+    expect(reasonOf(missingVariant!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: SKIP.missingShopify,
+    });
+    expect(reasonOf(missingItem!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: SKIP.missingAcumatica,
+    });
     const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
     expect(history).toMatchObject({ successCount: 1, failureCount: 0, skippedCount: 5 });
   });
@@ -240,9 +346,18 @@ describe("isolation and skips", () => {
     const service = w.pairs.find((p) => !p.item.isStockItem)!;
     const [mapped] = await w.map([service]);
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
-    expect(run.results[0]).toMatchObject({ mappingId: mapped!.mappingId, outcome: "succeeded", reason: SKIP.nonStock });
+    expect(run.results[0]).toMatchObject({
+      mappingId: mapped!.mappingId,
+      outcome: "succeeded",
+      reason: SKIP.nonStock,
+    });
     expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
   });
 
@@ -251,7 +366,12 @@ describe("isolation and skips", () => {
     await w.setSettings({ syncPrice: false, syncMsrp: false });
     await w.map(plainPairs(w, 1));
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: { price: true, quantity: false }, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: { price: true, quantity: false },
+      trigger: "manual",
+    });
     expect(run.results[0]).toMatchObject({ outcome: "skipped", reason: SKIP.priceSettingsOff });
   });
 });
@@ -263,11 +383,18 @@ describe("the outside systems misbehaving", () => {
     const mapped = await w.map(plainPairs(w, 8));
     // Another app's heavy reads leave the shared bucket nearly empty.
     for (let i = 0; i < 2; i += 1) {
-      await w.graphql(`query { productVariants(first: 190) { nodes { id product { id } inventoryItem { id inventoryLevel(locationId: "gid://shopify/Location/70001") { quantities(names: ["available", "on_hand"]) { name quantity } } } } } }`);
+      await w.graphql(
+        `query { productVariants(first: 190) { nodes { id product { id } inventoryItem { id inventoryLevel(locationId: "gid://shopify/Location/70001") { quantities(names: ["available", "on_hand"]) { name quantity } } } } } }`,
+      );
     }
     expect(w.state().shopify.currentlyAvailable).toBeLessThan(200);
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(run.status).toBe("completed");
     expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
@@ -280,7 +407,12 @@ describe("the outside systems misbehaving", () => {
     const mapped = await w.map(plainPairs(w, 5));
     await w.faults({ shopify: { errorRate: 0.3 }, acumatica: { errorRate: 0.3 } });
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
     const state = w.state();
@@ -292,7 +424,12 @@ describe("the outside systems misbehaving", () => {
     await w.map(plainPairs(w, 2));
     w.acumaticaLogin.password = "wrong";
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/^Acumatica: /);
@@ -308,7 +445,12 @@ describe("the outside systems misbehaving", () => {
     await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
     // An endpoint version this instance does not offer: login works, the first read fails.
     w.acumaticaLogin.apiVersion = "99.200.001";
-    const failed = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
+    const failed = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "manual",
+    });
 
     expect(failed.status).toBe("failed");
     const state = w.state().acumatica;
@@ -326,13 +468,31 @@ describe("after a run", () => {
 
     await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" });
 
-    const product = (await w.app.db.execute({ sql: "SELECT price_cents, available FROM shopify_products WHERE user_id = ?", args: [w.userId] })).rows[0];
+    const product = (
+      await w.app.db.execute({
+        sql: "SELECT price_cents, available FROM shopify_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
     expect(Number(product?.price_cents)).toBe(pair!.item.defaultPriceCents);
     expect(Number(product?.available)).toBe(erpTotals(pair!.item).available);
-    const item = (await w.app.db.execute({ sql: "SELECT default_price_cents, available FROM acumatica_products WHERE user_id = ?", args: [w.userId] })).rows[0];
+    const item = (
+      await w.app.db.execute({
+        sql: "SELECT default_price_cents, available FROM acumatica_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
     expect(Number(item?.default_price_cents)).toBe(pair!.item.defaultPriceCents);
-    const mapping = (await w.app.db.execute({ sql: "SELECT last_synced_at, updated_at FROM mappings WHERE id = ?", args: [pair!.mappingId] })).rows[0];
-    expect(mapping).toMatchObject({ last_synced_at: w.app.clock.now().toISOString(), updated_at: w.app.clock.now().toISOString() });
+    const mapping = (
+      await w.app.db.execute({
+        sql: "SELECT last_synced_at, updated_at FROM mappings WHERE id = ?",
+        args: [pair!.mappingId],
+      })
+    ).rows[0];
+    expect(mapping).toMatchObject({
+      last_synced_at: w.app.clock.now().toISOString(),
+      updated_at: w.app.clock.now().toISOString(),
+    });
   });
 
   it("writes an execution-history entry with start, end and counts for a scheduled run", async () => {
@@ -340,7 +500,14 @@ describe("after a run", () => {
     await w.setSettings({ syncPrice: true });
     await w.map(plainPairs(w, 3));
 
-    const run = await w.engine.runSync({ userId: w.userId, scope: "all", syncOptions: ALL, trigger: "schedule", scheduleId: "sch-1", scheduleName: "Nightly" });
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "schedule",
+      scheduleId: "sch-1",
+      scheduleName: "Nightly",
+    });
 
     expect(await createHistoryRepo(w.app.db).get(w.userId, run.historyId!)).toMatchObject({
       schedule: { _id: "sch-1", name: "Nightly" },
@@ -355,7 +522,11 @@ describe("after a run", () => {
 });
 
 async function control(w: SyncWorld, path: string, body: unknown) {
-  const response = await fetch(`${w.origin}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${w.origin}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
 }
 
@@ -368,7 +539,13 @@ async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: num
         name: "available",
         reason: "correction",
         ignoreCompareQuantity: true,
-        quantities: [{ inventoryItemId: `gid://shopify/InventoryItem/${inventoryItemId}`, locationId: "gid://shopify/Location/70001", quantity }],
+        quantities: [
+          {
+            inventoryItemId: `gid://shopify/InventoryItem/${inventoryItemId}`,
+            locationId: "gid://shopify/Location/70001",
+            quantity,
+          },
+        ],
       },
     },
   );

@@ -1,6 +1,6 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
-import type { SandboxClock } from "../../sandbox/src/clock.ts";
 import { stableGuid } from "../../sandbox/src/acumatica/json.ts";
+import type { SandboxClock } from "../../sandbox/src/clock.ts";
 import type { DemoCatalog, SeedErpItem, SeedProduct, SeedVariant } from "../../sandbox/src/seed/catalog.ts";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
 import { type Connectors, createConnectors } from "../src/connectors/connectors.ts";
@@ -40,24 +40,39 @@ export interface MappedPair {
  * The sync engine over the real app database and the sandbox simulators over real HTTP: a subscriber,
  * the seeded demo store and ERP, and helpers to map pairs and to look at Shopify through its API.
  */
-export async function startSyncWorld(options: { size?: number; releaseDate?: Date; engine?: Partial<SyncEngineDeps> } = {}) {
+export async function startSyncWorld(
+  options: { size?: number; releaseDate?: Date; engine?: Partial<SyncEngineDeps> } = {},
+) {
   const app = await createTestApp();
   const clock = stoppedClock(app.clock.now());
-  const running = await startSandbox({ clock, seed: SEED, size: options.size ?? 40, shopifyReleaseDate: options.releaseDate });
+  const running = await startSandbox({
+    clock,
+    seed: SEED,
+    size: options.size ?? 40,
+    shopifyReleaseDate: options.releaseDate,
+  });
   const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
   const subscriber = await registerSubscriber(app);
   const connectorClock: ConnectorClock = {
     now: () => clock.now().getTime(),
     sleep: async (milliseconds) => clock.advance(Math.max(0, milliseconds)),
   };
-  const base = createConnectors({ fetch: (input, init) => fetch(input, init), clock: connectorClock, sandboxUrl: running.origin });
+  const base = createConnectors({
+    fetch: (input, init) => fetch(input, init),
+    clock: connectorClock,
+    sandboxUrl: running.origin,
+  });
   // More attempts than production so fault-injection tests cannot lose a call to bad luck.
   const connectors: Connectors = {
     ...base,
     shopify: (credentials, overrides = {}) => base.shopify(credentials, { maxAttempts: 10, ...overrides }),
-    acumatica: (connection, fn, overrides = {}) => base.acumatica(connection, fn, { maxAttempts: 10, ...overrides }),
+    acumatica: (connection, fn, overrides = {}) =>
+      base.acumatica(connection, fn, { maxAttempts: 10, ...overrides }),
   };
-  const acumaticaLogin = { password: SANDBOX_DEMO.acumatica.password as string, apiVersion: SANDBOX_DEMO.acumatica.apiVersion as string };
+  const acumaticaLogin = {
+    password: SANDBOX_DEMO.acumatica.password as string,
+    apiVersion: SANDBOX_DEMO.acumatica.apiVersion as string,
+  };
   const credentials: CredentialSource = {
     shopifyCredentials: async () => ({ ...SANDBOX_DEMO.shopify }),
     acumaticaCredentials: async () => ({
@@ -87,12 +102,22 @@ export async function startSyncWorld(options: { size?: number; releaseDate?: Dat
     }),
   );
 
-  async function graphql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, version = "2025-04"): Promise<T> {
-    const response = await fetch(`${running.origin}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/${version}/graphql.json`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken },
-      body: JSON.stringify({ query, variables }),
-    });
+  async function graphql<T = Record<string, unknown>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    version = "2025-04",
+  ): Promise<T> {
+    const response = await fetch(
+      `${running.origin}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/${version}/graphql.json`,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken,
+        },
+        body: JSON.stringify({ query, variables }),
+      },
+    );
     const body = (await response.json()) as { data?: T; errors?: unknown };
     if (!body.data) throw new Error(`sandbox GraphQL failed: ${JSON.stringify(body.errors)}`);
     return body.data;
@@ -114,40 +139,71 @@ export async function startSyncWorld(options: { size?: number; releaseDate?: Dat
     graphql,
 
     /** Maps pairs the way a pull plus auto mapping would leave them (catalog rows included). */
-    async map(chosen: { product: SeedProduct; variant: SeedVariant; item: SeedErpItem }[]): Promise<MappedPair[]> {
+    async map(
+      chosen: { product: SeedProduct; variant: SeedVariant; item: SeedErpItem }[],
+    ): Promise<MappedPair[]> {
       return Promise.all(chosen.map((pair) => insertPair(app, subscriber.userId, pair)));
     },
 
-    async setSettings(settings: { syncPrice?: boolean; syncMsrp?: boolean; acumaticaQuantity?: string; shopifyQuantity?: string }) {
+    async setSettings(settings: {
+      syncPrice?: boolean;
+      syncMsrp?: boolean;
+      acumaticaQuantity?: string;
+      shopifyQuantity?: string;
+    }) {
       await app.db.execute({
         sql: `INSERT INTO settings (user_id, acumatica_quantity, shopify_quantity, sync_price, sync_msrp, updated_at) VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')
               ON CONFLICT(user_id) DO UPDATE SET acumatica_quantity = excluded.acumatica_quantity, shopify_quantity = excluded.shopify_quantity,
                 sync_price = excluded.sync_price, sync_msrp = excluded.sync_msrp`,
-        args: [subscriber.userId, settings.acumaticaQuantity ?? "Available", settings.shopifyQuantity ?? "Available", settings.syncPrice === false ? 0 : 1, settings.syncMsrp ? 1 : 0],
+        args: [
+          subscriber.userId,
+          settings.acumaticaQuantity ?? "Available",
+          settings.shopifyQuantity ?? "Available",
+          settings.syncPrice === false ? 0 : 1,
+          settings.syncMsrp ? 1 : 0,
+        ],
       });
     },
 
     /** Shopify's current price, compare-at and primary-location quantities of a seeded variant. */
     async shopifyVariant(variantId: number) {
-      const data = await graphql<{ productVariant: { price: string; compareAtPrice: string | null; inventoryItem: { inventoryLevel: { quantities: { name: string; quantity: number }[] } | null } } }>(
+      const data = await graphql<{
+        productVariant: {
+          price: string;
+          compareAtPrice: string | null;
+          inventoryItem: { inventoryLevel: { quantities: { name: string; quantity: number }[] } | null };
+        };
+      }>(
         `query($id: ID!, $location: ID!) { productVariant(id: $id) { price compareAtPrice inventoryItem { inventoryLevel(locationId: $location) { quantities(names: ["available", "on_hand"]) { name quantity } } } } }`,
-        { id: `gid://shopify/ProductVariant/${variantId}`, location: `gid://shopify/Location/${catalog.shopify.locations[0]!.id}` },
+        {
+          id: `gid://shopify/ProductVariant/${variantId}`,
+          location: `gid://shopify/Location/${catalog.shopify.locations[0]!.id}`,
+        },
       );
       const quantities = data.productVariant.inventoryItem.inventoryLevel?.quantities ?? [];
       return {
         priceCents: Math.round(Number(data.productVariant.price) * 100),
-        compareAtCents: data.productVariant.compareAtPrice === null ? null : Math.round(Number(data.productVariant.compareAtPrice) * 100),
+        compareAtCents:
+          data.productVariant.compareAtPrice === null
+            ? null
+            : Math.round(Number(data.productVariant.compareAtPrice) * 100),
         available: quantities.find((q) => q.name === "available")?.quantity ?? null,
         onHand: quantities.find((q) => q.name === "on_hand")?.quantity ?? null,
       };
     },
 
     async faults(body: Record<string, unknown>) {
-      for (const [system, settings] of Object.entries(body)) running.sandbox.systems[system as "shopify" | "acumatica"].configure(settings as Record<string, unknown>);
+      for (const [system, settings] of Object.entries(body))
+        running.sandbox.systems[system as "shopify" | "acumatica"].configure(
+          settings as Record<string, unknown>,
+        );
     },
 
     state() {
-      return { shopify: running.sandbox.systems.shopify.state(), acumatica: running.sandbox.systems.acumatica.state() } as {
+      return {
+        shopify: running.sandbox.systems.shopify.state(),
+        acumatica: running.sandbox.systems.acumatica.state(),
+      } as {
         shopify: Record<string, number> & { servedVersions: Record<string, number> };
         acumatica: Record<string, number>;
       };
@@ -162,7 +218,11 @@ export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
 /** ERP totals over warehouses, as the engine reads them. */
 export function erpTotals(item: SeedErpItem) {
   return item.warehouses.reduce(
-    (sum, w) => ({ available: sum.available + w.available, onHand: sum.onHand + w.onHand, availableForShipping: sum.availableForShipping + w.availableForShipment }),
+    (sum, w) => ({
+      available: sum.available + w.available,
+      onHand: sum.onHand + w.onHand,
+      availableForShipping: sum.availableForShipping + w.availableForShipment,
+    }),
     { available: 0, onHand: 0, availableForShipping: 0 },
   );
 }
@@ -171,7 +231,11 @@ export function noteIdOf(item: SeedErpItem): string {
   return stableGuid(`${SEED}:item:${item.isStockItem ? "stock" : "nonstock"}:${item.inventoryId}`);
 }
 
-async function insertPair(app: TestApp, userId: string, pair: { product: SeedProduct; variant: SeedVariant; item: SeedErpItem }): Promise<MappedPair> {
+async function insertPair(
+  app: TestApp,
+  userId: string,
+  pair: { product: SeedProduct; variant: SeedVariant; item: SeedErpItem },
+): Promise<MappedPair> {
   const mappingId = crypto.randomUUID();
   const variantGid = `gid://shopify/ProductVariant/${pair.variant.id}`;
   const acumaticaId = noteIdOf(pair.item);
@@ -198,13 +262,33 @@ async function insertPair(app: TestApp, userId: string, pair: { product: SeedPro
           level ? `gid://shopify/Location/${level.locationId}` : null,
           level?.available ?? null,
           level ? level.available + level.committed + level.unavailable : null,
-          JSON.stringify(level ? [{ locationId: `gid://shopify/Location/${level.locationId}`, available: level.available, onHandInventory: 0 }] : []),
+          JSON.stringify(
+            level
+              ? [
+                  {
+                    locationId: `gid://shopify/Location/${level.locationId}`,
+                    available: level.available,
+                    onHandInventory: 0,
+                  },
+                ]
+              : [],
+          ),
         ],
       },
       {
         sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, available, on_hand,
                 available_for_shipping, is_stock_item, last_synced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?, '2026-11-01T00:00:00.000Z')`,
-        args: [crypto.randomUUID(), userId, acumaticaId, pair.item.inventoryId, pair.item.inventoryId.toLowerCase(), pair.item.description, 0, null, pair.item.isStockItem ? 1 : 0],
+        args: [
+          crypto.randomUUID(),
+          userId,
+          acumaticaId,
+          pair.item.inventoryId,
+          pair.item.inventoryId.toLowerCase(),
+          pair.item.description,
+          0,
+          null,
+          pair.item.isStockItem ? 1 : 0,
+        ],
       },
       {
         sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)

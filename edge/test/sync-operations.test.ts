@@ -16,11 +16,14 @@ describe("Shopify operations of the sync engine", () => {
   }
 
   it("the bulk read is a valid query in every version", () => {
-    for (const version of [...BEFORE_2026, ...FROM_2026]) expect(validateShopifyOperation(version, bulkVariantsQuery("gid://shopify/Location/1"))).toEqual([]);
+    for (const version of [...BEFORE_2026, ...FROM_2026])
+      expect(validateShopifyOperation(version, bulkVariantsQuery("gid://shopify/Location/1"))).toEqual([]);
   });
 
   it("the changeFromQuantity write is refused before 2026-01, so the engine must pick by served version", () => {
-    expect(validateShopifyOperation("2025-04", OPERATIONS.SET_QUANTITIES_CHANGE_FROM_MUTATION)).not.toEqual([]);
+    expect(validateShopifyOperation("2025-04", OPERATIONS.SET_QUANTITIES_CHANGE_FROM_MUTATION)).not.toEqual(
+      [],
+    );
     expect(usesChangeFromQuantity("2025-04")).toBe(false);
     expect(usesChangeFromQuantity("2026-01")).toBe(true);
     expect(usesChangeFromQuantity("unstable")).toBe(true);

@@ -28,7 +28,10 @@ async function mappedApp() {
 async function mappingWithPriceChange(target: ConnectedApp) {
   const { mappings } = await target.api.call("mappingHistory", { query: { limit: "100" } });
   for (const mapping of mappings) {
-    const plan = await target.api.call("syncMapping", { params: { id: mapping._id }, body: { syncOptions: { price: true, quantity: false }, dryRun: true } });
+    const plan = await target.api.call("syncMapping", {
+      params: { id: mapping._id },
+      body: { syncOptions: { price: true, quantity: false }, dryRun: true },
+    });
     const change = plan.results[0]?.changes.find((c) => c.field === "price");
     if (change) return { mapping, change };
   }
@@ -40,9 +43,16 @@ describe("POST /mapping/:id/sync", () => {
     const target = await mappedApp();
     const { mapping, change } = await mappingWithPriceChange(target);
 
-    const plan = await target.api.call("syncMapping", { params: { id: mapping._id }, body: { syncOptions: { price: true, quantity: false }, dryRun: true } });
+    const plan = await target.api.call("syncMapping", {
+      params: { id: mapping._id },
+      body: { syncOptions: { price: true, quantity: false }, dryRun: true },
+    });
 
-    expect(plan).toMatchObject({ dryRun: true, historyId: null, results: [{ mappingId: mapping._id, outcome: "planned", changes: [change] }] });
+    expect(plan).toMatchObject({
+      dryRun: true,
+      historyId: null,
+      results: [{ mappingId: mapping._id, outcome: "planned", changes: [change] }],
+    });
     expect(target.shopify.state()).toMatchObject({ mutations: 0 });
     expect((await target.api.call("executionHistory")).total).toBe(0);
   });
@@ -51,14 +61,28 @@ describe("POST /mapping/:id/sync", () => {
     const target = await mappedApp();
     const { mapping, change } = await mappingWithPriceChange(target);
 
-    const run = await target.api.call("syncMapping", { params: { id: mapping._id }, body: { syncOptions: { price: true, quantity: true } } });
+    const run = await target.api.call("syncMapping", {
+      params: { id: mapping._id },
+      body: { syncOptions: { price: true, quantity: true } },
+    });
 
     expect(run.results).toEqual([expect.objectContaining({ mappingId: mapping._id, outcome: "succeeded" })]);
     const history = await target.api.call("executionHistory");
-    expect(history.histories[0]).toMatchObject({ _id: run.historyId, trigger: "manual", status: "completed", successCount: 1, failureCount: 0 });
-    const products = await target.api.call("shopifyProducts", { query: { search: mapping.shopifyDetails.sku } });
-    expect(products.products.find((p) => p.variantId === mapping.shopifyDetails.variantId)?.price).toBe(change.to);
-    const [after] = (await target.api.call("mappingsByIds", { body: { mappingIds: [mapping._id] } })).mappings;
+    expect(history.histories[0]).toMatchObject({
+      _id: run.historyId,
+      trigger: "manual",
+      status: "completed",
+      successCount: 1,
+      failureCount: 0,
+    });
+    const products = await target.api.call("shopifyProducts", {
+      query: { search: mapping.shopifyDetails.sku },
+    });
+    expect(products.products.find((p) => p.variantId === mapping.shopifyDetails.variantId)?.price).toBe(
+      change.to,
+    );
+    const [after] = (await target.api.call("mappingsByIds", { body: { mappingIds: [mapping._id] } }))
+      .mappings;
     expect(after?.lastSyncedAt).not.toBeNull();
   });
 
@@ -68,7 +92,10 @@ describe("POST /mapping/:id/sync", () => {
     await target.connectAcumatica({ password: "Wrong-Passw0rd" });
 
     const error = await target.api
-      .call("syncMapping", { params: { id: mappings[0]!._id }, body: { syncOptions: { price: true, quantity: true } } })
+      .call("syncMapping", {
+        params: { id: mappings[0]!._id },
+        body: { syncOptions: { price: true, quantity: true } },
+      })
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ApiError);
@@ -81,13 +108,19 @@ describe("POST /mapping/:id/sync", () => {
   it("answers 400 when no sync option is chosen, and 404 for a mapping that is not the caller's", async () => {
     const target = await mappedApp();
     const { mappings } = await target.api.call("mappingHistory");
-    const none = await target.request(`/api/mapping/${mappings[0]!._id}/sync`, { token: target.user.token, body: { syncOptions: { price: false, quantity: false } } });
+    const none = await target.request(`/api/mapping/${mappings[0]!._id}/sync`, {
+      token: target.user.token,
+      body: { syncOptions: { price: false, quantity: false } },
+    });
     expect(none.status).toBe(400);
     expect((await none.json()).message).toBe("Please select at least one sync option");
 
     const stranger = await target.registerUser();
     await grantSubscription(target.db, stranger.user._id);
-    const foreign = await target.request(`/api/mapping/${mappings[0]!._id}/sync`, { token: stranger.token, body: { syncOptions: { price: true, quantity: false } } });
+    const foreign = await target.request(`/api/mapping/${mappings[0]!._id}/sync`, {
+      token: stranger.token,
+      body: { syncOptions: { price: true, quantity: false } },
+    });
     expect(foreign.status).toBe(404);
   });
 });

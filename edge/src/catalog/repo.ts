@@ -48,7 +48,12 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
    * only get the new lastSynced (so their other indexes are not rewritten), staging emptied, total
    * and version recorded.
    */
-  async function swap(system: CatalogSystem, jobId: string, userId: string, syncedAt: string): Promise<SwapCounts> {
+  async function swap(
+    system: CatalogSystem,
+    jobId: string,
+    userId: string,
+    syncedAt: string,
+  ): Promise<SwapCounts> {
     const t = TABLES[system];
     const staged = `SELECT 1 FROM ${t.staging} s WHERE s.job_id = ? AND s.${t.key} = ${t.table}.${t.key}`;
     const sameValues = t.columns.map((column) => `p.${column} IS s.${column}`).join(" AND ");
@@ -70,7 +75,10 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
                   ${[...t.columns, "last_synced"].map((column) => `${column} = excluded.${column}`).join(", ")}`,
           args: [syncedAt, jobId],
         },
-        { sql: `UPDATE ${t.table} SET last_synced = ? WHERE user_id = ? AND last_synced IS NOT ?`, args: [syncedAt, userId, syncedAt] },
+        {
+          sql: `UPDATE ${t.table} SET last_synced = ? WHERE user_id = ? AND last_synced IS NOT ?`,
+          args: [syncedAt, userId, syncedAt],
+        },
         { sql: `DELETE FROM ${t.staging} WHERE job_id = ?`, args: [jobId] },
         {
           sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
@@ -146,8 +154,12 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
     }
     if (match.total === 0) return { rows: [], total: 0 };
     const page = match.rowids
-      ? await db.execute({
-          sql: `${select} WHERE rowid IN (SELECT value FROM json_each(?)) AND user_id = ? ${order}`,
+      ? // CROSS JOIN makes the few matches the outer loop; otherwise SQLite may walk a sort index
+        // over all 100,000 rows to avoid sorting a hundred.
+        await db.execute({
+          sql: `SELECT p.id, p.${t.key}, ${t.columns.map((column) => `p.${column}`).join(", ")}, p.last_synced
+                FROM json_each(?) AS matched CROSS JOIN ${t.table} AS p ON p.rowid = matched.value
+                WHERE p.user_id = ? ORDER BY p.${sort.column} ${direction}, p.id ${direction} LIMIT ? OFFSET ?`,
           args: [JSON.stringify(match.rowids), userId, ...window],
         })
       : // Many matches: walking the sort index finds a page of them after a short stretch.

@@ -44,6 +44,14 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
     }
   }
 
+  /** A blank secret keeps the saved one; the same secret again is no change (and is not re-sealed). */
+  async function sealIfNew(candidate: string, saved: string | undefined, context: string) {
+    if (!candidate) return { sealed: saved ?? "", changed: false };
+    if (saved && (await secrets.open(saved, context).catch(() => null)) === candidate)
+      return { sealed: saved, changed: false };
+    return { sealed: await secrets.seal(candidate, context), changed: true };
+  }
+
   async function checkInstanceUri(instanceUri: string) {
     try {
       await deps.guard.check(instanceUri);
@@ -92,18 +100,10 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
           { path: "password", message: "Password is required" },
         ]);
       }
-      const passwordChanged =
-        Boolean(input.password) &&
-        (!saved ||
-          (await open(saved.passwordSealed, PASSWORD(userId), "Acumatica password").catch(() => "")) !==
-            input.password);
-      const passwordSealed =
-        input.password && passwordChanged
-          ? await secrets.seal(input.password, PASSWORD(userId))
-          : (saved?.passwordSealed ?? "");
+      const password = await sealIfNew(input.password, saved?.passwordSealed, PASSWORD(userId));
       const loginChanged =
         !saved ||
-        passwordChanged ||
+        password.changed ||
         saved.instanceUri !== instanceUri ||
         saved.endpointName !== input.endpointName ||
         saved.apiVersion !== input.apiVersion ||
@@ -116,7 +116,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         endpointName: input.endpointName,
         username: input.username,
         company: input.company,
-        passwordSealed,
+        passwordSealed: password.sealed,
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -135,21 +135,14 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
           { path: "accessToken", message: "Access token is required" },
         ]);
       }
-      const token = input.accessToken.trim();
-      const tokenChanged =
-        Boolean(token) &&
-        (!saved ||
-          (await open(saved.accessTokenSealed, TOKEN(userId), "Shopify access token").catch(() => "")) !==
-            token);
-      const accessTokenSealed =
-        token && tokenChanged ? await secrets.seal(token, TOKEN(userId)) : (saved?.accessTokenSealed ?? "");
+      const token = await sealIfNew(input.accessToken.trim(), saved?.accessTokenSealed, TOKEN(userId));
       const targetChanged = !saved || saved.storeName !== storeName || saved.apiVersion !== input.apiVersion;
-      const loginChanged = targetChanged || tokenChanged;
+      const loginChanged = targetChanged || token.changed;
       const record: ShopifyRecord = {
         name: input.name,
         apiVersion: input.apiVersion,
         storeName,
-        accessTokenSealed,
+        accessTokenSealed: token.sealed,
         servedApiVersion: targetChanged ? null : (saved?.servedApiVersion ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,

@@ -58,7 +58,8 @@ export async function* streamArrayItems(
       if (itemStart !== -1) itemStart = 0;
     }
     if (!inArray) return;
-    throw new Error(`The answer ended inside the "${property}" list.`);
+    // A TypeError, like the one fetch throws for a dropped connection: callers retry it the same way.
+    throw new TypeError(`The answer ended inside the "${property}" list.`);
   } finally {
     // Whatever follows the list (or a consumer that stopped early) is not read.
     await reader.cancel().catch(() => {});

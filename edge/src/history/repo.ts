@@ -70,7 +70,16 @@ export function createHistoryRepo(db: Db) {
         {
           sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?
                 WHERE id = ? AND user_id = ?`,
-          args: [run.endDate, run.successCount, run.failureCount, run.skippedCount, run.status, run.error, run.id, run.userId],
+          args: [
+            run.endDate,
+            run.successCount,
+            run.failureCount,
+            run.skippedCount,
+            run.status,
+            run.error,
+            run.id,
+            run.userId,
+          ],
         },
       ];
       for (let start = 0; start < run.failures.length; start += FAILURE_CHUNK) {
@@ -92,7 +101,10 @@ export function createHistoryRepo(db: Db) {
     },
 
     /** Newest first. */
-    async page(userId: string, options: { offset: number; limit: number }): Promise<{ histories: ExecutionHistory[]; total: number }> {
+    async page(
+      userId: string,
+      options: { offset: number; limit: number },
+    ): Promise<{ histories: ExecutionHistory[]; total: number }> {
       const [rows, count] = await db.batch(
         [
           {
@@ -112,7 +124,10 @@ export function createHistoryRepo(db: Db) {
     },
 
     async get(userId: string, id: string): Promise<ExecutionHistory | null> {
-      const result = await db.execute({ sql: "SELECT * FROM execution_history WHERE user_id = ? AND id = ?", args: [userId, id] });
+      const result = await db.execute({
+        sql: "SELECT * FROM execution_history WHERE user_id = ? AND id = ?",
+        args: [userId, id],
+      });
       const row = result.rows[0];
       if (!row) return null;
       const failures = await failuresOf([id]);
@@ -127,7 +142,10 @@ function toHistory(row: Row, failedMappings: ExecutionHistory["failedMappings"])
   const status = String(row.status);
   return {
     _id: String(row.id),
-    schedule: row.schedule_name === null ? null : { _id: row.schedule_id === null ? null : String(row.schedule_id), name: String(row.schedule_name) },
+    schedule:
+      row.schedule_name === null
+        ? null
+        : { _id: row.schedule_id === null ? null : String(row.schedule_id), name: String(row.schedule_name) },
     trigger: String(row.trigger) === "schedule" ? "schedule" : "manual",
     startDate: String(row.start_date),
     endDate: row.end_date === null ? null : String(row.end_date),

@@ -6,7 +6,10 @@ import type { HistoryRepo } from "./repo.ts";
 export function createHistoryService(deps: { repo: HistoryRepo }) {
   return {
     async list(userId: string, query: { page: number; limit: number }): Promise<ExecutionHistoryList> {
-      const { histories, total } = await deps.repo.page(userId, { offset: (query.page - 1) * query.limit, limit: query.limit });
+      const { histories, total } = await deps.repo.page(userId, {
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+      });
       return { histories, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
     },
 

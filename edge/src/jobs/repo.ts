@@ -76,6 +76,14 @@ export function createJobsRepo(db: Db) {
       });
     },
 
+    async leaseExpired(id: string, now: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: "SELECT lease_until < ? AS expired FROM jobs WHERE id = ?",
+        args: [now, id],
+      });
+      return Number(result.rows[0]?.expired) === 1;
+    },
+
     /** Marks jobs whose lease ran out (their process stopped) as failed; answers the ids it failed. */
     async failExpired(now: string, message: string, keep: string[]): Promise<string[]> {
       const result = await db.execute({

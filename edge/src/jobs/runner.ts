@@ -59,10 +59,15 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return failed;
   }
 
+  /** Reads write nothing unless this job's own lease ran out in another (stopped) process. */
   async function get(userId: string, jobId: string): Promise<Job> {
-    await recoverStale();
     const job = await deps.repo.find(userId, jobId);
     if (!job) throw new NotFoundError("Job not found");
+    const live = job.status === "running" || job.status === "queued";
+    if (live && !running.has(jobId) && (await deps.repo.leaseExpired(jobId, deps.now().toISOString()))) {
+      await recoverStale();
+      return (await deps.repo.find(userId, jobId)) ?? job;
+    }
     return job;
   }
 

@@ -17,7 +17,9 @@ export function startAutoMapJob(deps: AutoMapJobDeps, userId: string): Promise<J
     userId,
     "auto-map",
     async (context) => {
-      const result = await autoMapBySku(deps, userId, (done, total) => context.progress({ done, total, phase: "Creating mappings" }));
+      const result = await autoMapBySku(deps, userId, (done, total) =>
+        context.progress({ done, total, phase: "Creating mappings" }),
+      );
       return { message: MESSAGES.mapping.autoMapped, result };
     },
     { busyMessage: "Auto mapping is already running; wait for it to finish.", phase: "Matching SKUs" },

@@ -145,18 +145,27 @@ export function createMappingRepo(db: Db) {
     },
 
     async remove(userId: string, id: string): Promise<boolean> {
-      const result = await db.execute({ sql: "DELETE FROM mappings WHERE id = ? AND user_id = ?", args: [id, userId] });
+      const result = await db.execute({
+        sql: "DELETE FROM mappings WHERE id = ? AND user_id = ?",
+        args: [id, userId],
+      });
       return result.rowsAffected > 0;
     },
 
     /** Newest first; `search` matches either SKU (snapshot or current), case-insensitively. */
-    async page(userId: string, options: { offset: number; limit: number; search: string }): Promise<{ mappings: Mapping[]; total: number }> {
+    async page(
+      userId: string,
+      options: { offset: number; limit: number; search: string },
+    ): Promise<{ mappings: Mapping[]; total: number }> {
       const pattern = `%${escapeLike(options.search)}%`;
       const where = options.search ? `WHERE m.user_id = ? AND ${SEARCH_CLAUSE}` : "WHERE m.user_id = ?";
       const whereArgs = options.search ? [userId, pattern, pattern, pattern, pattern] : [userId];
       const [rows, count] = await db.batch(
         [
-          { sql: `${VIEW_SELECT} ${where} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`, args: [...whereArgs, options.limit, options.offset] },
+          {
+            sql: `${VIEW_SELECT} ${where} ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?`,
+            args: [...whereArgs, options.limit, options.offset],
+          },
           {
             sql: `SELECT COUNT(*) AS total FROM mappings m
                   LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
@@ -203,12 +212,22 @@ export function createMappingRepo(db: Db) {
         "read",
       );
       return {
-        shopify: (shopify?.rows ?? []).map((row) => ({ _id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) })),
-        acumatica: (acumatica?.rows ?? []).map((row) => ({ _id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) })),
+        shopify: (shopify?.rows ?? []).map((row) => ({
+          _id: String(row.id),
+          variantId: String(row.variant_id),
+          sku: String(row.sku),
+        })),
+        acumatica: (acumatica?.rows ?? []).map((row) => ({
+          _id: String(row.id),
+          acumaticaId: String(row.acumatica_id),
+          sku: String(row.sku),
+        })),
       };
     },
 
-    async autoMapCandidates(userId: string): Promise<{ shopify: AutoMapCandidate[]; acumatica: AutoMapCandidate[] }> {
+    async autoMapCandidates(
+      userId: string,
+    ): Promise<{ shopify: AutoMapCandidate[]; acumatica: AutoMapCandidate[] }> {
       const [shopify, acumatica] = await db.batch(
         [
           {
@@ -226,7 +245,10 @@ export function createMappingRepo(db: Db) {
         ],
         "read",
       );
-      return { shopify: (shopify?.rows ?? []).map(toCandidate), acumatica: (acumatica?.rows ?? []).map(toCandidate) };
+      return {
+        shopify: (shopify?.rows ?? []).map(toCandidate),
+        acumatica: (acumatica?.rows ?? []).map(toCandidate),
+      };
     },
   };
 }
@@ -255,7 +277,12 @@ export function toMapping(row: Row): Mapping {
 }
 
 function toCandidate(row: Row): AutoMapCandidate {
-  return { externalId: String(row.external_id), sku: String(row.sku), skuKey: String(row.sku_key), mapped: Number(row.mapped) === 1 };
+  return {
+    externalId: String(row.external_id),
+    sku: String(row.sku),
+    skuKey: String(row.sku_key),
+    mapped: Number(row.mapped) === 1,
+  };
 }
 
 /** Makes a user's search text literal inside LIKE. */

@@ -22,6 +22,8 @@ export function mappingHandlers(deps: MappingRouteDeps): Handlers {
     unmapped: ({ caller }) => mappings.unmapped(caller.userId),
     mappingHistory: ({ caller, input }) => mappings.history(caller.userId, input.query),
     mappingSelector: ({ caller, input }) => mappings.selector(caller.userId, input.query),
-    mappingsByIds: async ({ caller, input }) => ({ mappings: await mappings.byIds(caller.userId, input.body.mappingIds) }),
+    mappingsByIds: async ({ caller, input }) => ({
+      mappings: await mappings.byIds(caller.userId, input.body.mappingIds),
+    }),
   };
 }

@@ -25,34 +25,55 @@ export function createMappingService(deps: MappingServiceDeps) {
     if (!variant && current?.shopifyDetails.variantId === input.shopifyVariantId) {
       variant = { id: "", variantId: current.shopifyDetails.variantId, sku: current.shopifyDetails.sku };
     }
-    if (!variant) throw new NotFoundError(`Shopify variant ${input.shopifyVariantId} was not found. Fetch the Shopify products and try again.`);
+    if (!variant)
+      throw new NotFoundError(
+        `Shopify variant ${input.shopifyVariantId} was not found. Fetch the Shopify products and try again.`,
+      );
     let item: CatalogItem | null = await repo.findItem(userId, input.acumaticaProductId);
     if (!item && current?.acumaticaDetails.acumaticaId === input.acumaticaProductId) {
       item = { id: "", acumaticaId: current.acumaticaDetails.acumaticaId, sku: current.acumaticaDetails.sku };
     }
-    if (!item) throw new NotFoundError(`Acumatica item ${input.acumaticaProductId} was not found. Fetch the Acumatica products and try again.`);
+    if (!item)
+      throw new NotFoundError(
+        `Acumatica item ${input.acumaticaProductId} was not found. Fetch the Acumatica products and try again.`,
+      );
     return { variant, item };
   }
 
-  async function assertFree(userId: string, pair: { variant: CatalogVariant; item: CatalogItem }, selfId?: string) {
+  async function assertFree(
+    userId: string,
+    pair: { variant: CatalogVariant; item: CatalogItem },
+    selfId?: string,
+  ) {
     const byVariant = await repo.findByVariant(userId, pair.variant.variantId);
     if (byVariant && byVariant._id !== selfId) {
-      throw new ConflictError(`Cannot save mapping: variant ${label(pair.variant.sku, pair.variant.variantId)} is already mapped to ${byVariant.acumaticaDetails.sku}`);
+      throw new ConflictError(
+        `Cannot save mapping: variant ${label(pair.variant.sku, pair.variant.variantId)} is already mapped to ${byVariant.acumaticaDetails.sku}`,
+      );
     }
     const byItem = await repo.findByItem(userId, pair.item.acumaticaId);
     if (byItem && byItem._id !== selfId) {
-      throw new ConflictError(`Cannot save mapping: Acumatica item ${label(pair.item.sku, pair.item.acumaticaId)} is already mapped to ${byItem.shopifyDetails.sku}`);
+      throw new ConflictError(
+        `Cannot save mapping: Acumatica item ${label(pair.item.sku, pair.item.acumaticaId)} is already mapped to ${byItem.shopifyDetails.sku}`,
+      );
     }
   }
 
   /** The UNIQUE constraints are the last word when two saves race: answer the same 409 as the check. */
-  async function guardRace<T>(userId: string, pair: { variant: CatalogVariant; item: CatalogItem }, selfId: string | undefined, write: () => Promise<T>) {
+  async function guardRace<T>(
+    userId: string,
+    pair: { variant: CatalogVariant; item: CatalogItem },
+    selfId: string | undefined,
+    write: () => Promise<T>,
+  ) {
     try {
       return await write();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       await assertFree(userId, pair, selfId);
-      throw new ConflictError("Cannot save mapping: one of these products was mapped at the same time. Reload and try again.");
+      throw new ConflictError(
+        "Cannot save mapping: one of these products was mapped at the same time. Reload and try again.",
+      );
     }
   }
 
@@ -80,7 +101,9 @@ export function createMappingService(deps: MappingServiceDeps) {
       const current = await requireMapping(userId, id);
       const pair = await resolvePair(userId, input, current);
       await assertFree(userId, pair, id);
-      const samePair = current.shopifyDetails.variantId === pair.variant.variantId && current.acumaticaDetails.acumaticaId === pair.item.acumaticaId;
+      const samePair =
+        current.shopifyDetails.variantId === pair.variant.variantId &&
+        current.acumaticaDetails.acumaticaId === pair.item.acumaticaId;
       const updated = await guardRace(userId, pair, id, () =>
         repo.update({
           id,
@@ -108,20 +131,33 @@ export function createMappingService(deps: MappingServiceDeps) {
       return repo.unmapped(userId);
     },
 
-    async history(userId: string, query: { page: number; limit: number; search: string }): Promise<MappingHistory> {
-      const { mappings, total } = await repo.page(userId, { offset: (query.page - 1) * query.limit, limit: query.limit, search: query.search });
+    async history(
+      userId: string,
+      query: { page: number; limit: number; search: string },
+    ): Promise<MappingHistory> {
+      const { mappings, total } = await repo.page(userId, {
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+        search: query.search,
+      });
       return { mappings, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
     },
 
     async selector(userId: string, query: { page: number; search: string }): Promise<MappingSelector> {
       const size = MAPPING_SELECTOR_PAGE_SIZE;
-      const { mappings, total } = await repo.page(userId, { offset: (query.page - 1) * size, limit: size, search: query.search });
+      const { mappings, total } = await repo.page(userId, {
+        offset: (query.page - 1) * size,
+        limit: size,
+        search: query.search,
+      });
       return { mappings, page: query.page, hasMore: query.page * size < total };
     },
 
     /** In the order asked; ids that are not the caller's (or no longer exist) are left out. */
     async byIds(userId: string, ids: string[]): Promise<Mapping[]> {
-      const found = new Map((await repo.byIds(userId, [...new Set(ids)])).map((mapping) => [mapping._id, mapping]));
+      const found = new Map(
+        (await repo.byIds(userId, [...new Set(ids)])).map((mapping) => [mapping._id, mapping]),
+      );
       return [...new Set(ids)].flatMap((id) => found.get(id) ?? []);
     },
   };

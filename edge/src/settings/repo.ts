@@ -4,7 +4,10 @@ import type { Db } from "../db/client.ts";
 
 /** What a user has before saving anything (spec section 5: both price fields off). */
 export const DEFAULT_SETTINGS: Settings = {
-  quantityMapping: { acumaticaQuantity: DEFAULT_ACUMATICA_QUANTITY, shopifyQuantity: DEFAULT_SHOPIFY_QUANTITY },
+  quantityMapping: {
+    acumaticaQuantity: DEFAULT_ACUMATICA_QUANTITY,
+    shopifyQuantity: DEFAULT_SHOPIFY_QUANTITY,
+  },
   priceMapping: { syncPrice: false, syncMsrp: false },
 };
 

@@ -5,11 +5,15 @@ import type { SettingsService } from "./service.ts";
 export function settingsHandlers(settings: SettingsService): Handlers {
   return {
     settings: ({ caller }) => settings.read(caller.userId),
-    quantityMapping: async ({ caller }) => ({ quantityMapping: (await settings.read(caller.userId)).quantityMapping }),
+    quantityMapping: async ({ caller }) => ({
+      quantityMapping: (await settings.read(caller.userId)).quantityMapping,
+    }),
     saveQuantityMapping: async ({ caller, input }) => ({
       quantityMapping: await settings.saveQuantityMapping(caller.userId, input.body),
     }),
     priceMapping: async ({ caller }) => ({ priceMapping: (await settings.read(caller.userId)).priceMapping }),
-    savePriceMapping: async ({ caller, input }) => ({ priceMapping: await settings.savePriceMapping(caller.userId, input.body) }),
+    savePriceMapping: async ({ caller, input }) => ({
+      priceMapping: await settings.savePriceMapping(caller.userId, input.body),
+    }),
   };
 }

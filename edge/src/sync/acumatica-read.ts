@@ -37,20 +37,37 @@ interface ItemRecord {
  * for a large scope) and quantities from inquiries summed over warehouses: one inquiry per item for
  * a handful, else one StorageDetailsInquiry for all. Never one request per item for a big scope.
  */
-export async function readErpItems(api: AcumaticaApi, apiVersion: string, keys: ErpKey[]): Promise<ErpReading> {
+export async function readErpItems(
+  api: AcumaticaApi,
+  apiVersion: string,
+  keys: ErpKey[],
+): Promise<ErpReading> {
   const major = Number(apiVersion.split(".")[0]);
-  const records = keys.length > LIST_THRESHOLD ? await listAll(api, major) : await filterByKeys(api, major, keys);
+  const records =
+    keys.length > LIST_THRESHOLD ? await listAll(api, major) : await filterByKeys(api, major, keys);
   const byId = new Map(records.map((record) => [record.id, record]));
   // Matched by NoteID; by InventoryID (exact, then case-insensitive as Acumatica keys are) as a fallback.
   const byInventoryId = new Map(records.map((record) => [record.inventoryId, record]));
   const byKey = new Map(records.map((record) => [record.inventoryId.toUpperCase(), record]));
   const found = keys.map((key) => {
     const inventoryId = key.inventoryId.trim();
-    return { key, record: byId.get(key.acumaticaId) ?? byInventoryId.get(inventoryId) ?? byKey.get(inventoryId.toUpperCase()) ?? null };
+    return {
+      key,
+      record:
+        byId.get(key.acumaticaId) ??
+        byInventoryId.get(inventoryId) ??
+        byKey.get(inventoryId.toUpperCase()) ??
+        null,
+    };
   });
 
   const stock = found.flatMap(({ record }) => (record?.isStockItem ? [record.inventoryId] : []));
-  const quantities = stock.length === 0 ? new Map<string, Totals>() : stock.length <= PER_ITEM_QUANTITIES ? await perItemQuantities(api, stock) : await allQuantities(api, major);
+  const quantities =
+    stock.length === 0
+      ? new Map<string, Totals>()
+      : stock.length <= PER_ITEM_QUANTITIES
+        ? await perItemQuantities(api, stock)
+        : await allQuantities(api, major);
 
   const reading: ErpReading = new Map();
   for (const { key, record } of found) {
@@ -59,7 +76,13 @@ export async function readErpItems(api: AcumaticaApi, apiVersion: string, keys: 
       continue;
     }
     const totals = quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 };
-    reading.set(key.acumaticaId, { inventoryId: record.inventoryId, defaultPriceCents: record.defaultPriceCents, msrpCents: record.msrpCents, isStockItem: record.isStockItem, ...totals });
+    reading.set(key.acumaticaId, {
+      inventoryId: record.inventoryId,
+      defaultPriceCents: record.defaultPriceCents,
+      msrpCents: record.msrpCents,
+      isStockItem: record.isStockItem,
+      ...totals,
+    });
   }
   return reading;
 }
@@ -75,13 +98,21 @@ async function filterByKeys(api: AcumaticaApi, major: number, keys: ErpKey[]): P
   // Whatever StockItem did not know is looked for among the non-stock items (services, fees).
   const seen = new Set(stock.map((record) => record.inventoryId.toUpperCase()));
   const rest = ids.filter((id) => !seen.has(id.toUpperCase()));
-  const nonStock = rest.length > 0 ? await filtered(api, "NonStockItem", fieldsFor(major, false), rest, false) : [];
+  const nonStock =
+    rest.length > 0 ? await filtered(api, "NonStockItem", fieldsFor(major, false), rest, false) : [];
   return [...stock, ...nonStock];
 }
 
-async function filtered(api: AcumaticaApi, entity: string, select: string, ids: string[], isStockItem: boolean): Promise<ItemRecord[]> {
+async function filtered(
+  api: AcumaticaApi,
+  entity: string,
+  select: string,
+  ids: string[],
+  isStockItem: boolean,
+): Promise<ItemRecord[]> {
   const batches: string[][] = [];
-  for (let start = 0; start < ids.length; start += FILTER_BATCH) batches.push(ids.slice(start, start + FILTER_BATCH));
+  for (let start = 0; start < ids.length; start += FILTER_BATCH)
+    batches.push(ids.slice(start, start + FILTER_BATCH));
   const pages = await Promise.all(
     batches.map(async (batch) => {
       // OData string literals double their single quotes.
@@ -93,8 +124,14 @@ async function filtered(api: AcumaticaApi, entity: string, select: string, ids: 
 }
 
 async function listAll(api: AcumaticaApi, major: number): Promise<ItemRecord[]> {
-  const [stock, nonStock] = await Promise.all([pages(api, "StockItem", fieldsFor(major, true)), pages(api, "NonStockItem", fieldsFor(major, false))]);
-  return [...stock.map((record) => toRecord(record, true)), ...nonStock.map((record) => toRecord(record, false))];
+  const [stock, nonStock] = await Promise.all([
+    pages(api, "StockItem", fieldsFor(major, true)),
+    pages(api, "NonStockItem", fieldsFor(major, false)),
+  ]);
+  return [
+    ...stock.map((record) => toRecord(record, true)),
+    ...nonStock.map((record) => toRecord(record, false)),
+  ];
 }
 
 /** `$top`/`$skip` pages, a wave of PARALLEL_PAGES at a time (the session caps concurrency), until a short page. */
@@ -103,7 +140,14 @@ async function pages(api: AcumaticaApi, entity: string, select: string): Promise
   for (let index = 0; ; index += PARALLEL_PAGES) {
     const wave = await Promise.all(
       Array.from({ length: PARALLEL_PAGES }, async (_, offset) =>
-        listOf(entity, await api.get<unknown>(entity, { $select: select, $top: PAGE_SIZE, $skip: (index + offset) * PAGE_SIZE })),
+        listOf(
+          entity,
+          await api.get<unknown>(entity, {
+            $select: select,
+            $top: PAGE_SIZE,
+            $skip: (index + offset) * PAGE_SIZE,
+          }),
+        ),
       ),
     );
     for (const records of wave) all.push(...records);
@@ -112,7 +156,8 @@ async function pages(api: AcumaticaApi, entity: string, select: string): Promise
 }
 
 function listOf(entity: string, answer: unknown): Wrapped[] {
-  if (!Array.isArray(answer)) throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
+  if (!Array.isArray(answer))
+    throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
   return answer as Wrapped[];
 }
 
@@ -139,7 +184,11 @@ async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Pro
   const totals = new Map<string, Totals>();
   await Promise.all(
     inventoryIds.map(async (inventoryId) => {
-      const answer = await api.put<{ Results?: Wrapped[] } | null>("InventorySummaryInquiry", { $expand: "Results" }, { InventoryID: { value: inventoryId } });
+      const answer = await api.put<{ Results?: Wrapped[] } | null>(
+        "InventorySummaryInquiry",
+        { $expand: "Results" },
+        { InventoryID: { value: inventoryId } },
+      );
       const sum = { available: 0, onHand: 0, availableForShipping: 0 };
       for (const row of answer?.Results ?? []) {
         sum.available += number(row.QtyAvailable) ?? 0;

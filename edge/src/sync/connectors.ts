@@ -14,7 +14,10 @@ export interface CredentialSource {
  * The engine's way to the user's two systems, from the saved connections and the app's connectors
  * (guarded fetch, clock, sandbox origins). A connection that is not saved is a 400 naming what to do.
  */
-export function createSyncConnectors(deps: { credentials: CredentialSource; connectors: Connectors }): SyncConnectors {
+export function createSyncConnectors(deps: {
+  credentials: CredentialSource;
+  connectors: Connectors;
+}): SyncConnectors {
   const { connectors } = deps;
   return {
     async shopify(userId) {
@@ -43,7 +46,9 @@ export function createSyncConnectors(deps: { credentials: CredentialSource; conn
     async acumatica(userId, fn) {
       const connection = await notSavedIsBadInput(() => deps.credentials.acumaticaCredentials(userId));
       // The endpoint was verified by the connection test; a sync spends no call on it.
-      return connectors.acumatica(connection, (api) => fn(api, connection.apiVersion), { verifyEndpoint: false });
+      return connectors.acumatica(connection, (api) => fn(api, connection.apiVersion), {
+        verifyEndpoint: false,
+      });
     },
   };
 }

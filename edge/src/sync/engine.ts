@@ -84,7 +84,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         startDate: deps.now().toISOString(),
       });
     }
-    const progress = async (phase: string, done: number) => input.onProgress?.({ phase, done, total: targets.length });
+    const progress = async (phase: string, done: number) =>
+      input.onProgress?.({ phase, done, total: targets.length });
 
     let results: MappingSyncResult[];
     let cache: CacheUpdate[] = [];
@@ -93,9 +94,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
       const plans = planned?.plans ?? [];
       if (dryRun) {
-        return finished({ dryRun, historyId, results: plans.map((p) => resultOf(p, p.outcome, p.reason)), status: "completed", error: null });
+        return finished({
+          dryRun,
+          historyId,
+          results: plans.map((p) => resultOf(p, p.outcome, p.reason)),
+          status: "completed",
+          error: null,
+        });
       }
-      ({ results, cache } = planned ? await apply(planned.port, plans, historyId!, progress) : { results: [], cache: [] });
+      ({ results, cache } = planned
+        ? await apply(planned.port, plans, historyId!, progress)
+        : { results: [], cache: [] });
     } catch (error) {
       const message = describe(error);
       if (historyId) {
@@ -120,7 +129,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         changes: [],
         reason: message,
       }));
-      return { ...finished({ dryRun, historyId, results: failed, status: "failed", error: message }), cause: error };
+      return {
+        ...finished({ dryRun, historyId, results: failed, status: "failed", error: message }),
+        cause: error,
+      };
     }
 
     await progress("Recording the results", targets.length);
@@ -129,7 +141,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
     const failures: RunFailure[] = results
       .filter((result) => result.outcome === "failed")
-      .map((result) => ({ mappingId: result.mappingId, shopifySku: result.shopifySku, acumaticaSku: result.acumaticaSku, error: result.reason ?? "failed" }));
+      .map((result) => ({
+        mappingId: result.mappingId,
+        shopifySku: result.shopifySku,
+        acumaticaSku: result.acumaticaSku,
+        error: result.reason ?? "failed",
+      }));
     await deps.history.finish({
       id: historyId!,
       userId: input.userId,
@@ -151,7 +168,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     progress: (phase: string, done: number) => Promise<void>,
   ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
     await progress("Reading Acumatica and Shopify", 0);
-    const keys: ErpKey[] = targets.map((target) => ({ acumaticaId: target.acumaticaId, inventoryId: target.acumaticaSku }));
+    const keys: ErpKey[] = targets.map((target) => ({
+      acumaticaId: target.acumaticaId,
+      inventoryId: target.acumaticaSku,
+    }));
     const port = await deps.connectors.shopify(input.userId);
     // The two systems are read at the same time: each paces itself by its own limits.
     const [erp, shopify] = await Promise.all([
@@ -166,27 +186,54 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       })(),
     ]);
     const plans = targets.map((target) =>
-      planMapping(target, erp.get(target.acumaticaId) ?? null, shopify.get(target.shopifyVariantId) ?? null, settings, input.syncOptions),
+      planMapping(
+        target,
+        erp.get(target.acumaticaId) ?? null,
+        shopify.get(target.shopifyVariantId) ?? null,
+        settings,
+        input.syncOptions,
+      ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.
     return { plans, port };
   }
 
-  async function apply(port: ShopifyPort, plans: MappingPlan[], runId: string, progress: (phase: string, done: number) => Promise<void>) {
+  async function apply(
+    port: ShopifyPort,
+    plans: MappingPlan[],
+    runId: string,
+    progress: (phase: string, done: number) => Promise<void>,
+  ) {
     const priceWrites: PriceWrite[] = [];
     const quantityItems: QuantityItem[] = [];
     for (const item of plans) {
       if (item.outcome !== "planned" || !item.shopify) continue;
-      if (item.prices) priceWrites.push({ mappingId: item.target.mappingId, productId: item.shopify.productId, variantId: item.shopify.variantId, ...item.prices });
-      if (item.quantity) quantityItems.push({ mappingId: item.target.mappingId, variantId: item.shopify.variantId, ...item.quantity });
+      if (item.prices)
+        priceWrites.push({
+          mappingId: item.target.mappingId,
+          productId: item.shopify.productId,
+          variantId: item.shopify.variantId,
+          ...item.prices,
+        });
+      if (item.quantity)
+        quantityItems.push({
+          mappingId: item.target.mappingId,
+          variantId: item.shopify.variantId,
+          ...item.quantity,
+        });
     }
     // Prices and quantities are different fields of different objects: both write at once.
     await progress("Writing to Shopify", 0);
     const [priceErrors, quantityOutcomes] = await Promise.all([
       priceWrites.length > 0
-        ? writePrices(port, priceWrites, { bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD, runId })
+        ? writePrices(port, priceWrites, {
+            bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD,
+            runId,
+          })
         : new Map<string, string | null>(),
-      quantityItems.length > 0 ? writeQuantities(port, quantityItems, { runId }) : new Map<string, QuantityOutcome>(),
+      quantityItems.length > 0
+        ? writeQuantities(port, quantityItems, { runId })
+        : new Map<string, QuantityOutcome>(),
     ]);
     const results: MappingSyncResult[] = [];
     const cache: CacheUpdate[] = [];
@@ -217,7 +264,8 @@ function settle(
   priceErrors: Map<string, string | null>,
   quantityOutcomes: Map<string, QuantityOutcome>,
 ): { result: MappingSyncResult; shopify: ShopifyValues | null } {
-  if (item.outcome !== "planned") return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
+  if (item.outcome !== "planned")
+    return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
   const id = item.target.mappingId;
   const errors: string[] = [];
   const reasons = item.reason ? [item.reason] : [];
@@ -231,7 +279,8 @@ function settle(
       shopify = {
         ...shopify,
         priceCents: item.prices.priceCents ?? shopify.priceCents,
-        compareAtCents: item.prices.compareAtCents !== undefined ? item.prices.compareAtCents : shopify.compareAtCents,
+        compareAtCents:
+          item.prices.compareAtCents !== undefined ? item.prices.compareAtCents : shopify.compareAtCents,
       };
     }
   }
@@ -265,7 +314,8 @@ function finished(run: SyncRun & { status: RunSyncResult["status"]; error: strin
 
 /** A run-level failure in the words people read: which system and why. */
 export function describe(error: unknown): string {
-  if (error instanceof UpstreamError) return error.message.startsWith(error.system) ? error.message : `${error.system}: ${error.message}`;
+  if (error instanceof UpstreamError)
+    return error.message.startsWith(error.system) ? error.message : `${error.system}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
 }

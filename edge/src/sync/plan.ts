@@ -107,11 +107,19 @@ export function planMapping(
     if (skip) reasons.push(skip);
     else {
       fields += 1;
-      const name: QuantityName = settings.quantityMapping.shopifyQuantity === "OnHand" ? "on_hand" : "available";
+      const name: QuantityName =
+        settings.quantityMapping.shopifyQuantity === "OnHand" ? "on_hand" : "available";
       const from = (name === "available" ? shopify.available : shopify.onHand) ?? 0;
       // Shopify refuses negative quantities; an oversold ERP item means none to sell.
       const to = Math.max(0, erpQuantity(erp, settings.quantityMapping.acumaticaQuantity));
-      if (from !== to) quantity = { name, inventoryItemId: shopify.inventoryItemId!, locationId: shopify.locationId!, from, to };
+      if (from !== to)
+        quantity = {
+          name,
+          inventoryItemId: shopify.inventoryItemId!,
+          locationId: shopify.locationId!,
+          from,
+          to,
+        };
     }
   }
 
@@ -146,10 +154,18 @@ export function changesOf(plan: MappingPlan): FieldChange[] {
   const changes: FieldChange[] = [];
   if (plan.prices && plan.shopify) {
     if (plan.prices.priceCents !== undefined) {
-      changes.push({ field: "price", from: fromCents(plan.shopify.priceCents), to: fromCents(plan.prices.priceCents) });
+      changes.push({
+        field: "price",
+        from: fromCents(plan.shopify.priceCents),
+        to: fromCents(plan.prices.priceCents),
+      });
     }
     if (plan.prices.compareAtCents !== undefined) {
-      changes.push({ field: "compareAtPrice", from: centsOrNull(plan.shopify.compareAtCents), to: centsOrNull(plan.prices.compareAtCents) });
+      changes.push({
+        field: "compareAtPrice",
+        from: centsOrNull(plan.shopify.compareAtCents),
+        to: centsOrNull(plan.prices.compareAtCents),
+      });
     }
   }
   if (plan.quantity) changes.push({ field: "quantity", from: plan.quantity.from, to: plan.quantity.to });
@@ -160,7 +176,11 @@ function centsOrNull(cents: number | null): number | null {
   return cents === null ? null : fromCents(cents);
 }
 
-export function resultOf(plan: MappingPlan, outcome: MappingSyncResult["outcome"], reason: string | null): MappingSyncResult {
+export function resultOf(
+  plan: MappingPlan,
+  outcome: MappingSyncResult["outcome"],
+  reason: string | null,
+): MappingSyncResult {
   return {
     mappingId: plan.target.mappingId,
     shopifySku: plan.target.shopifySku,

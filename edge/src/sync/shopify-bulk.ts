@@ -20,7 +20,11 @@ export async function runBulkOperation(
   launch: { type: "QUERY" | "MUTATION"; launch: string; variables: Record<string, unknown> },
 ): Promise<string | null> {
   const answer = await port.execute<Record<string, unknown>>(launch.launch, launch.variables);
-  if (answer.errors.length > 0) throw new ShopifyError(`Shopify refused the bulk operation: ${answer.errors.map((e) => e.message).join("; ")}`, "graphql");
+  if (answer.errors.length > 0)
+    throw new ShopifyError(
+      `Shopify refused the bulk operation: ${answer.errors.map((e) => e.message).join("; ")}`,
+      "graphql",
+    );
   const payload = record(Object.values(answer.data ?? {})[0]);
   const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
   if (userErrors.length > 0) {
@@ -36,9 +40,12 @@ export async function runBulkOperation(
   for (;;) {
     await port.clock.sleep(pause);
     pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.5));
-    const status = await port.execute<{ currentBulkOperation: unknown }>(CURRENT_BULK_OPERATION_QUERY, { type: launch.type });
+    const status = await port.execute<{ currentBulkOperation: unknown }>(CURRENT_BULK_OPERATION_QUERY, {
+      type: launch.type,
+    });
     const operation = record(status.data?.currentBulkOperation);
-    if (!operation || text(operation.id) !== id) throw new ShopifyError(`Shopify lost track of bulk operation ${id}`, "graphql");
+    if (!operation || text(operation.id) !== id)
+      throw new ShopifyError(`Shopify lost track of bulk operation ${id}`, "graphql");
     const state = text(operation.status);
     if (state === "COMPLETED") {
       const url = text(operation.url);
@@ -48,7 +55,8 @@ export async function runBulkOperation(
       const code = text(operation.errorCode);
       throw new ShopifyError(`Shopify's bulk operation ended ${state}${code ? ` (${code})` : ""}`, "graphql");
     }
-    if (port.clock.now() - started > MAX_WAIT_MS) throw new ShopifyError(`Shopify's bulk operation ${id} did not finish within an hour`, "unavailable");
+    if (port.clock.now() - started > MAX_WAIT_MS)
+      throw new ShopifyError(`Shopify's bulk operation ${id} did not finish within an hour`, "unavailable");
   }
 }
 
@@ -57,12 +65,19 @@ export async function stageJsonl(port: ShopifyPort, filename: string, content: s
   const answer = await port.execute<{ stagedUploadsCreate: unknown }>(STAGED_UPLOADS_CREATE_MUTATION, {
     input: [{ resource: "BULK_MUTATION_VARIABLES", filename, mimeType: "text/jsonl", httpMethod: "POST" }],
   });
-  const target = record((record(answer.data?.stagedUploadsCreate)?.stagedTargets as unknown[] | undefined)?.[0]);
+  const target = record(
+    (record(answer.data?.stagedUploadsCreate)?.stagedTargets as unknown[] | undefined)?.[0],
+  );
   const url = text(target?.url);
-  const parameters = ((target?.parameters as unknown[] | undefined) ?? []).map(record).filter((p) => p !== null);
+  const parameters = ((target?.parameters as unknown[] | undefined) ?? [])
+    .map(record)
+    .filter((p) => p !== null);
   const key = parameters.find((parameter) => parameter.name === "key");
   if (answer.errors.length > 0 || !url || !key) {
-    throw new ShopifyError(`Shopify gave no upload target: ${answer.errors.map((e) => e.message).join("; ") || "no staged target"}`, "graphql");
+    throw new ShopifyError(
+      `Shopify gave no upload target: ${answer.errors.map((e) => e.message).join("; ") || "no staged target"}`,
+      "graphql",
+    );
   }
   await withFileRetries(port, "upload the bulk file", async () => {
     const form = new FormData();
@@ -79,7 +94,11 @@ async function downloadText(port: ShopifyPort, url: string): Promise<string> {
 }
 
 /** Storage hiccups (5xx, network) are retried with back-off; anything else is Shopify's answer. */
-async function withFileRetries(port: ShopifyPort, what: string, send: () => Promise<Response>): Promise<Response> {
+async function withFileRetries(
+  port: ShopifyPort,
+  what: string,
+  send: () => Promise<Response>,
+): Promise<Response> {
   let lastReason = "";
   for (let attempt = 0; attempt < FILE_ATTEMPTS; attempt += 1) {
     if (attempt > 0) await port.clock.sleep(backoffMs(attempt));

@@ -1,4 +1,8 @@
-import type { GraphqlResponse, RequestOptions, ShopifyClientStats } from "../connectors/shopify/graphql-client.ts";
+import type {
+  GraphqlResponse,
+  RequestOptions,
+  ShopifyClientStats,
+} from "../connectors/shopify/graphql-client.ts";
 import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
 
 /**
@@ -7,7 +11,11 @@ import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
  * uploads and bulk result files, and the clock that polling waits on.
  */
 export interface ShopifyPort {
-  execute<T>(query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<GraphqlResponse<T>>;
+  execute<T>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<GraphqlResponse<T>>;
   readonly servedVersion: string | null;
   readonly stats: ShopifyClientStats;
   fetch: FetchLike;

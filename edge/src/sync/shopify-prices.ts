@@ -2,7 +2,11 @@ import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { createSemaphore } from "../connectors/transport.ts";
 import { runBulkOperation, stageJsonl } from "./shopify-bulk.ts";
 import { centsToMoney, record, text, toGid } from "./shopify-gid.ts";
-import { BULK_RUN_MUTATION, BULK_VARIANTS_UPDATE_INNER_MUTATION, VARIANTS_BULK_UPDATE_MUTATION } from "./shopify-operations.ts";
+import {
+  BULK_RUN_MUTATION,
+  BULK_VARIANTS_UPDATE_INNER_MUTATION,
+  VARIANTS_BULK_UPDATE_MUTATION,
+} from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 
 export interface PriceWrite {
@@ -31,7 +35,11 @@ interface Group {
  * a bad variant fails alone). Above `bulkThreshold` products the same calls run as one bulk
  * mutation from a staged JSONL file, which costs a handful of points instead of ten per product.
  */
-export async function writePrices(port: ShopifyPort, writes: PriceWrite[], options: { bulkThreshold: number; runId: string }): Promise<WriteErrors> {
+export async function writePrices(
+  port: ShopifyPort,
+  writes: PriceWrite[],
+  options: { bulkThreshold: number; runId: string },
+): Promise<WriteErrors> {
   const groups = groupByProduct(writes);
   const outcome: WriteErrors = new Map();
   if (groups.length > options.bulkThreshold) {
@@ -57,7 +65,8 @@ function groupByProduct(writes: PriceWrite[]): Group[] {
   }
   const groups: Group[] = [];
   for (const [productId, list] of byProduct) {
-    for (let start = 0; start < list.length; start += VARIANTS_PER_CALL) groups.push({ productId, writes: list.slice(start, start + VARIANTS_PER_CALL) });
+    for (let start = 0; start < list.length; start += VARIANTS_PER_CALL)
+      groups.push({ productId, writes: list.slice(start, start + VARIANTS_PER_CALL) });
   }
   return groups;
 }
@@ -68,7 +77,8 @@ function variablesOf(group: Group) {
     variants: group.writes.map((write) => {
       const input: Record<string, unknown> = { id: toGid("ProductVariant", write.variantId) };
       if (write.priceCents !== undefined) input.price = centsToMoney(write.priceCents);
-      if (write.compareAtCents !== undefined) input.compareAtPrice = write.compareAtCents === null ? null : centsToMoney(write.compareAtCents);
+      if (write.compareAtCents !== undefined)
+        input.compareAtPrice = write.compareAtCents === null ? null : centsToMoney(write.compareAtCents);
       return input;
     }),
   };
@@ -76,8 +86,12 @@ function variablesOf(group: Group) {
 
 async function writeGroup(port: ShopifyPort, group: Group, outcome: WriteErrors): Promise<void> {
   try {
-    const answer = await port.execute<{ productVariantsBulkUpdate: unknown }>(VARIANTS_BULK_UPDATE_MUTATION, variablesOf(group));
-    if (answer.errors.length > 0) return failAll(group, answer.errors.map((error) => error.message).join("; "), outcome);
+    const answer = await port.execute<{ productVariantsBulkUpdate: unknown }>(
+      VARIANTS_BULK_UPDATE_MUTATION,
+      variablesOf(group),
+    );
+    if (answer.errors.length > 0)
+      return failAll(group, answer.errors.map((error) => error.message).join("; "), outcome);
     settle(group, record(answer.data?.productVariantsBulkUpdate), outcome);
   } catch (error) {
     failAll(group, error instanceof ShopifyError ? error.message : String(error), outcome);
@@ -93,7 +107,8 @@ function settle(group: Group, payload: Record<string, unknown> | null, outcome: 
     const message = text(error?.message) ?? "Shopify refused the change";
     const field = Array.isArray(error?.field) ? error.field : [];
     const index = field[0] === "variants" ? Number(field[1]) : Number.NaN;
-    if (Number.isInteger(index) && index >= 0 && index < group.writes.length) byIndex.set(index, [...(byIndex.get(index) ?? []), message]);
+    if (Number.isInteger(index) && index >= 0 && index < group.writes.length)
+      byIndex.set(index, [...(byIndex.get(index) ?? []), message]);
     else general.push(message);
   }
   if (!payload) general.push("Shopify answered without a result");
@@ -108,13 +123,22 @@ function failAll(group: Group, message: string, outcome: WriteErrors): void {
 }
 
 /** False when the store's bulk mutation slot is taken (the caller writes call by call). */
-async function writeByBulk(port: ShopifyPort, groups: Group[], runId: string, outcome: WriteErrors): Promise<boolean> {
+async function writeByBulk(
+  port: ShopifyPort,
+  groups: Group[],
+  runId: string,
+  outcome: WriteErrors,
+): Promise<boolean> {
   const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
   const path = await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl);
   const file = await runBulkOperation(port, {
     type: "MUTATION",
     launch: BULK_RUN_MUTATION,
-    variables: { mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION, stagedUploadPath: path, clientIdentifier: runId },
+    variables: {
+      mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
+      stagedUploadPath: path,
+      clientIdentifier: runId,
+    },
   });
   if (file === null) return false;
   const answered = new Set<number>();
@@ -125,7 +149,9 @@ async function writeByBulk(port: ShopifyPort, groups: Group[], runId: string, ou
     const group = groups[index];
     if (!row || !group) continue;
     answered.add(index);
-    const errors = Array.isArray(row.errors) ? row.errors.map((error) => text(record(error)?.message) ?? "error") : [];
+    const errors = Array.isArray(row.errors)
+      ? row.errors.map((error) => text(record(error)?.message) ?? "error")
+      : [];
     if (errors.length > 0) failAll(group, errors.join("; "), outcome);
     else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
   }

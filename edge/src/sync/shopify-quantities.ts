@@ -2,7 +2,11 @@ import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { createSemaphore } from "../connectors/transport.ts";
 import type { QuantityName } from "./plan.ts";
 import { record, text, toGid } from "./shopify-gid.ts";
-import { SET_QUANTITIES_CHANGE_FROM_MUTATION, SET_QUANTITIES_COMPARE_MUTATION, usesChangeFromQuantity } from "./shopify-operations.ts";
+import {
+  SET_QUANTITIES_CHANGE_FROM_MUTATION,
+  SET_QUANTITIES_COMPARE_MUTATION,
+  usesChangeFromQuantity,
+} from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 import { readByNodes } from "./shopify-read.ts";
 
@@ -43,18 +47,29 @@ interface Pending extends QuantityItem {
  * Shopify refuses is taken out and the rest are sent again; a stale compare is re-read and retried
  * once (and counts as done if Shopify already holds the target, e.g. our own retried write).
  */
-export async function writeQuantities(port: ShopifyPort, items: QuantityItem[], options: { runId: string }): Promise<Map<string, QuantityOutcome>> {
+export async function writeQuantities(
+  port: ShopifyPort,
+  items: QuantityItem[],
+  options: { runId: string },
+): Promise<Map<string, QuantityOutcome>> {
   const outcome = new Map<string, QuantityOutcome>();
   const batches: Pending[][] = [];
   for (let start = 0; start < items.length; start += BATCH) {
     batches.push(items.slice(start, start + BATCH).map((item) => ({ ...item, staleRetried: false })));
   }
   const semaphore = createSemaphore(WRITE_CONCURRENCY);
-  await Promise.all(batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options.runId, outcome))));
+  await Promise.all(
+    batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options.runId, outcome))),
+  );
   return outcome;
 }
 
-async function writeBatch(port: ShopifyPort, batch: Pending[], runId: string, outcome: Map<string, QuantityOutcome>): Promise<void> {
+async function writeBatch(
+  port: ShopifyPort,
+  batch: Pending[],
+  runId: string,
+  outcome: Map<string, QuantityOutcome>,
+): Promise<void> {
   let pending = batch;
   while (pending.length > 0) {
     const answer = await send(port, pending, runId);
@@ -63,7 +78,8 @@ async function writeBatch(port: ShopifyPort, batch: Pending[], runId: string, ou
       return;
     }
     if (answer.general.length > 0) {
-      for (const item of pending) outcome.set(item.mappingId, { kind: "failed", error: answer.general.join("; ") });
+      for (const item of pending)
+        outcome.set(item.mappingId, { kind: "failed", error: answer.general.join("; ") });
       return;
     }
     const next: Pending[] = [];
@@ -79,7 +95,11 @@ async function writeBatch(port: ShopifyPort, batch: Pending[], runId: string, ou
       const skip = errors.map((error) => SKIPS[error.code]).find(Boolean);
       if (skip) outcome.set(item.mappingId, { kind: "skipped", reason: skip });
       else if (errors.every((error) => STALE.has(error.code)) && !item.staleRetried) stale.push(item);
-      else outcome.set(item.mappingId, { kind: "failed", error: errors.map((error) => error.message).join("; ") });
+      else
+        outcome.set(item.mappingId, {
+          kind: "failed",
+          error: errors.map((error) => error.message).join("; "),
+        });
     });
     if (stale.length > 0) next.push(...(await refreshStale(port, stale, outcome)));
     pending = next;
@@ -87,20 +107,40 @@ async function writeBatch(port: ShopifyPort, batch: Pending[], runId: string, ou
 }
 
 /** Re-reads items whose compare value went stale: done if Shopify already holds the target, else one more try. */
-async function refreshStale(port: ShopifyPort, stale: Pending[], outcome: Map<string, QuantityOutcome>): Promise<Pending[]> {
+async function refreshStale(
+  port: ShopifyPort,
+  stale: Pending[],
+  outcome: Map<string, QuantityOutcome>,
+): Promise<Pending[]> {
   let reading: Awaited<ReturnType<typeof readByNodes>>;
   try {
-    reading = await readByNodes(port, stale.map((item) => item.variantId), stale[0]!.locationId);
+    reading = await readByNodes(
+      port,
+      stale.map((item) => item.variantId),
+      stale[0]!.locationId,
+    );
   } catch (error) {
-    for (const item of stale) outcome.set(item.mappingId, { kind: "failed", error: error instanceof Error ? error.message : String(error) });
+    for (const item of stale)
+      outcome.set(item.mappingId, {
+        kind: "failed",
+        error: error instanceof Error ? error.message : String(error),
+      });
     return [];
   }
   const retry: Pending[] = [];
   for (const item of stale) {
     const fresh = reading.get(item.variantId);
-    const current = fresh && fresh.locationId === item.locationId ? (item.name === "available" ? fresh.available : fresh.onHand) : null;
+    const current =
+      fresh && fresh.locationId === item.locationId
+        ? item.name === "available"
+          ? fresh.available
+          : fresh.onHand
+        : null;
     if (current === null) {
-      outcome.set(item.mappingId, { kind: "failed", error: "The quantity changed in Shopify during the sync and could not be read again" });
+      outcome.set(item.mappingId, {
+        kind: "failed",
+        error: "The quantity changed in Shopify during the sync and could not be read again",
+      });
     } else if (current === item.to) {
       outcome.set(item.mappingId, { kind: "written" });
     } else {
@@ -133,7 +173,10 @@ async function send(port: ShopifyPort, items: Pending[], runId: string): Promise
     // A fresh key per logical call: the transport's retries resend the same body (and key), so a
     // write whose answer was lost is replayed, not applied twice.
     const answer = changeFrom
-      ? await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_CHANGE_FROM_MUTATION, { input, idempotencyKey: crypto.randomUUID() })
+      ? await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_CHANGE_FROM_MUTATION, {
+          input,
+          idempotencyKey: crypto.randomUUID(),
+        })
       : await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_COMPARE_MUTATION, { input });
     if (answer.errors.length > 0) return answer.errors.map((error) => error.message).join("; ");
     const payload = record(answer.data?.inventorySetQuantities);
@@ -145,11 +188,16 @@ async function send(port: ShopifyPort, items: Pending[], runId: string): Promise
       const message = text(error?.message) ?? "Shopify refused the quantity";
       const field = Array.isArray(error?.field) ? error.field : [];
       const index = field[0] === "input" && field[1] === "quantities" ? Number(field[2]) : Number.NaN;
-      if (Number.isInteger(index) && index >= 0 && index < items.length) result.byIndex.set(index, [...(result.byIndex.get(index) ?? []), { code, message }]);
+      if (Number.isInteger(index) && index >= 0 && index < items.length)
+        result.byIndex.set(index, [...(result.byIndex.get(index) ?? []), { code, message }]);
       else result.general.push(message);
     }
     return result;
   } catch (error) {
-    return error instanceof ShopifyError ? error.message : error instanceof Error ? error.message : String(error);
+    return error instanceof ShopifyError
+      ? error.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
   }
 }

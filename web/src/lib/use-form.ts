@@ -50,5 +50,11 @@ export function useForm<V extends Record<string, string>>({
     await onSubmit(values);
   }
 
-  return { values, errors: visibleErrors(allErrors, touched), field, handleSubmit };
+  /** Replaces every value and forgets what was touched (after a save answered, or a fill). */
+  function reset(next: V): void {
+    setValues(next);
+    setTouched({});
+  }
+
+  return { values, errors: visibleErrors(allErrors, touched), field, handleSubmit, reset };
 }

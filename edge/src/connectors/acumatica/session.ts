@@ -9,6 +9,7 @@ import {
   networkReason,
   realClock,
 } from "../transport.ts";
+import { cookieHeader, remember } from "./cookies.ts";
 import {
   AcumaticaError,
   callFailure,
@@ -110,7 +111,8 @@ type Outcome<T> =
 function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSessionOptions) {
   const clock = options.clock ?? realClock;
   const maxAttempts = options.maxAttempts ?? 5;
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  // Generous: one inquiry answers every warehouse row of a 100,000-item catalog.
+  const timeoutMs = options.timeoutMs ?? 120_000;
   const slots = createSemaphore(Math.max(1, options.maxConcurrent ?? 4));
   const stats = options.stats ?? newAcumaticaStats();
   const instance = connection.instanceUri.trim().replace(/\/+$/, "");
@@ -345,25 +347,6 @@ function endpointsOf(listed: unknown): EndpointInfo[] {
     const { name, version } = (row ?? {}) as { name?: unknown; version?: unknown };
     return typeof name === "string" && typeof version === "string" ? [{ name, version }] : [];
   });
-}
-
-function remember(response: Response, jar: Map<string, string>) {
-  const headers = response.headers as Headers & { getSetCookie?: () => string[] };
-  const lines = headers.getSetCookie?.() ?? [];
-  for (const line of lines) {
-    const [pair = "", ...attributes] = line.split(";");
-    const index = pair.indexOf("=");
-    if (index <= 0) continue;
-    const name = pair.slice(0, index).trim();
-    const value = pair.slice(index + 1).trim();
-    const expired = attributes.some((attribute) => /^\s*expires=.*(19\d\d|200\d)/i.test(attribute));
-    if (!value || expired) jar.delete(name);
-    else jar.set(name, value);
-  }
-}
-
-function cookieHeader(jar: Map<string, string>): string {
-  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
 function refused(error: OutboundRefusedError): AcumaticaError {

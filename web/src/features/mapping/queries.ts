@@ -1,3 +1,4 @@
+import type { SyncOptions } from "@stockbridge/shared";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "../../lib/api.ts";
 import { type ListParams, normalizeListParams, toQueryStrings } from "../../lib/list-query.ts";
@@ -8,6 +9,14 @@ export const mappingKeys = {
   history: () => [...mappingKeys.all, "history"] as const,
   historyList: (params: ListParams<never>) =>
     [...mappingKeys.history(), normalizeListParams(params)] as const,
+  unmapped: () => [...mappingKeys.all, "unmapped"] as const,
+  syncPreview: (mappingId: string, options: SyncOptions) =>
+    [
+      ...mappingKeys.all,
+      "sync-preview",
+      mappingId,
+      { price: options.price, quantity: options.quantity },
+    ] as const,
 };
 
 /** GET /mapping/history (server-paged, searchable). */
@@ -18,5 +27,32 @@ export function mappingHistoryQuery(api: ApiClient, params: ListParams<never>) {
     queryKey: mappingKeys.historyList(normalized),
     queryFn: () => api.call("mappingHistory", { query: { page, limit, ...(search ? { search } : {}) } }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /mapping/unmapped: both catalogs' products that no mapping uses yet. */
+export function unmappedQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: mappingKeys.unmapped(),
+    queryFn: () => api.call("unmapped"),
+  });
+}
+
+/**
+ * POST /mapping/:id/sync with `dryRun`: what a sync would change right now. Live values of both
+ * systems, so never cached or persisted, and the dialog reports its own errors.
+ */
+export function syncPreviewQuery(api: ApiClient, mappingId: string, options: SyncOptions) {
+  return queryOptions({
+    queryKey: mappingKeys.syncPreview(mappingId, options),
+    queryFn: () =>
+      api.call("syncMapping", {
+        params: { id: mappingId },
+        body: { syncOptions: { price: options.price, quantity: options.quantity }, dryRun: true },
+      }),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    meta: { persist: false, silent: true },
   });
 }

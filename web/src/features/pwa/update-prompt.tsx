@@ -33,9 +33,28 @@ export function UpdatePrompt() {
       <Button size="sm" variant="ghost" onClick={() => setNeedRefresh(false)}>
         Later
       </Button>
-      <Button size="sm" onClick={() => void updateServiceWorker(true)}>
+      <Button size="sm" onClick={() => void reloadIntoNewVersion(updateServiceWorker)}>
         Reload
       </Button>
     </div>
   );
+}
+
+/**
+ * Activates the waiting worker and reloads. The plugin reloads only a page the old worker
+ * controlled; a page opened before the first worker took over (a first visit) would stay as it is
+ * and keep the prompt, so that page reloads itself once the new worker is active.
+ */
+async function reloadIntoNewVersion(activate: (reloadPage?: boolean) => Promise<void>): Promise<void> {
+  if ("serviceWorker" in navigator && !navigator.serviceWorker.controller) {
+    const waiting = (await navigator.serviceWorker.getRegistration())?.waiting;
+    if (!waiting) {
+      window.location.reload(); // another tab already activated it
+      return;
+    }
+    waiting.addEventListener("statechange", () => {
+      if (waiting.state === "activated") window.location.reload();
+    });
+  }
+  await activate(true);
 }

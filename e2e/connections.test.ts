@@ -1,0 +1,171 @@
+import { MESSAGES } from "@stockbridge/shared";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A new user (registered through the API) on Settings > Connections in a fresh browser context. */
+async function onConnections(
+  body: (page: Page, session: SignedInSession) => Promise<void>,
+  options: { width?: number } = {},
+): Promise<void> {
+  const session = await openSignedInSession(browser, inject("appUrl"), options);
+  try {
+    await session.page.goto("/settings");
+    await session.page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
+    await session.page.getByRole("tab", { name: "Connections" }).waitFor();
+    await card(session.page, "Acumatica").waitFor();
+    await body(session.page, session);
+  } finally {
+    await session.close();
+  }
+}
+
+function card(page: Page, system: "Acumatica" | "Shopify") {
+  return page.getByRole("region", { name: `${system} connection` });
+}
+
+function field(page: Page, system: "Acumatica" | "Shopify", label: string) {
+  return card(page, system).getByLabel(label, { exact: true });
+}
+
+async function useSandboxStore(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Use the sandbox store" }).click();
+  await expect.poll(() => field(page, "Shopify", "Store Name").inputValue()).not.toBe("");
+}
+
+describe("Settings > Connections", () => {
+  it("shows a message for every empty field on save and sends nothing", async () => {
+    await onConnections(async (page) => {
+      await card(page, "Acumatica").getByRole("button", { name: "Save Acumatica Settings" }).click();
+      await expectToast(page, MESSAGES.auth.fixValidationErrors);
+      const acumatica = card(page, "Acumatica");
+      for (const message of [
+        "Name is required",
+        "Instance URL is required",
+        "Endpoint name is required",
+        "Username is required",
+        "Password is required",
+        "Company is required",
+      ]) {
+        await acumatica.getByText(message, { exact: true }).waitFor();
+      }
+      // The versions have defaults, so they never need a message.
+      expect(await field(page, "Acumatica", "API Version").inputValue()).toBe("23.200.001");
+
+      await card(page, "Shopify").getByRole("button", { name: "Save Shopify Settings" }).click();
+      const shopify = card(page, "Shopify");
+      for (const message of ["Name is required", "Store name is required", "Access token is required"]) {
+        await shopify.getByText(message, { exact: true }).waitFor();
+      }
+      expect(await field(page, "Shopify", "API Version").inputValue()).toBe("2025-04");
+
+      // Nothing was saved: the test buttons stay off and no success toast appeared.
+      expect(await page.getByRole("button", { name: "Test Acumatica connection" }).isDisabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Test Shopify connection" }).isDisabled()).toBe(true);
+      expect(await page.locator("[data-sonner-toast]", { hasText: "updated successfully" }).count()).toBe(0);
+
+      // Typing clears a field's message as soon as the field is valid.
+      await field(page, "Shopify", "Name").fill("My store");
+      await shopify.getByText("Name is required", { exact: true }).waitFor({ state: "detached" });
+    });
+  });
+
+  it("fills both cards from the sandbox, saves and tests them, and shows the served version", async () => {
+    await onConnections(async (page) => {
+      // Side by side on a wide screen.
+      const [acumaticaBox, shopifyBox] = await Promise.all([
+        card(page, "Acumatica").boundingBox(),
+        card(page, "Shopify").boundingBox(),
+      ]);
+      expect(acumaticaBox && shopifyBox && Math.abs(acumaticaBox.y - shopifyBox.y) < 2).toBe(true);
+
+      await useSandboxStore(page);
+      expect(await field(page, "Acumatica", "Instance URL").inputValue()).toBe(
+        `${inject("sandboxUrl")}/acumatica`,
+      );
+      expect(await field(page, "Acumatica", "Endpoint Name").inputValue()).toBe("Default");
+      expect(await field(page, "Acumatica", "Company").inputValue()).not.toBe("");
+      expect(await field(page, "Acumatica", "Password").inputValue()).not.toBe("");
+      expect(await field(page, "Shopify", "Access Token").inputValue()).toMatch(/^shpat_/);
+
+      await card(page, "Acumatica").getByRole("button", { name: "Save Acumatica Settings" }).click();
+      await expectToast(page, MESSAGES.connections.acumaticaUpdated);
+      await card(page, "Shopify").getByRole("button", { name: "Save Shopify Settings" }).click();
+      await expectToast(page, MESSAGES.connections.shopifyUpdated);
+
+      // Saved secrets are never shown again; a blank field keeps them.
+      await expect
+        .poll(() => field(page, "Shopify", "Access Token").getAttribute("placeholder"))
+        .toBe("Saved — leave blank to keep");
+      expect(await field(page, "Shopify", "Access Token").inputValue()).toBe("");
+      expect(await field(page, "Acumatica", "Password").getAttribute("placeholder")).toBe(
+        "Saved — leave blank to keep",
+      );
+      expect(await card(page, "Shopify").getByText("Verified", { exact: true }).count()).toBe(0);
+
+      await page.getByRole("button", { name: "Test Acumatica connection" }).click();
+      await expectToast(page, MESSAGES.connections.acumaticaTestOk);
+      await card(page, "Acumatica").getByText("Verified", { exact: true }).waitFor();
+
+      await page.getByRole("button", { name: "Test Shopify connection" }).click();
+      await expectToast(page, MESSAGES.connections.shopifyTestOk);
+      await card(page, "Shopify").getByText("Verified", { exact: true }).waitFor();
+      await card(page, "Shopify")
+        .getByText(/^Shopify served \d{4}-\d{2}$/)
+        .waitFor();
+
+      // The verified connections survive a reload (they come from the server).
+      await page.reload();
+      await card(page, "Shopify").getByText("Verified", { exact: true }).waitFor();
+      await card(page, "Acumatica").getByText("Verified", { exact: true }).waitFor();
+      await card(page, "Shopify")
+        .getByText(/^Shopify served /)
+        .waitFor();
+    });
+  });
+
+  it("fails the test of a wrong access token with the server's message and no check", async () => {
+    await onConnections(async (page) => {
+      await useSandboxStore(page);
+      await field(page, "Shopify", "Access Token").fill("shpat_wrong_token_0000");
+      await card(page, "Shopify").getByRole("button", { name: "Save Shopify Settings" }).click();
+      await expectToast(page, MESSAGES.connections.shopifyUpdated);
+
+      await page.getByRole("button", { name: "Test Shopify connection" }).click();
+      // The server's message names the failure and Shopify's reason, not only the catalogue text.
+      const toast = page.locator("[data-sonner-toast]", {
+        hasText: `${MESSAGES.connections.shopifyTestFailed}:`,
+      });
+      await toast.first().waitFor();
+      const shopify = card(page, "Shopify");
+      await shopify.getByText("Last test failed", { exact: true }).waitFor();
+      await shopify.getByText("Test failed", { exact: true }).waitFor();
+      expect(await shopify.getByText("Verified", { exact: true }).count()).toBe(0);
+      expect(await shopify.getByText(/^Shopify served /).count()).toBe(0);
+      // The other card's typed input is untouched by the failure.
+      expect(await field(page, "Acumatica", "Username").inputValue()).not.toBe("");
+    });
+  });
+
+  it("stacks the cards on a tablet", async () => {
+    await onConnections(
+      async (page) => {
+        const [acumaticaBox, shopifyBox] = await Promise.all([
+          card(page, "Acumatica").boundingBox(),
+          card(page, "Shopify").boundingBox(),
+        ]);
+        expect(acumaticaBox && shopifyBox && shopifyBox.y >= acumaticaBox.y + acumaticaBox.height).toBe(true);
+      },
+      { width: 768 },
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import type { ApiClient, Job, Mapping } from "@stockbridge/shared";
+import { subscribeThroughCheckout } from "./subscribe.ts";
+
+/**
+ * Test setup through the real API for the mapping screens: an active subscription (subscribe.ts),
+ * the sandbox connections and both catalogs pulled.
+ */
+
+/** Saves the demo connections the edge hands out in sandbox mode (GET /api/sandbox). */
+export async function connectSandbox(api: ApiClient): Promise<void> {
+  const demo = await api.call("sandbox");
+  await api.call("saveShopify", { body: demo.shopify });
+  await api.call("saveAcumatica", { body: demo.acumatica });
+}
+
+/** Polls a job until it ends; throws with the job's message when it failed. */
+export async function waitForJob(api: ApiClient, job: Job, timeoutMs = 30_000): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
+  let current = job;
+  while (current.status === "queued" || current.status === "running") {
+    if (Date.now() > deadline) throw new Error(`Job ${job.kind} did not finish within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    current = await api.call("job", { params: { id: job._id } });
+  }
+  if (current.status === "failed") throw new Error(`Job ${job.kind} failed: ${current.message}`);
+  return current;
+}
+
+/** Pulls both catalogs (Shopify and Acumatica) at once and waits for both jobs. */
+export async function pullCatalogs(api: ApiClient): Promise<void> {
+  const [shopify, acumatica] = await Promise.all([
+    api.call("syncShopifyProducts"),
+    api.call("syncAcumaticaProducts"),
+  ]);
+  await Promise.all([waitForJob(api, shopify.job), waitForJob(api, acumatica.job)]);
+}
+
+/** Subscribed, connected to the sandbox, both catalogs pulled: ready for the mapping screens. */
+export async function prepareCatalogUser(api: ApiClient, sandboxUrl: string): Promise<void> {
+  let t = Date.now();
+  await subscribeThroughCheckout(api, sandboxUrl);
+  console.log("TT subscribe", Date.now() - t); t = Date.now();
+  await connectSandbox(api);
+  console.log("TT connect", Date.now() - t); t = Date.now();
+  await pullCatalogs(api);
+  console.log("TT pull", Date.now() - t);
+}
+
+/**
+ * Sets an ERP stock item's quantities in every sandbox warehouse through the sandbox control API,
+ * so its summed quantity is known (`perWarehouse` x 3). Sandbox state is shared by every test:
+ * callers set values they own and never rely on what another test left.
+ */
+export async function setErpQuantity(
+  sandboxUrl: string,
+  inventoryId: string,
+  perWarehouse: number,
+): Promise<void> {
+  for (const warehouseId of ["WHOLESALE", "RETAIL", "RETURNS"]) {
+    const response = await fetch(`${sandboxUrl}/__control/acumatica/quantities`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        inventoryId,
+        warehouseId,
+        onHand: perWarehouse,
+        available: perWarehouse,
+        availableForShipment: perWarehouse,
+      }),
+    });
+    if (!response.ok) throw new Error(`Setting ${inventoryId} quantities failed: ${await response.text()}`);
+  }
+}
+
+/** Runs auto mapping through the API and waits for it. */
+export async function autoMap(api: ApiClient): Promise<void> {
+  const { job } = await api.call("autoMap");
+  await waitForJob(api, job);
+}
+
+export interface SyncableMapping {
+  mapping: Mapping;
+  /** Shopify's quantity now, and the ERP quantity a quantity sync will write. */
+  from: number;
+  to: number;
+}
+
+/**
+ * A mapping whose quantity sync will really change something: a tracked, stocked stock item, its
+ * ERP quantity set to a fresh value through the sandbox (so the plan never reads "in line").
+ */
+export async function findSyncableMapping(
+  api: ApiClient,
+  sandboxUrl: string,
+  options: { exclude?: readonly string[] } = {},
+): Promise<SyncableMapping> {
+  const { mappings } = await api.call("mappingHistory", { query: { page: "1", limit: "50" } });
+  const candidates = mappings.filter(
+    (mapping) => mapping.acumaticaDetails.sku.startsWith("SKU-") && !options.exclude?.includes(mapping._id),
+  );
+  for (const mapping of candidates.slice(0, 10)) {
+    const perWarehouse = 100 + Math.floor(Math.random() * 300);
+    await setErpQuantity(sandboxUrl, mapping.acumaticaDetails.sku, perWarehouse);
+    const plan = await api.call("syncMapping", {
+      params: { id: mapping._id },
+      body: { syncOptions: { price: false, quantity: true }, dryRun: true },
+    });
+    const change = plan.results[0]?.changes.find((candidate) => candidate.field === "quantity");
+    if (plan.results[0]?.outcome === "planned" && change?.from != null && change.to === perWarehouse * 3) {
+      return { mapping, from: change.from, to: change.to };
+    }
+  }
+  throw new Error("No mapping of the sandbox catalog plans a quantity change");
+}

@@ -1,0 +1,58 @@
+import { createApiClient, TOKEN_STORAGE_KEY, type User } from "@stockbridge/shared";
+import { expect } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { newIdentity, type Session } from "./browser.ts";
+
+export interface SignedInSession extends Session {
+  user: User;
+  token: string;
+  identity: ReturnType<typeof newIdentity>;
+}
+
+/** An API client against the product, optionally carrying a token. */
+export function apiClient(appUrl: string, token?: string) {
+  return createApiClient({ baseUrl: `${appUrl}/api`, getToken: () => token ?? null });
+}
+
+/**
+ * A fresh context whose local storage already holds a new user's token (registered through the
+ * API), so a test that is not about signing in starts on a signed-in app without the form.
+ */
+export async function openSignedInSession(
+  browser: Browser,
+  appUrl: string,
+  options: { width?: number; height?: number; name?: string; serviceWorkers?: "allow" | "block" } = {},
+): Promise<SignedInSession> {
+  const identity = newIdentity(options.name);
+  const { user, token } = await apiClient(appUrl).call("register", {
+    body: { name: identity.name, email: identity.email, password: identity.password },
+  });
+  const context = await browser.newContext({
+    baseURL: appUrl,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    serviceWorkers: options.serviceWorkers ?? "allow",
+    storageState: {
+      cookies: [],
+      origins: [{ origin: appUrl, localStorage: [{ name: TOKEN_STORAGE_KEY, value: token }] }],
+    },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return { context, page, appUrl, user, token, identity, close: () => context.close() };
+}
+
+/** The stored bearer token of the page's origin, or null. */
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
+}
+
+/** Waits for a toast (sonner) whose text contains `text`. */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.locator("[data-sonner-toast]", { hasText: text }).first().waitFor({ state: "visible" });
+}
+
+/** Waits until the page's path is `path` (query string ignored). */
+export async function expectPath(page: Page, path: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path);
+  expect(new URL(page.url()).pathname).toBe(path);
+}

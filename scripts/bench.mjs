@@ -1,0 +1,32 @@
+// `npm run bench`: runs every benchmark in bench/ under Deno, one after the other, and prints their
+// figures. A benchmark is a bench/*.ts file that exports nothing (files that export are helpers).
+// Nothing is asserted; the exit code is non-zero only when a benchmark crashes.
+// Pass file names to run only those: `npm run bench -- catalog-list`.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DENO, ensureDependencies, ROOT } from "./lib.mjs";
+
+ensureDependencies();
+const only = process.argv.slice(2);
+const benches = readdirSync(join(ROOT, "bench"))
+  .filter((file) => file.endsWith(".ts"))
+  .filter((file) => !/^\s*export\s/m.test(readFileSync(join(ROOT, "bench", file), "utf8")))
+  .filter((file) => only.length === 0 || only.some((name) => file.includes(name)))
+  .sort();
+
+let failed = 0;
+for (const file of benches) {
+  console.log(`\n=== bench/${file} ===`);
+  const started = Date.now();
+  const result = spawnSync(DENO, ["run", "--config", join(ROOT, "deno.json"), "-A", join("bench", file)], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  console.log(
+    `=== bench/${file}: ${result.status === 0 ? "done" : `exit ${result.status ?? result.signal}`} in ${((Date.now() - started) / 1000).toFixed(0)} s ===`,
+  );
+  if (result.status !== 0) failed += 1;
+}
+if (benches.length === 0) console.log("No benchmarks matched.");
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,16 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { ApiClient } from "../../lib/api.ts";
+
+/** Keys of the Settings > Mapping data; either save invalidates `settingsKeys.all` (spec: settings reload). */
+export const settingsKeys = {
+  all: ["settings"] as const,
+  detail: () => [...settingsKeys.all, "detail"] as const,
+};
+
+/** GET /settings: quantity mapping and price mapping together. */
+export function settingsQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: settingsKeys.detail(),
+    queryFn: () => api.call("settings"),
+  });
+}

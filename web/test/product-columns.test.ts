@@ -1,0 +1,62 @@
+import { ACUMATICA_SORT_FIELDS, SHOPIFY_SORT_FIELDS } from "@stockbridge/shared";
+import { describe, expect, it } from "vitest";
+import {
+  ACUMATICA_PRODUCT_COLUMNS,
+  acumaticaProductType,
+  SHOPIFY_PRODUCT_COLUMNS,
+  shopifyProductType,
+} from "../src/features/products/product-columns.ts";
+import { getByPath } from "../src/ui/data-table/table-logic.ts";
+
+describe("product columns", () => {
+  it("name the spec's columns in order", () => {
+    expect(SHOPIFY_PRODUCT_COLUMNS.map((column) => column.header)).toEqual([
+      "SKU",
+      "Price",
+      "Compare At Price",
+      "Available",
+      "On Hand",
+      "Type",
+    ]);
+    expect(ACUMATICA_PRODUCT_COLUMNS.map((column) => column.header)).toEqual([
+      "SKU",
+      "Price",
+      "MSRP",
+      "Available",
+      "On Hand",
+      "Available for Shipping",
+      "Type",
+    ]);
+  });
+
+  it("sort only by fields the API accepts", () => {
+    const shopifyFields: readonly string[] = SHOPIFY_SORT_FIELDS;
+    const acumaticaFields: readonly string[] = ACUMATICA_SORT_FIELDS;
+    for (const column of SHOPIFY_PRODUCT_COLUMNS.filter((c) => c.sortable)) {
+      expect(shopifyFields).toContain(column.id);
+    }
+    for (const column of ACUMATICA_PRODUCT_COLUMNS.filter((c) => c.sortable)) {
+      expect(acumaticaFields).toContain(column.id);
+    }
+  });
+
+  it("read Available and On Hand from the first inventory location", () => {
+    const row = {
+      inventoryLocations: [
+        { locationId: "1", available: 4, onHandInventory: 6 },
+        { locationId: "2", available: 9, onHandInventory: 9 },
+      ],
+    };
+    const available = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "available");
+    const onHand = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "onHandInventory");
+    expect(getByPath(row, String(available?.accessor))).toBe(4);
+    expect(getByPath(row, String(onHand?.accessor))).toBe(6);
+  });
+
+  it("label the product types in the spec's words", () => {
+    expect(shopifyProductType({ isPhysicalProduct: true })).toBe("Physical");
+    expect(shopifyProductType({ isPhysicalProduct: false })).toBe("Service");
+    expect(acumaticaProductType({ isStockItem: true })).toBe("Stock Item");
+    expect(acumaticaProductType({ isStockItem: false })).toBe("Non-Stock");
+  });
+});
