@@ -38,7 +38,8 @@ import { runNaive } from "./naive-sync.ts";
 
 const SEED = 42;
 const args = new Map<string, string>();
-for (let i = 0; i < Deno.args.length; i += 2) args.set(Deno.args[i]!.replace(/^--/, ""), Deno.args[i + 1] ?? "");
+for (let i = 0; i < Deno.args.length; i += 2)
+  args.set(Deno.args[i]!.replace(/^--/, ""), Deno.args[i + 1] ?? "");
 const PAIRS = Number(args.get("pairs") ?? 10_000);
 const NAIVE_SAMPLE = Number(args.get("naive-sample") ?? 40);
 const USER = "bench-user";
@@ -59,7 +60,7 @@ function changedPairs(catalog: DemoCatalog): Pair[] {
     product.variants.flatMap((variant) => {
       const item = variant.sku ? erp.get(variant.sku) : undefined;
       const level = variant.levels.find((l) => l.locationId === primary);
-      if (!item || !item.isStockItem || !level || !variant.tracked || variant.isBundle) return [];
+      if (!item?.isStockItem || !level || !variant.tracked || variant.isBundle) return [];
       const available = item.warehouses.reduce((sum, w) => sum + w.available, 0);
       const differs =
         item.defaultPriceCents !== variant.priceCents &&
@@ -85,13 +86,23 @@ async function main() {
   );
   const port = freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const sandbox = await startProcess("sandbox/main.ts", { SANDBOX_PORT: String(port), SANDBOX_SEED: String(SEED), SANDBOX_SIZE: String(size) }, `${origin}/__control/state`);
+  const sandbox = await startProcess(
+    "sandbox/main.ts",
+    { SANDBOX_PORT: String(port), SANDBOX_SEED: String(SEED), SANDBOX_SIZE: String(size) },
+    `${origin}/__control/state`,
+  );
   const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${origin}/__control/${path}`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`sandbox control ${path}: HTTP ${response.status} ${await response.text()}`);
+    const response = await fetch(`${origin}/__control/${path}`, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`sandbox control ${path}: HTTP ${response.status} ${await response.text()}`);
     return (await response.json()) as { shopify: Record<string, number>; acumatica: Record<string, number> };
   };
-  const faults = (settings: { shopify?: Record<string, unknown>; acumatica?: Record<string, unknown> }) => control("PUT", "faults", settings);
+  const faults = (settings: { shopify?: Record<string, unknown>; acumatica?: Record<string, unknown> }) =>
+    control("PUT", "faults", settings);
   await faults({ shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
 
   const db = openDatabase(":memory:");
@@ -140,6 +151,7 @@ async function main() {
   async function measure(label: string, run: () => Promise<RunSyncResult>) {
     const before = await control("GET", "state");
     const acumaticaBefore = { ...acumaticaStats };
+    const baseline = Deno.memoryUsage().rss;
     const memory = sampleRss();
     const started = performance.now();
     const result = await run();
@@ -171,7 +183,9 @@ async function main() {
     console.log(
       `  floor                Shopify ${floorPoints(chosen.length)} points / ${STANDARD.restoreRate} per s = ${shopifyFloor.toFixed(2)} s; Acumatica ${minimalAcumaticaCalls(catalog)} calls / ${LICENCE.requestsPerMinute} per min = ${acumaticaFloor.toFixed(2)} s`,
     );
-    console.log(`  peak memory (RSS)    ${(peak / 1024 / 1024).toFixed(0)} MB`);
+    console.log(
+      `  peak memory (RSS)    ${(peak / 1024 / 1024).toFixed(0)} MB (${(baseline / 1024 / 1024).toFixed(0)} MB before the run)`,
+    );
     return { result, seconds, floor };
   }
 
@@ -185,7 +199,10 @@ async function main() {
 
   // Back to the seeded store and ERP (everything differs again); a reset restores the ERP's default licence.
   await control("POST", "reset", { seed: SEED, size });
-  await faults({ shopify: { throttleProfile: "standard", errorRate: 0.05 }, acumatica: { ...LICENCE, errorRate: 0.05 } });
+  await faults({
+    shopify: { throttleProfile: "standard", errorRate: 0.05 },
+    acumatica: { ...LICENCE, errorRate: 0.05 },
+  });
   const third = await measure("(3) full sync with 5% of calls failing transiently", () =>
     engine.runSync({ userId: USER, scope: "all", syncOptions, trigger: "manual" }),
   );

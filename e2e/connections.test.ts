@@ -123,6 +123,13 @@ describe("Settings > Connections", () => {
         .getByText(/^Shopify served \d{4}-\d{2}$/)
         .waitFor();
 
+      // The dashboard's checklist sees both connections at once (the user was re-read).
+      await page.getByRole("link", { name: "Dashboard" }).click();
+      await page.getByText("Connect your Shopify store (done)").waitFor();
+      await page.getByText("Connect Acumatica (done)").waitFor();
+      await page.getByRole("link", { name: "Settings" }).first().click();
+      await card(page, "Shopify").waitFor();
+
       // The verified connections survive a reload (they come from the server).
       await page.reload();
       await card(page, "Shopify").getByText("Verified", { exact: true }).waitFor();
@@ -153,6 +160,20 @@ describe("Settings > Connections", () => {
       expect(await shopify.getByText(/^Shopify served /).count()).toBe(0);
       // The other card's typed input is untouched by the failure.
       expect(await field(page, "Acumatica", "Username").inputValue()).not.toBe("");
+    });
+  });
+
+  it("keeps the typed input when the server refuses a save", async () => {
+    await onConnections(async (page) => {
+      await field(page, "Shopify", "Name").fill("My store");
+      await field(page, "Shopify", "Store Name").fill("not a store!");
+      await field(page, "Shopify", "Access Token").fill("shpat_typed_0000");
+      await field(page, "Shopify", "Access Token").press("Enter");
+      await expectToast(page, "Store name must be your myshopify.com name");
+      expect(await field(page, "Shopify", "Name").inputValue()).toBe("My store");
+      expect(await field(page, "Shopify", "Store Name").inputValue()).toBe("not a store!");
+      expect(await field(page, "Shopify", "Access Token").inputValue()).toBe("shpat_typed_0000");
+      await card(page, "Shopify").getByText("Not saved", { exact: true }).waitFor();
     });
   });
 

@@ -2,15 +2,22 @@ import { type ApiClient, MESSAGES, type Unmapped } from "@stockbridge/shared";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { autoMap, findSyncableMapping, prepareCatalogUser } from "./support/catalog-setup.ts";
+import {
+  autoMap,
+  findSyncableMapping,
+  prepareCatalogUser,
+  setShopifyThrottleProfile,
+} from "./support/catalog-setup.ts";
 import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
+  await setShopifyThrottleProfile(inject("sandboxUrl"), "plus");
 });
 afterAll(async () => {
   await browser?.close();
+  await setShopifyThrottleProfile(inject("sandboxUrl"), "standard");
 });
 
 interface CatalogSession extends SignedInSession {

@@ -218,6 +218,22 @@ describe("Shopify Products and Acumatica Products", () => {
     });
   });
 
+  it("shows the job's message when a pull fails, and keeps the list as it was", async () => {
+    await subscribedUser({ connect: true }, async (page, api) => {
+      await page.goto("/products/shopify");
+      await page.getByRole("button", { name: "Get Products" }).waitFor();
+      // The token goes bad after the page loaded (the screen still believes the connection works).
+      const demo = await sandboxConnections(api);
+      await api.call("saveShopify", { body: { ...demo.shopify, accessToken: "shpat_revoked_0000" } });
+
+      await page.getByRole("button", { name: "Get Products" }).click();
+      await expectToast(page, `${MESSAGES.products.syncShopifyFailed}:`);
+      await page.getByRole("button", { name: "Get Products" }).waitFor();
+      await table(page, "Shopify").getByText("No data available", { exact: true }).waitFor();
+      expect(await page.getByRole("progressbar", { name: "Fetching Shopify products" }).count()).toBe(0);
+    });
+  });
+
   it("points to Settings instead of offering Get Products without a verified connection", async () => {
     await subscribedUser({ connect: false }, async (page, api) => {
       await page.goto("/products/shopify");

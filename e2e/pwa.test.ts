@@ -3,8 +3,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAppProxy } from "./support/app-proxy.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { subscribeThroughCheckout } from "./support/subscribe.ts";
 import { apiClient, expectPath, openSignedInSession } from "./support/session.ts";
+import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -110,7 +110,10 @@ describe("installed app", () => {
 
       // Back online, the banner goes away.
       await context.setOffline(false);
-      await page.getByRole("status").filter({ hasText: MESSAGES.generic.offline }).waitFor({ state: "detached" });
+      await page
+        .getByRole("status")
+        .filter({ hasText: MESSAGES.generic.offline })
+        .waitFor({ state: "detached" });
     } finally {
       await session.close();
     }

@@ -30,7 +30,14 @@ async function openDashboard(page: Page): Promise<void> {
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
 }
 
-const TOP_LEVEL = ["Dashboard", "Mapping", "Mapping Schedule", "Execution History", "Subscription", "Settings"];
+const TOP_LEVEL = [
+  "Dashboard",
+  "Mapping",
+  "Mapping Schedule",
+  "Execution History",
+  "Subscription",
+  "Settings",
+];
 
 /** An entry's accessible name; gated entries add a note for users without a subscription. */
 function entry(label: string): RegExp {
@@ -84,7 +91,9 @@ describe("app shell at desktop width (1280 px)", () => {
       expect((await header.boundingBox())?.height).toBe(64);
       const home = header.getByRole("link", { name: "Stockbridge" });
       await home.waitFor();
-      await expect(home.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+      await expect(
+        home.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).resolves.toBe(true);
 
       const nav = page.locator("aside").getByRole("navigation", { name: "Main" });
       for (const label of TOP_LEVEL) {

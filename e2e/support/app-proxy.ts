@@ -9,7 +9,13 @@ export interface AppProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+]);
 
 /**
  * A pass-through HTTP proxy in front of the product whose only difference is a service worker

@@ -37,13 +37,9 @@ export async function pullCatalogs(api: ApiClient): Promise<void> {
 
 /** Subscribed, connected to the sandbox, both catalogs pulled: ready for the mapping screens. */
 export async function prepareCatalogUser(api: ApiClient, sandboxUrl: string): Promise<void> {
-  let t = Date.now();
   await subscribeThroughCheckout(api, sandboxUrl);
-  console.log("TT subscribe", Date.now() - t); t = Date.now();
   await connectSandbox(api);
-  console.log("TT connect", Date.now() - t); t = Date.now();
   await pullCatalogs(api);
-  console.log("TT pull", Date.now() - t);
 }
 
 /**
@@ -111,4 +107,18 @@ export async function findSyncableMapping(
     }
   }
   throw new Error("No mapping of the sandbox catalog plans a quantity change");
+}
+
+/**
+ * Every test user pulls the same sandbox store, so back-to-back pulls wait for Shopify's leaky
+ * bucket (Standard: 2,000 points, 100/s). Files that pull in every test switch the store to the
+ * Plus figures and put Standard back afterwards; files run one at a time.
+ */
+export async function setShopifyThrottleProfile(sandboxUrl: string, profile: "standard" | "plus"): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/__control/faults`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ shopify: { throttleProfile: profile } }),
+  });
+  if (!response.ok) throw new Error(`Setting the Shopify throttle profile failed: ${await response.text()}`);
 }

@@ -1,6 +1,6 @@
 import { createApiClient, TOKEN_STORAGE_KEY, type User } from "@stockbridge/shared";
-import { expect } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
 import { newIdentity, type Session } from "./browser.ts";
 
 export interface SignedInSession extends Session {

@@ -39,9 +39,17 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
   const host = env.HOST?.trim() || "127.0.0.1";
   const dataDir = env.DATA_DIR?.trim() || ".data";
   const sandboxUrl = optionalUrl(env, "SANDBOX_URL");
-  const passwordIterations = integer(env, "PASSWORD_ITERATIONS", OWASP_PBKDF2_SHA256_ITERATIONS, 1_000, 10_000_000);
+  const passwordIterations = integer(
+    env,
+    "PASSWORD_ITERATIONS",
+    OWASP_PBKDF2_SHA256_ITERATIONS,
+    1_000,
+    10_000_000,
+  );
   if (environment === "production" && passwordIterations < OWASP_PBKDF2_SHA256_ITERATIONS) {
-    throw new ConfigError(`PASSWORD_ITERATIONS must be at least ${OWASP_PBKDF2_SHA256_ITERATIONS} in production`);
+    throw new ConfigError(
+      `PASSWORD_ITERATIONS must be at least ${OWASP_PBKDF2_SHA256_ITERATIONS} in production`,
+    );
   }
   const jwtSecret = env.JWT_SECRET?.trim() || undefined;
   if (jwtSecret && jwtSecret.length < 32) throw new ConfigError("JWT_SECRET must be at least 32 characters");
@@ -77,7 +85,13 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
   };
 }
 
-function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+function integer(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
   const value = Number(text);
@@ -95,7 +109,12 @@ function boolean(env: Record<string, string | undefined>, name: string, fallback
   throw new ConfigError(`${name} must be true or false (got "${text}")`);
 }
 
-function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, choices: readonly T[], fallback: T): T {
+function oneOf<T extends string>(
+  env: Record<string, string | undefined>,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
   const text = env[name]?.trim();
   if (!text) return fallback;
   if ((choices as readonly string[]).includes(text)) return text as T;

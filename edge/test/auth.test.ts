@@ -6,7 +6,9 @@ import { createTestApp, TEST_JWT_SECRET } from "./helpers.ts";
 describe("register", () => {
   it("creates an account and answers the spec's user object with a token", async () => {
     const { client } = await createTestApp();
-    const result = await client().call("register", { body: { name: "Ada Lovelace", email: "Ada@Example.com", password: "Passw0rd" } });
+    const result = await client().call("register", {
+      body: { name: "Ada Lovelace", email: "Ada@Example.com", password: "Passw0rd" },
+    });
     expect(result.token).toMatch(/^ey/);
     expect(result.user).toMatchObject({
       name: "Ada Lovelace",
@@ -21,7 +23,9 @@ describe("register", () => {
 
   it("refuses an email that is already registered, whatever its case", async () => {
     const { client } = await createTestApp();
-    await client().call("register", { body: { name: "Ada", email: "ada@example.com", password: "Passw0rd" } });
+    await client().call("register", {
+      body: { name: "Ada", email: "ada@example.com", password: "Passw0rd" },
+    });
     const error = await client()
       .call("register", { body: { name: "Ada", email: "ADA@example.com ", password: "Passw0rd" } })
       .catch((e: unknown) => e);
@@ -32,14 +36,34 @@ describe("register", () => {
 
   it.each([
     [{ name: "", email: "a@b.co", password: "Passw0rd" }, "name", "Name is required"],
-    [{ name: "R2D2", email: "a@b.co", password: "Passw0rd" }, "name", "Name should only contain letters and spaces"],
+    [
+      { name: "R2D2", email: "a@b.co", password: "Passw0rd" },
+      "name",
+      "Name should only contain letters and spaces",
+    ],
     [{ name: "Ann", email: "", password: "Passw0rd" }, "email", "Email is required"],
     [{ name: "Ann", email: "not-an-email", password: "Passw0rd" }, "email", "Invalid email address"],
     [{ name: "Ann", email: "a@b.co", password: "" }, "password", "Password is required"],
-    [{ name: "Ann", email: "a@b.co", password: "Pa1" }, "password", "Password must be at least 6 characters long"],
-    [{ name: "Ann", email: "a@b.co", password: "PASSW0RD" }, "password", "Password must contain at least one lowercase letter"],
-    [{ name: "Ann", email: "a@b.co", password: "passw0rd" }, "password", "Password must contain at least one uppercase letter"],
-    [{ name: "Ann", email: "a@b.co", password: "Password" }, "password", "Password must contain at least one number"],
+    [
+      { name: "Ann", email: "a@b.co", password: "Pa1" },
+      "password",
+      "Password must be at least 6 characters long",
+    ],
+    [
+      { name: "Ann", email: "a@b.co", password: "PASSW0RD" },
+      "password",
+      "Password must contain at least one lowercase letter",
+    ],
+    [
+      { name: "Ann", email: "a@b.co", password: "passw0rd" },
+      "password",
+      "Password must contain at least one uppercase letter",
+    ],
+    [
+      { name: "Ann", email: "a@b.co", password: "Password" },
+      "password",
+      "Password must contain at least one number",
+    ],
     [{ email: "a@b.co", password: "Passw0rd" }, "name", "Name is required"],
     [{ name: 42, email: "a@b.co", password: "Passw0rd" }, "name", "Name is required"],
   ])("answers 400 naming the field for %j", async (body, path, message) => {
@@ -71,15 +95,21 @@ describe("login", () => {
   it("signs in with the registered password, email case-insensitively", async () => {
     const { client, registerUser } = await createTestApp();
     const user = await registerUser();
-    const result = await client().call("login", { body: { email: user.email.toUpperCase(), password: user.password } });
+    const result = await client().call("login", {
+      body: { email: user.email.toUpperCase(), password: user.password },
+    });
     expect(result.user._id).toBe(user.user._id);
   });
 
   it("gives the same answer for a wrong password and an unknown email", async () => {
     const { request, registerUser } = await createTestApp();
     const user = await registerUser();
-    const wrongPassword = await request("/api/auth/login", { body: { email: user.email, password: "Wrong1pass" } });
-    const unknownEmail = await request("/api/auth/login", { body: { email: "nobody@example.com", password: "Wrong1pass" } });
+    const wrongPassword = await request("/api/auth/login", {
+      body: { email: user.email, password: "Wrong1pass" },
+    });
+    const unknownEmail = await request("/api/auth/login", {
+      body: { email: "nobody@example.com", password: "Wrong1pass" },
+    });
     expect(wrongPassword.status).toBe(401);
     expect(unknownEmail.status).toBe(401);
     expect(await wrongPassword.json()).toEqual(await unknownEmail.json());
@@ -102,23 +132,35 @@ describe("login", () => {
     const { request, registerUser, clock } = await createTestApp();
     const user = await registerUser();
     for (let i = 0; i < 5; i += 1) {
-      expect((await request("/api/auth/login", { body: { email: user.email, password: "Wrong1pass" } })).status).toBe(401);
+      expect(
+        (await request("/api/auth/login", { body: { email: user.email, password: "Wrong1pass" } })).status,
+      ).toBe(401);
     }
-    const limited = await request("/api/auth/login", { body: { email: user.email, password: user.password } });
+    const limited = await request("/api/auth/login", {
+      body: { email: user.email, password: user.password },
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBeTruthy();
-    expect((await limited.json()).message).toMatch(/Too many sign-in attempts\. Please wait \d+ minutes? and try again\./);
+    expect((await limited.json()).message).toMatch(
+      /Too many sign-in attempts\. Please wait \d+ minutes? and try again\./,
+    );
 
     clock.advance(16 * 60_000);
-    expect((await request("/api/auth/login", { body: { email: user.email, password: user.password } })).status).toBe(200);
+    expect(
+      (await request("/api/auth/login", { body: { email: user.email, password: user.password } })).status,
+    ).toBe(200);
   });
 
   it("limits failed attempts per client address across accounts", async () => {
     const { request } = await createTestApp();
     for (let i = 0; i < 20; i += 1) {
-      await request("/api/auth/login", { body: { email: `someone${i}@example.com`, password: "Wrong1pass" } });
+      await request("/api/auth/login", {
+        body: { email: `someone${i}@example.com`, password: "Wrong1pass" },
+      });
     }
-    const limited = await request("/api/auth/login", { body: { email: "another@example.com", password: "Wrong1pass" } });
+    const limited = await request("/api/auth/login", {
+      body: { email: "another@example.com", password: "Wrong1pass" },
+    });
     expect(limited.status).toBe(429);
   });
 });
@@ -165,7 +207,9 @@ describe("sessions", () => {
     const { client, request, registerUser } = await createTestApp();
     const user = await registerUser();
     const other = await client().call("login", { body: { email: user.email, password: user.password } });
-    await client(user.token).call("changePassword", { body: { currentPassword: user.password, newPassword: "N3wPassword" } });
+    await client(user.token).call("changePassword", {
+      body: { currentPassword: user.password, newPassword: "N3wPassword" },
+    });
     expect((await request("/api/auth/me", { token: user.token })).status).toBe(401);
     expect((await request("/api/auth/me", { token: other.token })).status).toBe(401);
     await client().call("login", { body: { email: user.email, password: "N3wPassword" } });

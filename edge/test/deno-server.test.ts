@@ -16,7 +16,12 @@ describe("the edge under Deno", () => {
     dataDir = mkdtempSync(join(tmpdir(), "stockbridge-deno-"));
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    server = await startDeno("edge", "edge/main.ts", { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000" }, `${origin}/api/health`);
+    server = await startDeno(
+      "edge",
+      "edge/main.ts",
+      { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000" },
+      `${origin}/api/health`,
+    );
   });
 
   afterAll(() => {
@@ -31,7 +36,9 @@ describe("the edge under Deno", () => {
 
   it("registers, signs in and reads the account over HTTP", async () => {
     const anonymous = createApiClient({ baseUrl: `${origin}/api`, getToken: () => null });
-    const registered = await anonymous.call("register", { body: { name: "Deno User", email: "deno@example.com", password: "Passw0rd" } });
+    const registered = await anonymous.call("register", {
+      body: { name: "Deno User", email: "deno@example.com", password: "Passw0rd" },
+    });
     const signedIn = createApiClient({ baseUrl: `${origin}/api`, getToken: () => registered.token });
     expect((await signedIn.call("me")).user.email).toBe("deno@example.com");
   });

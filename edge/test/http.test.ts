@@ -10,7 +10,9 @@ describe("the HTTP surface", () => {
   });
 
   it("answers unknown API paths with a JSON 404, never the web app", async () => {
-    const { request } = await createTestApp({ deps: { webAssets: { read: async () => new TextEncoder().encode("<html>") } } });
+    const { request } = await createTestApp({
+      deps: { webAssets: { read: async () => new TextEncoder().encode("<html>") } },
+    });
     const response = await request("/api/does-not-exist");
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toContain("application/json");
@@ -18,9 +20,14 @@ describe("the HTTP surface", () => {
   });
 
   it("serves the web shell for app routes (SPA fallback)", async () => {
-    const files: Record<string, string> = { "/index.html": "<html>shell</html>", "/assets/app-1.js": "console.log(1)" };
+    const files: Record<string, string> = {
+      "/index.html": "<html>shell</html>",
+      "/assets/app-1.js": "console.log(1)",
+    };
     const { request } = await createTestApp({
-      deps: { webAssets: { read: async (path) => (files[path] ? new TextEncoder().encode(files[path]) : null) } },
+      deps: {
+        webAssets: { read: async (path) => (files[path] ? new TextEncoder().encode(files[path]) : null) },
+      },
     });
     const page = await request("/mapping-schedule");
     expect(page.status).toBe(200);
@@ -42,7 +49,9 @@ describe("the HTTP surface", () => {
 
   it("refuses bodies over 1 MB with 413", async () => {
     const { request } = await createTestApp();
-    const response = await request("/api/auth/login", { body: JSON.stringify({ email: "a".repeat(1_100_000) }) });
+    const response = await request("/api/auth/login", {
+      body: JSON.stringify({ email: "a".repeat(1_100_000) }),
+    });
     expect(response.status).toBe(413);
   });
 

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHistoryRepo } from "../src/history/repo.ts";
+import { createJobsRepo } from "../src/jobs/repo.ts";
+import { createJobRunner } from "../src/jobs/runner.ts";
 import { SKIP } from "../src/sync/plan.ts";
+import { startSyncJob } from "../src/sync/sync-job.ts";
 import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
@@ -517,6 +520,38 @@ describe("after a run", () => {
       failureCount: 0,
       skippedCount: 0,
       endDate: expect.any(String),
+    });
+  });
+});
+
+describe("startSyncJob", () => {
+  it("runs a full sync as a job and ends with the run's counts and history id", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    await w.map(plainPairs(w, 3));
+    const jobs = createJobRunner({
+      repo: createJobsRepo(w.app.db),
+      now: w.app.clock.now,
+      newId: () => crypto.randomUUID(),
+      log: () => {},
+    });
+
+    const job = await startSyncJob(
+      { jobs, engine: w.engine },
+      { userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" },
+    );
+    await jobs.idle();
+
+    const done = await jobs.get(w.userId, job._id);
+    expect(done).toMatchObject({
+      kind: "sync",
+      status: "succeeded",
+      message: "Synchronized successfully",
+      result: { success: 3, failure: 0, skipped: 0, total: 3 },
+    });
+    expect(await createHistoryRepo(w.app.db).get(w.userId, String(done.result?.historyId))).toMatchObject({
+      status: "completed",
+      successCount: 3,
     });
   });
 });

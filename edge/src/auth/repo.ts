@@ -7,7 +7,16 @@ export function createAuthRepo(db: Db) {
       await db.execute({
         sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [user.id, user.name, user.email, normalizeEmail(user.email), user.passwordHash, user.now, user.now, user.now],
+        args: [
+          user.id,
+          user.name,
+          user.email,
+          normalizeEmail(user.email),
+          user.passwordHash,
+          user.now,
+          user.now,
+          user.now,
+        ],
       });
     },
 
@@ -21,7 +30,10 @@ export function createAuthRepo(db: Db) {
     },
 
     async findPasswordHash(userId: string) {
-      const result = await db.execute({ sql: "SELECT password_hash FROM users WHERE id = ?", args: [userId] });
+      const result = await db.execute({
+        sql: "SELECT password_hash FROM users WHERE id = ?",
+        args: [userId],
+      });
       const row = result.rows[0];
       return row ? String(row.password_hash) : null;
     },
@@ -33,7 +45,10 @@ export function createAuthRepo(db: Db) {
             sql: "UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?",
             args: [passwordHash, now, now, userId],
           },
-          { sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", args: [now, userId] },
+          {
+            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            args: [now, userId],
+          },
         ],
         "write",
       );
@@ -67,7 +82,10 @@ export function createAuthRepo(db: Db) {
     },
 
     async readAttempts(key: string) {
-      const result = await db.execute({ sql: "SELECT failures, window_started_at FROM login_attempts WHERE key = ?", args: [key] });
+      const result = await db.execute({
+        sql: "SELECT failures, window_started_at FROM login_attempts WHERE key = ?",
+        args: [key],
+      });
       const row = result.rows[0];
       return row ? { failures: Number(row.failures), windowStartedAt: String(row.window_started_at) } : null;
     },

@@ -2,7 +2,10 @@ import type { Handlers } from "../http/contract-routes.ts";
 import type { AuthService } from "./service.ts";
 
 /** Thin adapters from the contract to the auth service. */
-export function authHandlers(auth: AuthService, clientAddress: (c: Parameters<NonNullable<Handlers["login"]>>[0]["c"]) => string): Handlers {
+export function authHandlers(
+  auth: AuthService,
+  clientAddress: (c: Parameters<NonNullable<Handlers["login"]>>[0]["c"]) => string,
+): Handlers {
   return {
     register: ({ input }) => auth.register(input.body),
     login: ({ input, c }) => auth.login(input.body, clientAddress(c)),

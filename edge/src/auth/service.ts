@@ -69,7 +69,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       const id = deps.newId();
       const passwordHash = await hashPassword(input.password, deps.passwordIterations);
       try {
-        await repo.insertUser({ id, name: input.name, email: input.email, passwordHash, now: deps.now().toISOString() });
+        await repo.insertUser({
+          id,
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          now: deps.now().toISOString(),
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw new ConflictError("An account with this email already exists");
         throw error;
@@ -105,7 +111,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!verdict.ok) throw new UnauthorizedError(MESSAGES.auth.refreshFailed);
       const { userId, sessionId } = verdict.claims;
       const now = deps.now().toISOString();
-      if (!(await repo.isSessionLive(sessionId, userId, now))) throw new UnauthorizedError(MESSAGES.auth.refreshFailed);
+      if (!(await repo.isSessionLive(sessionId, userId, now)))
+        throw new UnauthorizedError(MESSAGES.auth.refreshFailed);
       await repo.touchSession(sessionId, now);
       return { user: await requireUser(userId), token: await tokens.issue(userId, sessionId) };
     },
@@ -120,9 +127,15 @@ export function createAuthService(deps: AuthServiceDeps) {
     async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<void> {
       const stored = await repo.findPasswordHash(userId);
       if (!stored || !(await verifyPassword(currentPassword, stored))) {
-        throw new ValidationError("Current password is incorrect", [{ path: "currentPassword", message: "Current password is incorrect" }]);
+        throw new ValidationError("Current password is incorrect", [
+          { path: "currentPassword", message: "Current password is incorrect" },
+        ]);
       }
-      await repo.updatePassword(userId, await hashPassword(newPassword, deps.passwordIterations), deps.now().toISOString());
+      await repo.updatePassword(
+        userId,
+        await hashPassword(newPassword, deps.passwordIterations),
+        deps.now().toISOString(),
+      );
     },
 
     /** Gatekeeper: a token is good when its signature and expiry hold and its session is live. */
@@ -130,7 +143,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const verdict = await tokens.verify(token);
       if (!verdict.ok || verdict.expired) throw new UnauthorizedError();
       const { userId, sessionId } = verdict.claims;
-      if (!(await repo.isSessionLive(sessionId, userId, deps.now().toISOString()))) throw new UnauthorizedError();
+      if (!(await repo.isSessionLive(sessionId, userId, deps.now().toISOString())))
+        throw new UnauthorizedError();
       return { userId, sessionId };
     },
   };

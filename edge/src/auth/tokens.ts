@@ -41,11 +41,19 @@ export function createTokenService(secret: string, ttlSeconds: number, now: () =
         clockTolerance: graceSeconds,
         currentDate: now(),
       });
-      if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") {
+      if (
+        typeof payload.sub !== "string" ||
+        typeof payload.sid !== "string" ||
+        typeof payload.exp !== "number"
+      ) {
         return { ok: false };
       }
       const expired = payload.exp <= Math.floor(now().getTime() / 1000);
-      return { ok: true, expired, claims: { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp } };
+      return {
+        ok: true,
+        expired,
+        claims: { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp },
+      };
     } catch (error) {
       if (error instanceof errors.JOSEError) return { ok: false };
       throw error;

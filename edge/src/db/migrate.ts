@@ -13,7 +13,9 @@ export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Pro
   await db.execute(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
   );
-  const applied = new Set((await db.execute("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)));
+  const applied = new Set(
+    (await db.execute("SELECT version FROM schema_migrations")).rows.map((row) => Number(row.version)),
+  );
   const done: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;

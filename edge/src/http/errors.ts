@@ -54,7 +54,9 @@ export class ConflictError extends AppError {
 
 export class RateLimitError extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
-    super(429, "RATE_LIMITED", message, [], { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super(429, "RATE_LIMITED", message, [], {
+      "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
   }
 }
 

@@ -4,8 +4,9 @@ import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
-import { type MappingPlan, planMapping, resultOf, type ShopifyValues } from "./plan.ts";
+import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
+import { finished, type RunCounts, settle } from "./settle.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 import { type PriceWrite, writePrices } from "./shopify-prices.ts";
 import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
@@ -54,7 +55,7 @@ export interface RunSyncResult extends SyncRun {
   status: "completed" | "failed";
   /** Why the run could not proceed (a connection failure), with the system's own words. */
   error: string | null;
-  counts: { success: number; failure: number; skipped: number };
+  counts: RunCounts;
   /** The error that stopped a failed run (an AppError naming the system), for callers that answer HTTP. */
   cause?: unknown;
 }
@@ -257,60 +258,6 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
-
-/** One mapping's end state from its plan and what the writes answered, plus Shopify's values after them. */
-function settle(
-  item: MappingPlan,
-  priceErrors: Map<string, string | null>,
-  quantityOutcomes: Map<string, QuantityOutcome>,
-): { result: MappingSyncResult; shopify: ShopifyValues | null } {
-  if (item.outcome !== "planned")
-    return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
-  const id = item.target.mappingId;
-  const errors: string[] = [];
-  const reasons = item.reason ? [item.reason] : [];
-  let shopify = item.shopify;
-  let wrote = false;
-  if (item.prices) {
-    const error = priceErrors.has(id) ? priceErrors.get(id)! : "the price was not written";
-    if (error) errors.push(error);
-    else if (shopify) {
-      wrote = true;
-      shopify = {
-        ...shopify,
-        priceCents: item.prices.priceCents ?? shopify.priceCents,
-        compareAtCents:
-          item.prices.compareAtCents !== undefined ? item.prices.compareAtCents : shopify.compareAtCents,
-      };
-    }
-  }
-  if (item.quantity) {
-    const outcome = quantityOutcomes.get(id) ?? { kind: "failed", error: "the quantity was not written" };
-    if (outcome.kind === "failed") errors.push(outcome.error);
-    else if (outcome.kind === "skipped") reasons.push(outcome.reason);
-    else if (shopify) {
-      wrote = true;
-      const delta = item.quantity.to - item.quantity.from;
-      shopify =
-        item.quantity.name === "available"
-          ? { ...shopify, available: item.quantity.to, onHand: (shopify.onHand ?? 0) + delta }
-          : { ...shopify, onHand: item.quantity.to, available: (shopify.available ?? 0) + delta };
-    }
-  }
-  const reason = reasons.length > 0 ? reasons.join("; ") : null;
-  if (errors.length > 0) return { result: resultOf(item, "failed", errors.join("; ")), shopify };
-  return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify };
-}
-
-function finished(run: SyncRun & { status: RunSyncResult["status"]; error: string | null }): RunSyncResult {
-  const counts = { success: 0, failure: 0, skipped: 0 };
-  for (const result of run.results) {
-    if (result.outcome === "succeeded" || result.outcome === "unchanged") counts.success += 1;
-    else if (result.outcome === "failed") counts.failure += 1;
-    else if (result.outcome === "skipped") counts.skipped += 1;
-  }
-  return { ...run, counts };
-}
 
 /** A run-level failure in the words people read: which system and why. */
 export function describe(error: unknown): string {

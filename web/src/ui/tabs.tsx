@@ -16,6 +16,8 @@ export interface TabsProps<I extends string = string> {
   /** Accessible name of the tab list. */
   label?: string;
   className?: string;
+  /** Keep hidden panels mounted (hidden), so their state (typed input) survives a tab switch. */
+  keepMounted?: boolean;
 }
 
 /** Tabs with arrow-key navigation (Headless UI). */
@@ -25,6 +27,7 @@ export function Tabs<I extends string = string>({
   onChange,
   label,
   className,
+  keepMounted = false,
 }: TabsProps<I>) {
   const index =
     selectedId === undefined
@@ -57,7 +60,9 @@ export function Tabs<I extends string = string>({
       </TabList>
       <TabPanels className="pt-4">
         {tabs.map((tab) => (
-          <TabPanel key={tab.id}>{tab.content}</TabPanel>
+          <TabPanel key={tab.id} unmount={!keepMounted}>
+            {tab.content}
+          </TabPanel>
         ))}
       </TabPanels>
     </TabGroup>

@@ -48,7 +48,12 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
         <SkuCell sku={row.acumaticaDetails.sku} missing={row.acumaticaDetails.missing} system="Acumatica" />
       ),
     },
-    { id: "mappingType", header: "Mapping Type", accessor: (row) => mappingTypeLabel(row.mappingType) },
+    {
+      id: "mappingType",
+      header: "Mapping Type",
+      accessor: (row) => mappingTypeLabel(row.mappingType),
+      className: "whitespace-nowrap",
+    },
     {
       id: "updatedAt",
       header: "Last Updated",
@@ -125,7 +130,7 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
 function SkuCell({ sku, missing, system }: { sku: string; missing: boolean; system: string }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <span className={missing ? "text-gray-500 line-through" : undefined}>{sku || "-"}</span>
+      <span className={missing ? "whitespace-nowrap text-gray-500 line-through" : "whitespace-nowrap"}>{sku || "-"}</span>
       {missing ? (
         <Chip tone="warning" icon={<AlertTriangle className="size-3" aria-hidden="true" />}>
           Missing in {system}

@@ -9,7 +9,7 @@ import {
 } from "@headlessui/react";
 import { MAPPING_MENU_MAX_HEIGHT_PX } from "@stockbridge/shared";
 import { Check, ChevronsUpDown } from "lucide-react";
-import { useMemo, useState } from "react";
+import { type CSSProperties, useMemo, useState } from "react";
 import { cn } from "../../ui/cn.ts";
 import { controlClass } from "../../ui/field.tsx";
 import { filterChoices, type ProductChoice } from "./mapping-logic.ts";
@@ -60,7 +60,8 @@ export function ProductPicker({ label, choices, value, onChange, disabled, loadi
         </div>
         <ComboboxOptions
           anchor="bottom start"
-          style={{ maxHeight: MAPPING_MENU_MAX_HEIGHT_PX }}
+          // Headless UI sizes an anchored menu by this variable (capped by the space on screen).
+          style={{ "--anchor-max-height": `${MAPPING_MENU_MAX_HEIGHT_PX}px` } as CSSProperties}
           className="z-[60] w-(--input-width) overflow-y-auto rounded-md bg-white py-1 text-sm shadow-lg ring-1 ring-gray-200 [--anchor-gap:4px] empty:invisible"
         >
           {shown.length === 0 ? (

@@ -72,7 +72,7 @@ export function QuantityMappingCard({ saved }: { saved: QuantityMapping }) {
           value={value.shopifyQuantity}
           onChange={(shopifyQuantity) => setDraft({ ...value, shopifyQuantity })}
           disabled
-          hint="Shopify's available quantity at the first location."
+          hint="Set at the variant's first inventory location; fixed for now."
         />
         <div className="flex justify-end pt-1">
           <Button type="submit" loading={save.isPending}>

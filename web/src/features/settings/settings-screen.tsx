@@ -10,6 +10,8 @@ export function SettingsScreen() {
       <PageHeader title="Settings" />
       <Tabs
         label="Settings"
+        // Unsaved connection input survives a look at the Mapping tab.
+        keepMounted
         tabs={[
           { id: "connections", label: "Connections", content: <ConnectionsTab /> },
           { id: "mapping", label: "Mapping", content: <MappingSettingsTab /> },

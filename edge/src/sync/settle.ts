@@ -1,0 +1,66 @@
+import type { MappingSyncResult, SyncRun } from "@stockbridge/shared";
+import { type MappingPlan, resultOf, type ShopifyValues } from "./plan.ts";
+import type { QuantityOutcome } from "./shopify-quantities.ts";
+
+export interface RunCounts {
+  /** Succeeded plus unchanged: the mapping holds the ERP's values. */
+  success: number;
+  failure: number;
+  skipped: number;
+}
+
+/** One mapping's end state from its plan and what the writes answered, plus Shopify's values after them. */
+export function settle(
+  item: MappingPlan,
+  priceErrors: Map<string, string | null>,
+  quantityOutcomes: Map<string, QuantityOutcome>,
+): { result: MappingSyncResult; shopify: ShopifyValues | null } {
+  if (item.outcome !== "planned")
+    return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
+  const id = item.target.mappingId;
+  const errors: string[] = [];
+  const reasons = item.reason ? [item.reason] : [];
+  let shopify = item.shopify;
+  let wrote = false;
+  if (item.prices) {
+    const error = priceErrors.has(id) ? priceErrors.get(id)! : "the price was not written";
+    if (error) errors.push(error);
+    else if (shopify) {
+      wrote = true;
+      shopify = {
+        ...shopify,
+        priceCents: item.prices.priceCents ?? shopify.priceCents,
+        compareAtCents:
+          item.prices.compareAtCents !== undefined ? item.prices.compareAtCents : shopify.compareAtCents,
+      };
+    }
+  }
+  if (item.quantity) {
+    const outcome = quantityOutcomes.get(id) ?? { kind: "failed", error: "the quantity was not written" };
+    if (outcome.kind === "failed") errors.push(outcome.error);
+    else if (outcome.kind === "skipped") reasons.push(outcome.reason);
+    else if (shopify) {
+      wrote = true;
+      const delta = item.quantity.to - item.quantity.from;
+      shopify =
+        item.quantity.name === "available"
+          ? { ...shopify, available: item.quantity.to, onHand: (shopify.onHand ?? 0) + delta }
+          : { ...shopify, onHand: item.quantity.to, available: (shopify.available ?? 0) + delta };
+    }
+  }
+  const reason = reasons.length > 0 ? reasons.join("; ") : null;
+  if (errors.length > 0) return { result: resultOf(item, "failed", errors.join("; ")), shopify };
+  return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify };
+}
+
+export function finished(
+  run: SyncRun & { status: "completed" | "failed"; error: string | null },
+): SyncRun & { status: "completed" | "failed"; error: string | null; counts: RunCounts } {
+  const counts: RunCounts = { success: 0, failure: 0, skipped: 0 };
+  for (const result of run.results) {
+    if (result.outcome === "succeeded" || result.outcome === "unchanged") counts.success += 1;
+    else if (result.outcome === "failed") counts.failure += 1;
+    else if (result.outcome === "skipped") counts.skipped += 1;
+  }
+  return { ...run, counts };
+}

@@ -1,0 +1,118 @@
+import { MESSAGES, type MappingSyncResult } from "@stockbridge/shared";
+import { describe, expect, it } from "vitest";
+import { formatRunDate, scheduleDisplayName, statusTone } from "../src/features/history/history-logic.ts";
+import {
+  describeChange,
+  filterChoices,
+  formatShortDate,
+  mappingTypeLabel,
+  productChoices,
+  syncOutcomeToast,
+  unmappedRows,
+} from "../src/features/mapping/mapping-logic.ts";
+
+function result(outcome: MappingSyncResult["outcome"], reason: string | null = null): MappingSyncResult {
+  return { mappingId: "m1", shopifySku: "A", acumaticaSku: "A", outcome, changes: [], reason };
+}
+
+describe("unmappedRows", () => {
+  it("lists each system's products with the other side blank, and names SKU-less products by id", () => {
+    const rows = unmappedRows({
+      shopify: [{ _id: "s1", variantId: "gid://shopify/ProductVariant/1", sku: "TEE-1" }],
+      acumatica: [
+        { _id: "a1", acumaticaId: "erp-1", sku: "MUG-1" },
+        { _id: "a2", acumaticaId: "erp-2", sku: " " },
+      ],
+    });
+    expect(rows).toEqual([
+      { _id: "shopify:s1", shopifySku: "TEE-1", acumaticaSku: null },
+      { _id: "acumatica:a1", shopifySku: null, acumaticaSku: "MUG-1" },
+      { _id: "acumatica:a2", shopifySku: null, acumaticaSku: "(no SKU) erp-2" },
+    ]);
+  });
+});
+
+describe("productChoices", () => {
+  it("puts the edited mapping's current product first, since it is not among the unmapped", () => {
+    const choices = productChoices([{ id: "v2", sku: "B" }], { id: "v1", sku: "A" });
+    expect(choices.map((choice) => choice.id)).toEqual(["v1", "v2"]);
+  });
+
+  it("does not repeat a current product that is already a choice", () => {
+    expect(productChoices([{ id: "v1", sku: "A" }], { id: "v1", sku: "A" })).toHaveLength(1);
+  });
+});
+
+describe("filterChoices", () => {
+  it("matches SKUs case-insensitively and caps what it shows while counting every match", () => {
+    const choices = Array.from({ length: 150 }, (_, index) => ({ id: String(index), sku: `SKU-${index}` }));
+    const all = filterChoices(choices, "", 100);
+    expect(all.shown).toHaveLength(100);
+    expect(all.matched).toBe(150);
+    expect(filterChoices(choices, "sku-14", 100).shown.map((choice) => choice.sku)).toContain("SKU-149");
+  });
+});
+
+describe("describeChange", () => {
+  it("shows prices with two decimals, no compare-at price as '-', quantities as whole numbers", () => {
+    expect(describeChange({ field: "price", from: 12, to: 15.5 })).toEqual({ label: "Price", from: "12.00", to: "15.50" });
+    expect(describeChange({ field: "compareAtPrice", from: null, to: 20 })).toEqual({
+      label: "Compare-at price",
+      from: "-",
+      to: "20.00",
+    });
+    expect(describeChange({ field: "quantity", from: 48, to: 21 })).toEqual({ label: "Quantity", from: "48", to: "21" });
+  });
+});
+
+describe("syncOutcomeToast", () => {
+  it("says 'Synchronized successfully' when the mapping was written or already in line", () => {
+    expect(syncOutcomeToast(result("succeeded"))).toEqual({ tone: "success", text: MESSAGES.mapping.synchronized });
+    expect(syncOutcomeToast(result("unchanged"))).toEqual({ tone: "success", text: MESSAGES.mapping.synchronized });
+  });
+
+  it("shows the failure text of the result, else the catalogue default", () => {
+    expect(syncOutcomeToast(result("failed", "Shopify refused the quantity"))).toEqual({
+      tone: "error",
+      text: "Shopify refused the quantity",
+    });
+    expect(syncOutcomeToast(result("failed"))).toEqual({ tone: "error", text: MESSAGES.mapping.syncFailed });
+    expect(syncOutcomeToast(undefined)).toEqual({ tone: "error", text: MESSAGES.mapping.syncFailed });
+  });
+
+  it("warns with the reason when nothing could be synchronized", () => {
+    expect(syncOutcomeToast(result("skipped", "bundle")).tone).toBe("warning");
+    expect(syncOutcomeToast(result("skipped", "bundle")).text).toContain("bundle");
+  });
+});
+
+describe("mapping labels and dates", () => {
+  it("names mapping types and writes Last Updated as an en-US short date", () => {
+    expect(mappingTypeLabel("exact-sku")).toBe("Exact SKU");
+    expect(mappingTypeLabel("manual")).toBe("Manual");
+    const iso = "2026-03-07T12:00:00.000Z";
+    expect(formatShortDate(iso)).toBe(new Date(iso).toLocaleDateString("en-US"));
+    expect(formatShortDate(null)).toBe("-");
+  });
+});
+
+describe("execution history display", () => {
+  it("names a run by its schedule, 'Manual sync' for runs started by hand, else 'Unknown Schedule'", () => {
+    expect(scheduleDisplayName({ schedule: { _id: "s1", name: "Nightly" }, trigger: "schedule" })).toBe("Nightly");
+    expect(scheduleDisplayName({ schedule: null, trigger: "manual" })).toBe("Manual sync");
+    expect(scheduleDisplayName({ schedule: null, trigger: "schedule" })).toBe("Unknown Schedule");
+  });
+
+  it("styles completed as success, running as primary and anything else as error", () => {
+    expect(statusTone("completed")).toBe("success");
+    expect(statusTone("running")).toBe("primary");
+    expect(statusTone("failed")).toBe("error");
+    expect(statusTone("cancelled")).toBe("error");
+  });
+
+  it("shows '-' for a run that has not ended", () => {
+    expect(formatRunDate(null)).toBe("-");
+    // Local time (no zone), so the test reads the same in every time zone.
+    expect(formatRunDate("2026-03-07T12:34:56")).toBe("Mar 7, 2026 12:34:56");
+  });
+});
