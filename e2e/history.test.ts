@@ -40,10 +40,16 @@ describe("Execution History", () => {
       failing = bad.mapping.acumaticaDetails.sku;
 
       const quantityOnly = { price: false, quantity: true };
-      const ok = await api.call("syncMapping", { params: { id: good.mapping._id }, body: { syncOptions: quantityOnly } });
+      const ok = await api.call("syncMapping", {
+        params: { id: good.mapping._id },
+        body: { syncOptions: quantityOnly },
+      });
       expect(ok.results[0]?.outcome).toBe("succeeded");
       await setErpQuantity(sandboxUrl, failing, TOO_MANY_PER_WAREHOUSE);
-      const refused = await api.call("syncMapping", { params: { id: bad.mapping._id }, body: { syncOptions: quantityOnly } });
+      const refused = await api.call("syncMapping", {
+        params: { id: bad.mapping._id },
+        body: { syncOptions: quantityOnly },
+      });
       expect(refused.results[0]?.outcome).toBe("failed");
 
       const { page } = session;
@@ -57,7 +63,8 @@ describe("Execution History", () => {
       await expect(page.getByLabel("Rows per page").count()).resolves.toBe(0);
 
       // Newest first: the refused run, then the good one.
-      const cells = async (index: number) => (await rows.nth(index).locator("td").allTextContents()).map((text) => text.trim());
+      const cells = async (index: number) =>
+        (await rows.nth(index).locator("td").allTextContents()).map((text) => text.trim());
       const [name, start, end, success, failure, status] = await cells(0);
       expect([name, success, failure, status]).toEqual(["Manual sync", "0", "1", "completed"]);
       expect(start).not.toBe("-");
@@ -68,7 +75,9 @@ describe("Execution History", () => {
       await rows.nth(0).getByRole("button", { name: /^View/ }).click();
       const details = page.getByRole("dialog", { name: "Execution Details - Manual sync" });
       await details.waitFor();
-      await expect(details.getByText("Failure", { exact: true }).locator("..").textContent()).resolves.toContain("1");
+      await expect(
+        details.getByText("Failure", { exact: true }).locator("..").textContent(),
+      ).resolves.toContain("1");
       await details.getByRole("heading", { name: "Failed Mappings" }).waitFor();
       const failed = details.getByRole("table", { name: "Failed Mappings" }).locator("tbody tr");
       await expect(failed.count()).resolves.toBe(1);
@@ -83,7 +92,9 @@ describe("Execution History", () => {
 
       await rows.nth(1).getByRole("button", { name: /^View/ }).click();
       await details.waitFor();
-      await expect(details.getByText("Success", { exact: true }).locator("..").textContent()).resolves.toContain("1");
+      await expect(
+        details.getByText("Success", { exact: true }).locator("..").textContent(),
+      ).resolves.toContain("1");
       await expect(details.getByRole("heading", { name: "Failed Mappings" }).count()).resolves.toBe(0);
     } finally {
       // The sandbox is shared: leave the item with an ordinary quantity again.

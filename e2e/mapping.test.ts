@@ -56,7 +56,9 @@ async function pick(dialog: Locator, label: string, sku: string): Promise<void> 
 /** Two different SKUs that exist, unmapped, on both sides. */
 function twoCommonSkus(unmapped: Unmapped): [string, string] {
   const erp = new Set(unmapped.acumatica.map((product) => product.sku));
-  const common = unmapped.shopify.map((product) => product.sku).filter((sku) => sku.startsWith("SKU-") && erp.has(sku));
+  const common = unmapped.shopify
+    .map((product) => product.sku)
+    .filter((sku) => sku.startsWith("SKU-") && erp.has(sku));
   if (common.length < 2) throw new Error("The sandbox catalog has too few common SKUs");
   return [common[0]!, common[1]!];
 }
@@ -73,9 +75,17 @@ describe("Product Mapping: auto mapping", () => {
       await report.waitFor();
       const { total } = await api.call("mappingHistory", { query: { page: "1", limit: "1" } });
       expect(total).toBeGreaterThan(0);
-      await expect(report.getByText("Mappings created").locator("..").textContent()).resolves.toContain(String(total));
-      await report.getByRole("list", { name: "Duplicate SKUs in Shopify" }).getByText("DUP-SHOP-1", { exact: true }).waitFor();
-      await report.getByRole("list", { name: "Duplicate SKUs in Acumatica" }).getByText("DUP-ERP-1", { exact: true }).waitFor();
+      await expect(report.getByText("Mappings created").locator("..").textContent()).resolves.toContain(
+        String(total),
+      );
+      await report
+        .getByRole("list", { name: "Duplicate SKUs in Shopify" })
+        .getByText("DUP-SHOP-1", { exact: true })
+        .waitFor();
+      await report
+        .getByRole("list", { name: "Duplicate SKUs in Acumatica" })
+        .getByText("DUP-ERP-1", { exact: true })
+        .waitFor();
       await report.getByRole("button", { name: "Close" }).last().click();
       await report.waitFor({ state: "detached" });
 
@@ -112,10 +122,14 @@ describe("Product Mapping: manual mapping, edit and delete", () => {
       // Someone maps the same variant meanwhile: the server's 409 message shows, the choices stay.
       const variantId = unmapped.shopify.find((product) => product.sku === first)?.variantId ?? "";
       const erpId = unmapped.acumatica.find((product) => product.sku === second)?.acumaticaId ?? "";
-      const raced = await api.call("manualMap", { body: { shopifyVariantId: variantId, acumaticaProductId: erpId } });
+      const raced = await api.call("manualMap", {
+        body: { shopifyVariantId: variantId, acumaticaProductId: erpId },
+      });
       await submit.click();
       await expectToast(page, "Cannot save mapping");
-      await expect(dialog.getByRole("combobox", { name: "Shopify Product" }).inputValue()).resolves.toBe(first);
+      await expect(dialog.getByRole("combobox", { name: "Shopify Product" }).inputValue()).resolves.toBe(
+        first,
+      );
       await dialog.getByRole("button", { name: "Cancel" }).click();
       await dialog.waitFor({ state: "detached" });
       await api.call("deleteMapping", { params: { id: raced._id } });
@@ -135,7 +149,9 @@ describe("Product Mapping: manual mapping, edit and delete", () => {
       await row.getByRole("button", { name: /^Edit/ }).click();
       const edit = page.getByRole("dialog", { name: "Edit Mapping" });
       await expect(edit.getByRole("combobox", { name: "Shopify Product" }).inputValue()).resolves.toBe(first);
-      await expect(edit.getByRole("combobox", { name: "Acumatica Product" }).inputValue()).resolves.toBe(first);
+      await expect(edit.getByRole("combobox", { name: "Acumatica Product" }).inputValue()).resolves.toBe(
+        first,
+      );
       await pick(edit, "Acumatica Product", second);
       await edit.getByRole("button", { name: "Update" }).click();
       await expectToast(page, MESSAGES.mapping.updated);

@@ -60,11 +60,16 @@ describe("Settings > Mapping: quantity mapping", () => {
       await quantity.getByRole("button", { name: "Save Quantity Mapping" }).click();
       await expectToast(page, MESSAGES.settings.quantitySaved);
       const saved = await apiClient(appUrl, token).call("settings");
-      expect(saved.quantityMapping).toEqual({ acumaticaQuantity: "AvailableForShipping", shopifyQuantity: "Available" });
+      expect(saved.quantityMapping).toEqual({
+        acumaticaQuantity: "AvailableForShipping",
+        shopifyQuantity: "Available",
+      });
 
       await page.reload();
       const again = await openMappingTab(page);
-      await expect(again.quantity.getByLabel("Acumatica Quantity").inputValue()).resolves.toBe("AvailableForShipping");
+      await expect(again.quantity.getByLabel("Acumatica Quantity").inputValue()).resolves.toBe(
+        "AvailableForShipping",
+      );
       await expect(again.quantity.getByLabel("Shopify Quantity").isDisabled()).resolves.toBe(true);
     });
   });

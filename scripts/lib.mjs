@@ -25,7 +25,9 @@ export function ensureWebBuild() {
   const newest = Math.max(...sources.map((source) => newestMtime(join(ROOT, source))));
   if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
   console.log("Building the web app...");
-  run("npm", ["run", "build", "--workspace", "web"]);
+  // Always a production build, even when called from a test run (vitest sets NODE_ENV=test, which
+  // would give React's development build to `npm start` as well).
+  run("npm", ["run", "build", "--workspace", "web"], { env: { ...process.env, NODE_ENV: "production" } });
 }
 
 function newestMtime(path) {

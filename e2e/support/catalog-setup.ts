@@ -1,4 +1,10 @@
-import type { ApiClient, Job, Mapping } from "@stockbridge/shared";
+import {
+  ACUMATICA_API_VERSIONS,
+  type ApiClient,
+  type Job,
+  type Mapping,
+  SHOPIFY_API_VERSIONS,
+} from "@stockbridge/shared";
 import { subscribeThroughCheckout } from "./subscribe.ts";
 
 /**
@@ -9,8 +15,18 @@ import { subscribeThroughCheckout } from "./subscribe.ts";
 /** Saves the demo connections the edge hands out in sandbox mode (GET /api/sandbox). */
 export async function connectSandbox(api: ApiClient): Promise<void> {
   const demo = await api.call("sandbox");
-  await api.call("saveShopify", { body: demo.shopify });
-  await api.call("saveAcumatica", { body: demo.acumatica });
+  await api.call("saveShopify", {
+    body: { ...demo.shopify, apiVersion: oneOf(SHOPIFY_API_VERSIONS, demo.shopify.apiVersion) },
+  });
+  await api.call("saveAcumatica", {
+    body: { ...demo.acumatica, apiVersion: oneOf(ACUMATICA_API_VERSIONS, demo.acumatica.apiVersion) },
+  });
+}
+
+function oneOf<T extends string>(choices: readonly T[], value: string): T {
+  const found = choices.find((choice) => choice === value);
+  if (!found) throw new Error(`The sandbox hands out API version ${value}, not one of ${choices.join(", ")}`);
+  return found;
 }
 
 /** Polls a job until it ends; throws with the job's message when it failed. */
@@ -114,7 +130,10 @@ export async function findSyncableMapping(
  * bucket (Standard: 2,000 points, 100/s). Files that pull in every test switch the store to the
  * Plus figures and put Standard back afterwards; files run one at a time.
  */
-export async function setShopifyThrottleProfile(sandboxUrl: string, profile: "standard" | "plus"): Promise<void> {
+export async function setShopifyThrottleProfile(
+  sandboxUrl: string,
+  profile: "standard" | "plus",
+): Promise<void> {
   const response = await fetch(`${sandboxUrl}/__control/faults`, {
     method: "PUT",
     headers: { "Content-Type": "application/json" },

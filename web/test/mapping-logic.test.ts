@@ -1,4 +1,4 @@
-import { MESSAGES, type MappingSyncResult } from "@stockbridge/shared";
+import { type MappingSyncResult, MESSAGES } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { formatRunDate, scheduleDisplayName, statusTone } from "../src/features/history/history-logic.ts";
 import {
@@ -55,20 +55,34 @@ describe("filterChoices", () => {
 
 describe("describeChange", () => {
   it("shows prices with two decimals, no compare-at price as '-', quantities as whole numbers", () => {
-    expect(describeChange({ field: "price", from: 12, to: 15.5 })).toEqual({ label: "Price", from: "12.00", to: "15.50" });
+    expect(describeChange({ field: "price", from: 12, to: 15.5 })).toEqual({
+      label: "Price",
+      from: "12.00",
+      to: "15.50",
+    });
     expect(describeChange({ field: "compareAtPrice", from: null, to: 20 })).toEqual({
       label: "Compare-at price",
       from: "-",
       to: "20.00",
     });
-    expect(describeChange({ field: "quantity", from: 48, to: 21 })).toEqual({ label: "Quantity", from: "48", to: "21" });
+    expect(describeChange({ field: "quantity", from: 48, to: 21 })).toEqual({
+      label: "Quantity",
+      from: "48",
+      to: "21",
+    });
   });
 });
 
 describe("syncOutcomeToast", () => {
   it("says 'Synchronized successfully' when the mapping was written or already in line", () => {
-    expect(syncOutcomeToast(result("succeeded"))).toEqual({ tone: "success", text: MESSAGES.mapping.synchronized });
-    expect(syncOutcomeToast(result("unchanged"))).toEqual({ tone: "success", text: MESSAGES.mapping.synchronized });
+    expect(syncOutcomeToast(result("succeeded"))).toEqual({
+      tone: "success",
+      text: MESSAGES.mapping.synchronized,
+    });
+    expect(syncOutcomeToast(result("unchanged"))).toEqual({
+      tone: "success",
+      text: MESSAGES.mapping.synchronized,
+    });
   });
 
   it("shows the failure text of the result, else the catalogue default", () => {
@@ -98,7 +112,9 @@ describe("mapping labels and dates", () => {
 
 describe("execution history display", () => {
   it("names a run by its schedule, 'Manual sync' for runs started by hand, else 'Unknown Schedule'", () => {
-    expect(scheduleDisplayName({ schedule: { _id: "s1", name: "Nightly" }, trigger: "schedule" })).toBe("Nightly");
+    expect(scheduleDisplayName({ schedule: { _id: "s1", name: "Nightly" }, trigger: "schedule" })).toBe(
+      "Nightly",
+    );
     expect(scheduleDisplayName({ schedule: null, trigger: "manual" })).toBe("Manual sync");
     expect(scheduleDisplayName({ schedule: null, trigger: "schedule" })).toBe("Unknown Schedule");
   });

@@ -43,8 +43,16 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
       {entry ? (
         <div className="flex flex-col gap-5 text-sm">
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-            <Stat label="Success" value={entry.successCount} tone={entry.successCount > 0 ? "text-green-800" : "text-gray-900"} />
-            <Stat label="Failure" value={entry.failureCount} tone={entry.failureCount > 0 ? "text-red-800" : "text-gray-900"} />
+            <Stat
+              label="Success"
+              value={entry.successCount}
+              tone={entry.successCount > 0 ? "text-green-800" : "text-gray-900"}
+            />
+            <Stat
+              label="Failure"
+              value={entry.failureCount}
+              tone={entry.failureCount > 0 ? "text-red-800" : "text-gray-900"}
+            />
             <Stat label="Skipped" value={entry.skippedCount} tone="text-gray-900" />
             <div className="rounded-md bg-gray-50 p-3 ring-1 ring-gray-200">
               <dt className="text-gray-600">Status</dt>

@@ -1,78 +1,52 @@
 import { type AutoMapResult, AutoMapResultSchema, type Job, MESSAGES } from "@stockbridge/shared";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import * as v from "valibot";
-import { errorMessage, isNetworkError } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
-import { ProgressBar } from "../../ui/progress-bar.tsx";
 import { toast } from "../../ui/toast.tsx";
+import { JobProgress } from "../jobs/job-progress.tsx";
+import { useJobRunner } from "../jobs/use-job-runner.ts";
 import { mappingKeys } from "./queries.ts";
-import { isJobFinished, jobPercent, useJob } from "./use-job.ts";
 
 /**
- * Auto mapping as a job: start it, follow its progress, then toast, refresh both tabs and keep
- * the report (created, already mapped, duplicate SKUs skipped) for the report dialog.
+ * Auto mapping as a job (features/jobs): start it, follow its progress, then toast, refresh both
+ * tabs and keep the report (created, already mapped, duplicate SKUs skipped) for the report dialog.
  */
 export function useAutoMapping() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const [job, setJob] = useState<Job | null>(null);
   const [report, setReport] = useState<AutoMapResult | null>(null);
-  const followed = useJob(job);
-  const handled = useRef<string | null>(null);
-
-  const start = useMutation({
-    mutationFn: () => api.call("autoMap"),
-    onSuccess: ({ job: started }) => setJob(started),
-    onError: (error) => toast.error(errorMessage(error, MESSAGES.mapping.autoMapFailed)),
+  const runner = useJobRunner({
+    scope: "auto-map",
+    start: () => api.call("autoMap"),
+    failureMessage: MESSAGES.mapping.autoMapFailed,
+    onSucceeded(job) {
+      toast.success(MESSAGES.mapping.autoMapped);
+      const parsed = v.safeParse(AutoMapResultSchema, job.result);
+      if (parsed.success) setReport(parsed.output);
+      void queryClient.invalidateQueries({ queryKey: mappingKeys.all });
+    },
+    onFailed(message) {
+      toast.error(message);
+      // A failed run may still have created some mappings before it stopped.
+      void queryClient.invalidateQueries({ queryKey: mappingKeys.all });
+    },
   });
 
-  const current = followed.data ?? job ?? undefined;
-  useEffect(() => {
-    if (!job || handled.current === job._id) return;
-    // Polling stops on any failure but a lost connection: then the job cannot be followed.
-    const lost = followed.isError && !isNetworkError(followed.error);
-    if (!isJobFinished(current) && !lost) return;
-    handled.current = job._id;
-    setJob(null);
-    void queryClient.invalidateQueries({ queryKey: mappingKeys.all });
-    if (current?.status === "succeeded") {
-      toast.success(MESSAGES.mapping.autoMapped);
-      const parsed = v.safeParse(AutoMapResultSchema, current.result);
-      if (parsed.success) setReport(parsed.output);
-    } else {
-      toast.error(current?.message || errorMessage(followed.error, MESSAGES.mapping.autoMapFailed));
-    }
-  }, [job, current, followed.isError, followed.error, queryClient]);
-
   return {
-    start: () => start.mutate(),
-    starting: start.isPending,
-    /** The job while it runs (null once it ended). */
-    running: job ? (current ?? job) : null,
+    start: runner.start,
+    running: runner.running,
+    job: runner.job,
     report,
     closeReport: () => setReport(null),
   };
 }
 
 /** The progress panel shown while auto mapping runs. */
-export function AutoMappingProgress({ job }: { job: Job }) {
-  const total = job.progress.total;
-  return (
-    <div className="mb-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200" role="status">
-      <div className="mb-2 flex flex-wrap items-center justify-between gap-2 text-sm">
-        <p className="font-medium text-gray-900">Auto mapping: {job.progress.phase || "Starting"}</p>
-        {total ? (
-          <p className="text-gray-600 tabular-nums">
-            {job.progress.done} of {total}
-          </p>
-        ) : null}
-      </div>
-      <ProgressBar label="Auto mapping progress" value={jobPercent(job)} className="h-2" />
-    </div>
-  );
+export function AutoMappingProgress({ job }: { job: Job | undefined }) {
+  return <JobProgress job={job} label="Auto mapping progress" className="mb-4" />;
 }
 
 /** What auto mapping did: created, already mapped, and the SKUs it would not guess between. */

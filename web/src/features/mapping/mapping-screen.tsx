@@ -38,7 +38,7 @@ export function MappingScreen() {
   const loading =
     useIsFetching({ queryKey: mappingKeys.history() }) + useIsFetching({ queryKey: mappingKeys.unmapped() }) >
     0;
-  const busy = loading || autoMapping.starting || autoMapping.running !== null;
+  const busy = loading || autoMapping.running;
 
   const remove = useMutation({
     mutationFn: (mapping: Mapping) => api.call("deleteMapping", { params: { id: mapping._id } }),
@@ -88,7 +88,7 @@ export function MappingScreen() {
               icon={<Wand2 className="size-4" aria-hidden="true" />}
               onClick={autoMapping.start}
               disabled={busy}
-              loading={autoMapping.starting || autoMapping.running !== null}
+              loading={autoMapping.running}
             >
               Auto Mapping
             </Button>
@@ -102,7 +102,7 @@ export function MappingScreen() {
           </>
         }
       />
-      {autoMapping.running ? <AutoMappingProgress job={autoMapping.running} /> : null}
+      {autoMapping.running ? <AutoMappingProgress job={autoMapping.job} /> : null}
       <Tabs<MappingTab>
         label="Mapping views"
         selectedId={tab}

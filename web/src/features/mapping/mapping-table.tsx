@@ -130,7 +130,9 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
 function SkuCell({ sku, missing, system }: { sku: string; missing: boolean; system: string }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <span className={missing ? "whitespace-nowrap text-gray-500 line-through" : "whitespace-nowrap"}>{sku || "-"}</span>
+      <span className={missing ? "whitespace-nowrap text-gray-500 line-through" : "whitespace-nowrap"}>
+        {sku || "-"}
+      </span>
       {missing ? (
         <Chip tone="warning" icon={<AlertTriangle className="size-3" aria-hidden="true" />}>
           Missing in {system}

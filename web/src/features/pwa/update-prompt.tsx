@@ -49,7 +49,8 @@ async function reloadIntoNewVersion(activate: (reloadPage?: boolean) => Promise<
   if ("serviceWorker" in navigator && !navigator.serviceWorker.controller) {
     const waiting = (await navigator.serviceWorker.getRegistration())?.waiting;
     if (!waiting) {
-      window.location.reload(); // another tab already activated it
+      // Nothing waits: no page ran on the old worker, so the new one took over at once.
+      window.location.reload();
       return;
     }
     waiting.addEventListener("statechange", () => {
