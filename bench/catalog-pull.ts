@@ -99,9 +99,16 @@ try {
     const t0 = performance.now();
     const { job } = await call("POST", `/${system}/products/sync`, token);
     let done = job;
+    let phase = "";
     while (done.status === "running" || done.status === "queued") {
       await new Promise((resolve) => setTimeout(resolve, 50));
       done = await call("GET", `/jobs/${job._id}`, token);
+      if (Deno.args.includes("--phases") && done.progress.phase !== phase) {
+        phase = done.progress.phase;
+        console.log(
+          `  ${((performance.now() - t0) / 1000).toFixed(1)} s  ${phase}  (${done.progress.done} rows)`,
+        );
+      }
     }
     const wallMs = performance.now() - t0;
     const peak = rss.stop();
@@ -201,6 +208,20 @@ try {
   );
   console.log(`  peak RSS (app)       ${mb(acumatica.peak)}`);
   console.log(`  sessions left open   ${acumatica.after.loginsOpen}`);
+
+  // The usual case after the first day: pulling again when little has changed (rows kept in place).
+  // A reset (same seed, same data) starts a fresh licence minute: the pulls and reads above already
+  // made over 100 Acumatica requests, and past 150 a minute the licence would delay every request.
+  await control("reset", { size: VARIANTS });
+  await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
+  const again = { shopify: await pull("shopify"), acumatica: await pull("acumatica") };
+  console.log("\nSecond pulls (catalogs already stored, nothing changed upstream)");
+  for (const [system, run] of Object.entries(again)) {
+    const { added, updated, unchanged, removed } = run.job.result;
+    console.log(
+      `  ${system.padEnd(10)} wall ${seconds(run.wallMs)}, peak RSS ${mb(run.peak)}; ${added} added, ${updated} updated, ${unchanged} unchanged, ${removed} removed`,
+    );
+  }
 
   // (3) Optional: a paged Shopify pull, where the bucket sets the pace.
   if (PAGED_VARIANTS > 0) {

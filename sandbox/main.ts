@@ -12,7 +12,8 @@ const sandbox = createSandbox({
   origin,
   seed: seed ? Number(seed) : undefined,
   size: size ? Number(size) : undefined,
-  stripeWebhookUrl: Deno.env.get("SANDBOX_STRIPE_WEBHOOK_URL") ?? `http://127.0.0.1:${appPort}/api/webhooks/stripe`,
+  stripeWebhookUrl:
+    Deno.env.get("SANDBOX_STRIPE_WEBHOOK_URL") ?? `http://127.0.0.1:${appPort}/api/webhooks/stripe`,
   stripeWebhookSecret: Deno.env.get("STRIPE_WEBHOOK_SECRET") ?? "whsec_sandbox_local_only",
   remoteAddressOf: (c) => {
     const remote = getConnInfo(c).remote;
@@ -20,4 +21,7 @@ const sandbox = createSandbox({
   },
 });
 
-Deno.serve({ hostname: "127.0.0.1", port, onListen: () => console.log(`Sandbox listening on ${origin}`) }, sandbox.app.fetch);
+Deno.serve(
+  { hostname: "127.0.0.1", port, onListen: () => console.log(`Sandbox listening on ${origin}`) },
+  sandbox.app.fetch,
+);

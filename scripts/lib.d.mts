@@ -6,5 +6,10 @@ export const DENO_FLAGS: string[];
 export function ensureDependencies(): void;
 export function ensureWebBuild(): void;
 export function run(command: string, args: string[], options?: object): void;
-export function startDeno(name: string, entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess>;
+export function startDeno(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<ChildProcess>;
 export function freePort(): Promise<number>;

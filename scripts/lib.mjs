@@ -7,13 +7,25 @@ import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 export const DENO = join(ROOT, "node_modules", ".bin", "deno");
-export const DENO_FLAGS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-ffi", "--allow-sys"];
+export const DENO_FLAGS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-ffi",
+  "--allow-sys",
+];
 
 /** Installs dependencies when node_modules is missing or older than the lockfile. */
 export function ensureDependencies() {
   const marker = join(ROOT, "node_modules", ".package-lock.json");
   const lock = join(ROOT, "package-lock.json");
-  if (existsSync(marker) && existsSync(DENO) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)) return;
+  if (
+    existsSync(marker) &&
+    existsSync(DENO) &&
+    (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs)
+  )
+    return;
   console.log("Installing dependencies (npm install)...");
   run("npm", ["install", "--no-audit", "--no-fund"]);
 }
@@ -21,7 +33,14 @@ export function ensureDependencies() {
 /** Builds the web app when any of its sources is newer than the last build. */
 export function ensureWebBuild() {
   const built = join(ROOT, "web", "dist", "index.html");
-  const sources = ["web/src", "web/public", "web/index.html", "web/vite.config.ts", "web/package.json", "shared/src"];
+  const sources = [
+    "web/src",
+    "web/public",
+    "web/index.html",
+    "web/vite.config.ts",
+    "web/package.json",
+    "shared/src",
+  ];
   const newest = Math.max(...sources.map((source) => newestMtime(join(ROOT, source))));
   if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
   console.log("Building the web app...");

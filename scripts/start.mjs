@@ -22,7 +22,12 @@ try {
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_sandbox_local_only";
     children.push(
-      await startDeno("sandbox", "sandbox/main.ts", { SANDBOX_PORT: sandboxPort, STRIPE_WEBHOOK_SECRET: webhookSecret }, `${sandboxUrl}/__control/state`),
+      await startDeno(
+        "sandbox",
+        "sandbox/main.ts",
+        { SANDBOX_PORT: sandboxPort, STRIPE_WEBHOOK_SECRET: webhookSecret },
+        `${sandboxUrl}/__control/state`,
+      ),
     );
     Object.assign(env, {
       SANDBOX_URL: sandboxUrl,
@@ -32,7 +37,9 @@ try {
   }
   const edge = await startDeno("edge", "edge/main.ts", env, `http://127.0.0.1:${port}/api/health`);
   children.push(edge);
-  console.log(`\nStockbridge is ready: http://127.0.0.1:${port}${useSandbox ? `  (sandbox: http://127.0.0.1:${sandboxPort})` : ""}\n`);
+  console.log(
+    `\nStockbridge is ready: http://127.0.0.1:${port}${useSandbox ? `  (sandbox: http://127.0.0.1:${sandboxPort})` : ""}\n`,
+  );
   edge.once("exit", (code) => {
     console.error(`The edge stopped (exit ${code}).`);
     stop();

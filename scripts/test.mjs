@@ -24,10 +24,21 @@ for (const entry of ["edge/main.ts", "sandbox/main.ts"]) {
 ensureWebBuild();
 
 const report = join(ARTIFACTS, "vitest.json");
-const vitest = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: ROOT,
-  stdio: "inherit",
-});
+const vitest = spawnSync(
+  "npx",
+  [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
+  {
+    cwd: ROOT,
+    stdio: "inherit",
+  },
+);
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, "utf8"));
   passed += results.numPassedTests;
@@ -59,12 +70,17 @@ function ensureChromium() {
   const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (existsSync(path)) return;
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium is missing at ${path}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n`);
+    console.error(
+      `Chromium is missing at ${path}. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n`,
+    );
     process.exit(1);
   }
   console.log("Installing Chromium (apt-get install chromium)...");
   for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
-    const result = spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    const result = spawnSync("apt-get", args, {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     if (result.status !== 0) {
       console.error("Installing Chromium failed; see the apt-get output above.");
       process.exit(1);

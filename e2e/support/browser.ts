@@ -28,7 +28,10 @@ export interface Session {
 }
 
 /** A fresh browser context (own storage, cookies and service worker) for one test. */
-export async function openSession(browser: Browser, options: { width?: number; height?: number } = {}): Promise<Session> {
+export async function openSession(
+  browser: Browser,
+  options: { width?: number; height?: number } = {},
+): Promise<Session> {
   const appUrl = inject("appUrl");
   const context = await browser.newContext({
     baseURL: appUrl,

@@ -27,7 +27,11 @@ export interface SandboxOptions {
  */
 export function createSandbox(options: SandboxOptions) {
   const clock = options.clock ?? createClock();
-  const shopify = createShopifySimulator({ clock, origin: options.origin, releaseDate: options.shopifyReleaseDate });
+  const shopify = createShopifySimulator({
+    clock,
+    origin: options.origin,
+    releaseDate: options.shopifyReleaseDate,
+  });
   const acumatica = createAcumaticaSimulator({ clock });
   const stripe = createStripeSimulator({
     clock,

@@ -11,7 +11,11 @@ export interface QuantityUpdate {
 }
 
 interface ControlDeps {
-  systems: { shopify: Simulator; acumatica: Simulator; stripe: Simulator & { onClockChanged(): Promise<void> } };
+  systems: {
+    shopify: Simulator;
+    acumatica: Simulator;
+    stripe: Simulator & { onClockChanged(): Promise<void> };
+  };
   acumatica: { setQuantities(update: QuantityUpdate): void };
   clock: SandboxClock;
   reset(seed?: number, size?: number): unknown;
@@ -27,7 +31,10 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
   app.use("*", async (c, next) => {
     const address = remoteAddressOf?.(c);
     if (!address || !isLoopback(address)) {
-      return c.json({ error: "The sandbox control API only answers calls from this machine (loopback)." }, 403);
+      return c.json(
+        { error: "The sandbox control API only answers calls from this machine (loopback)." },
+        403,
+      );
     }
     await next();
   });
@@ -49,7 +56,8 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
     const body = await readJson(c);
     for (const [system, settings] of Object.entries(body)) {
       const simulator = deps.systems[system as keyof ControlDeps["systems"]];
-      if (!simulator) throw new ControlInputError(`Unknown system "${system}": use shopify, acumatica or stripe.`);
+      if (!simulator)
+        throw new ControlInputError(`Unknown system "${system}": use shopify, acumatica or stripe.`);
       if (typeof settings !== "object" || settings === null) {
         throw new ControlInputError(`${system} must be an object of settings.`);
       }
@@ -108,7 +116,8 @@ async function readJson(c: Context): Promise<Record<string, unknown>> {
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
   } catch {
     // fall through to the error below
   }

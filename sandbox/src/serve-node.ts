@@ -19,11 +19,14 @@ export async function startSandbox(
   // The origin is only known once the port is bound; the simulators read it lazily through this proxy.
   const lazy = { origin: "" };
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const created = serve({ fetch: (request, env) => app.fetch(request, env), hostname: "127.0.0.1", port: 0 }, (info) => {
-      resolvedOrigin = `http://127.0.0.1:${info.port}`;
-      lazy.origin = resolvedOrigin;
-      resolve(created);
-    });
+    const created = serve(
+      { fetch: (request, env) => app.fetch(request, env), hostname: "127.0.0.1", port: 0 },
+      (info) => {
+        resolvedOrigin = `http://127.0.0.1:${info.port}`;
+        lazy.origin = resolvedOrigin;
+        resolve(created);
+      },
+    );
   });
   const sandbox = createSandbox({
     stripeWebhookSecret: "whsec_test_sandbox",

@@ -19,7 +19,11 @@ async function control(path: string, init: { method?: string; body?: unknown } =
 
 describe("the control API", () => {
   it("refuses callers that are not on loopback", async () => {
-    const sandbox = createSandbox({ origin: "http://sandbox.test", stripeWebhookSecret: "whsec_x", remoteAddressOf: () => "192.0.2.10" });
+    const sandbox = createSandbox({
+      origin: "http://sandbox.test",
+      stripeWebhookSecret: "whsec_x",
+      remoteAddressOf: () => "192.0.2.10",
+    });
     const response = await sandbox.app.request("/__control/state");
     expect(response.status).toBe(403);
     const noAddress = createSandbox({ origin: "http://sandbox.test", stripeWebhookSecret: "whsec_x" });
@@ -53,7 +57,10 @@ describe("the control API", () => {
     expect((await badSize.json()).error).toMatch(/size must be a whole number/);
     const badSystem = await control("/faults", { method: "PUT", body: { paypal: {} } });
     expect(badSystem.status).toBe(400);
-    const badFault = await control("/faults", { method: "PUT", body: { shopify: { throttleProfile: "huge" } } });
+    const badFault = await control("/faults", {
+      method: "PUT",
+      body: { shopify: { throttleProfile: "huge" } },
+    });
     expect(badFault.status).toBe(400);
     expect((await badFault.json()).error).toMatch(/throttleProfile/);
   });
@@ -66,7 +73,13 @@ describe("the control API", () => {
 
   it("changes ERP quantities for a known item and refuses an unknown one", async () => {
     const unknown = await control("/acumatica/quantities", {
-      body: { inventoryId: "NOPE-1", warehouseId: "WHOLESALE", onHand: 1, available: 1, availableForShipment: 1 },
+      body: {
+        inventoryId: "NOPE-1",
+        warehouseId: "WHOLESALE",
+        onHand: 1,
+        available: 1,
+        availableForShipment: 1,
+      },
     });
     expect(unknown.status).toBe(400);
     const missing = await control("/acumatica/quantities", { body: { inventoryId: "X" } });

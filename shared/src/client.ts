@@ -1,5 +1,11 @@
 import { API_TIMEOUT_MS } from "./constants.ts";
-import { type Contract, contract, type EndpointInput, type EndpointName, type EndpointOutput } from "./contract.ts";
+import {
+  type Contract,
+  contract,
+  type EndpointInput,
+  type EndpointName,
+  type EndpointOutput,
+} from "./contract.ts";
 
 export interface ValidationIssue {
   path: string;
@@ -43,10 +49,15 @@ type CallArgs<K extends EndpointName> = keyof EndpointInput<K> extends never
     : [input: EndpointInput<K>];
 
 /** Builds `/mapping/abc/sync?x=1` from an endpoint and its input. Empty query values are left out. */
-export function buildPath(path: string, params?: Record<string, unknown>, query?: Record<string, unknown>): string {
+export function buildPath(
+  path: string,
+  params?: Record<string, unknown>,
+  query?: Record<string, unknown>,
+): string {
   const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const value = params?.[name];
-    if (value === undefined || value === null || value === "") throw new Error(`Missing path parameter "${name}" for ${path}`);
+    if (value === undefined || value === null || value === "")
+      throw new Error(`Missing path parameter "${name}" for ${path}`);
     return encodeURIComponent(String(value));
   });
   const search = new URLSearchParams();
@@ -65,7 +76,11 @@ export function createApiClient(options: ApiClientOptions) {
 
   async function call<K extends EndpointName>(name: K, ...args: CallArgs<K>): Promise<EndpointOutput<K>> {
     const endpoint: Contract[K] = contract[name];
-    const input = (args[0] ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const input = (args[0] ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
     const token = options.getToken();
     const headers: Record<string, string> = { Accept: "application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -82,7 +97,7 @@ export function createApiClient(options: ApiClientOptions) {
         body: hasBody ? JSON.stringify(input.body ?? {}) : undefined,
         signal: controller.signal,
       });
-    } catch (error) {
+    } catch {
       const timedOut = controller.signal.aborted;
       throw new ApiError(endpoint.defaultError, { status: 0, code: timedOut ? "TIMEOUT" : "NETWORK" });
     } finally {
@@ -93,11 +108,14 @@ export function createApiClient(options: ApiClientOptions) {
     if (!response.ok) {
       if (response.status === 401 && token) options.onUnauthorized?.();
       const body = isRecord(payload) ? payload : {};
-      throw new ApiError(typeof body.message === "string" && body.message ? body.message : endpoint.defaultError, {
-        status: response.status,
-        code: typeof body.code === "string" ? body.code : `HTTP_${response.status}`,
-        errors: Array.isArray(body.errors) ? (body.errors as ValidationIssue[]) : [],
-      });
+      throw new ApiError(
+        typeof body.message === "string" && body.message ? body.message : endpoint.defaultError,
+        {
+          status: response.status,
+          code: typeof body.code === "string" ? body.code : `HTTP_${response.status}`,
+          errors: Array.isArray(body.errors) ? (body.errors as ValidationIssue[]) : [],
+        },
+      );
     }
     const envelope = "envelope" in endpoint ? endpoint.envelope : "data";
     if (envelope === "top-level") return payload as EndpointOutput<K>;

@@ -25,15 +25,23 @@ export function describeSchedule(spec: ScheduleSpec): string {
 /** Problems with a schedule's fields, in words a person can act on (empty when valid). */
 export function scheduleSpecErrors(spec: ScheduleSpec): string[] {
   const errors: string[] = [];
-  if (spec.type === "minutely" && !spec.minuteInterval) errors.push("Minutely schedules need an interval of 15, 30 or 45 minutes");
-  if (spec.type === "hourly" && !spec.interval) errors.push("Hourly schedules need an interval of 1, 2, 4, 6, 8 or 12 hours");
+  if (spec.type === "minutely" && !spec.minuteInterval)
+    errors.push("Minutely schedules need an interval of 15, 30 or 45 minutes");
+  if (spec.type === "hourly" && !spec.interval)
+    errors.push("Hourly schedules need an interval of 1, 2, 4, 6, 8 or 12 hours");
   if ((spec.type === "daily" || spec.type === "weekly" || spec.type === "monthly") && !spec.time) {
     errors.push("Daily, weekly and monthly schedules need a time (HH:MM)");
   }
-  if (spec.type === "weekly" && !(spec.day !== null && spec.day !== undefined && spec.day >= 1 && spec.day <= 7)) {
+  if (
+    spec.type === "weekly" &&
+    !(spec.day !== null && spec.day !== undefined && spec.day >= 1 && spec.day <= 7)
+  ) {
     errors.push("Weekly schedules need a day from 1 (Monday) to 7 (Sunday)");
   }
-  if (spec.type === "monthly" && !(spec.day !== null && spec.day !== undefined && spec.day >= 1 && spec.day <= 31)) {
+  if (
+    spec.type === "monthly" &&
+    !(spec.day !== null && spec.day !== undefined && spec.day >= 1 && spec.day <= 31)
+  ) {
     errors.push("Monthly schedules need a day from 1 to 31");
   }
   return errors;
@@ -119,8 +127,15 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
     formatters.set(timeZone, formatter);
   }
   const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(instant)) if (part.type !== "literal") parts[part.type] = Number(part.value);
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
+  for (const part of formatter.formatToParts(instant))
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+  };
 }
 
 /**
@@ -130,7 +145,10 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
 export function zonedTimeToUtc(local: WallClock, timeZone: string): Date {
   const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
   // Try the offsets in force around that time; keep the earliest instant that reads back exactly.
-  const offsets = new Set([offsetMinutes(new Date(asUtc - 86_400_000), timeZone), offsetMinutes(new Date(asUtc + 86_400_000), timeZone)]);
+  const offsets = new Set([
+    offsetMinutes(new Date(asUtc - 86_400_000), timeZone),
+    offsetMinutes(new Date(asUtc + 86_400_000), timeZone),
+  ]);
   const matches = [...offsets]
     .map((offset) => asUtc - offset * 60_000)
     .filter((candidate) => sameWallClock(wallClock(new Date(candidate), timeZone), local))
@@ -147,5 +165,7 @@ function offsetMinutes(instant: Date, timeZone: string): number {
 }
 
 function sameWallClock(a: WallClock, b: WallClock): boolean {
-  return a.year === b.year && a.month === b.month && a.day === b.day && a.hour === b.hour && a.minute === b.minute;
+  return (
+    a.year === b.year && a.month === b.month && a.day === b.day && a.hour === b.hour && a.minute === b.minute
+  );
 }

@@ -79,7 +79,10 @@ export function validateSyncOptions(options: { price: boolean; quantity: boolean
   return options.price || options.quantity ? undefined : MESSAGES.mapping.selectSyncOption;
 }
 
-export function canSubmitManualMapping(selection: { shopifyVariantId?: string | null; acumaticaProductId?: string | null }): boolean {
+export function canSubmitManualMapping(selection: {
+  shopifyVariantId?: string | null;
+  acumaticaProductId?: string | null;
+}): boolean {
   return Boolean(selection.shopifyVariantId && selection.acumaticaProductId);
 }
 

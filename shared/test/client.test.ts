@@ -24,23 +24,43 @@ describe("the typed API client", () => {
   it("reads execution history at the top level", async () => {
     const server = fakeServer(() => Response.json({ histories: [], total: 0, page: 1, totalPages: 0 }));
     const client = createApiClient({ baseUrl: "http://x/api", getToken: () => "t", fetch: server.fetch });
-    expect(await client.call("executionHistory", { query: { page: "1", limit: "10" } })).toEqual({ histories: [], total: 0, page: 1, totalPages: 0 });
+    expect(await client.call("executionHistory", { query: { page: "1", limit: "10" } })).toEqual({
+      histories: [],
+      total: 0,
+      page: 1,
+      totalPages: 0,
+    });
   });
 
   it("prefers the server's message and falls back to the catalogue default", async () => {
-    const withMessage = fakeServer(() => Response.json({ message: "Invalid email or password", code: "UNAUTHORIZED" }, { status: 401 }));
-    const client = createApiClient({ baseUrl: "http://x/api", getToken: () => null, fetch: withMessage.fetch });
-    await expect(client.call("login", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow("Invalid email or password");
+    const withMessage = fakeServer(() =>
+      Response.json({ message: "Invalid email or password", code: "UNAUTHORIZED" }, { status: 401 }),
+    );
+    const client = createApiClient({
+      baseUrl: "http://x/api",
+      getToken: () => null,
+      fetch: withMessage.fetch,
+    });
+    await expect(client.call("login", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow(
+      "Invalid email or password",
+    );
 
     const bare = fakeServer(() => new Response("oops", { status: 502 }));
     const plain = createApiClient({ baseUrl: "http://x/api", getToken: () => null, fetch: bare.fetch });
-    await expect(plain.call("login", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow("Login failed");
+    await expect(plain.call("login", { body: { email: "a@b.co", password: "x" } })).rejects.toThrow(
+      "Login failed",
+    );
   });
 
   it("calls the 401 hook when a call with a token is refused", async () => {
     let signedOut = 0;
     const server = fakeServer(() => Response.json({ message: "expired" }, { status: 401 }));
-    const client = createApiClient({ baseUrl: "http://x/api", getToken: () => "old", fetch: server.fetch, onUnauthorized: () => (signedOut += 1) });
+    const client = createApiClient({
+      baseUrl: "http://x/api",
+      getToken: () => "old",
+      fetch: server.fetch,
+      onUnauthorized: () => (signedOut += 1),
+    });
     await expect(client.call("me")).rejects.toBeInstanceOf(ApiError);
     expect(signedOut).toBe(1);
   });
@@ -48,9 +68,16 @@ describe("the typed API client", () => {
   it("gives up after the timeout with the endpoint's default message", async () => {
     const server = fakeServer(
       (request) =>
-        new Promise<Response>((_, reject) => request.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+        new Promise<Response>((_, reject) =>
+          request.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
     );
-    const client = createApiClient({ baseUrl: "http://x/api", getToken: () => "t", fetch: server.fetch, timeoutMs: 20 });
+    const client = createApiClient({
+      baseUrl: "http://x/api",
+      getToken: () => "t",
+      fetch: server.fetch,
+      timeoutMs: 20,
+    });
     const error = await client.call("plans").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("TIMEOUT");
@@ -59,6 +86,8 @@ describe("the typed API client", () => {
 
   it("fills path parameters and leaves empty query values out", () => {
     expect(buildPath("/mapping/:id/sync", { id: "a b" })).toBe("/mapping/a%20b/sync");
-    expect(buildPath("/shopify/products", {}, { page: 1, search: "", sortBy: "sku" })).toBe("/shopify/products?page=1&sortBy=sku");
+    expect(buildPath("/shopify/products", {}, { page: 1, search: "", sortBy: "sku" })).toBe(
+      "/shopify/products?page=1&sortBy=sku",
+    );
   });
 });

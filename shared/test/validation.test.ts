@@ -22,9 +22,12 @@ describe("login form", () => {
     expect(validateEmail("ann@example.com")).toBeUndefined();
   });
   it("requires a password", () => {
-    expect(validateLoginForm({ email: "a@b.co", password: "" })).toEqual({ password: "Password is required" });
+    expect(validateLoginForm({ email: "a@b.co", password: "" })).toEqual({
+      password: "Password is required",
+    });
   });
-  it("passes a complete form", () => expect(validateLoginForm({ email: "a@b.co", password: "x" })).toEqual({}));
+  it("passes a complete form", () =>
+    expect(validateLoginForm({ email: "a@b.co", password: "x" })).toEqual({}));
 });
 
 describe("register form", () => {
@@ -81,24 +84,34 @@ describe("connection forms", () => {
   });
 
   it("allows a blank password only when one is saved", () => {
-    expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: false })).toEqual({ password: "Password is required" });
+    expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: false })).toEqual({
+      password: "Password is required",
+    });
     expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: true })).toEqual({});
   });
 
   it("allows only the listed API versions", () => {
-    expect(validateAcumaticaForm({ ...acumatica, apiVersion: "17.200.001" }, { passwordSaved: true }).apiVersion).toMatch(/one of 18.200.001/);
+    expect(
+      validateAcumaticaForm({ ...acumatica, apiVersion: "17.200.001" }, { passwordSaved: true }).apiVersion,
+    ).toMatch(/one of 18.200.001/);
     const shopify = { name: "Store", apiVersion: "2023-01", storeName: "demo", accessToken: "t" };
-    expect(validateShopifyForm(shopify, { accessTokenSaved: true }).apiVersion).toMatch(/one of 2024-07, 2024-10, 2025-01, 2025-04/);
+    expect(validateShopifyForm(shopify, { accessTokenSaved: true }).apiVersion).toMatch(
+      /one of 2024-07, 2024-10, 2025-01, 2025-04/,
+    );
   });
 });
 
 describe("settings, sync options, manual mapping, typed confirmation", () => {
   it("needs at least one price field", () => {
-    expect(validatePriceMapping({ syncPrice: false, syncMsrp: false })).toBe("At least one price field must be synced");
+    expect(validatePriceMapping({ syncPrice: false, syncMsrp: false })).toBe(
+      "At least one price field must be synced",
+    );
     expect(validatePriceMapping({ syncPrice: false, syncMsrp: true })).toBeUndefined();
   });
   it("needs at least one sync option", () => {
-    expect(validateSyncOptions({ price: false, quantity: false })).toBe("Please select at least one sync option");
+    expect(validateSyncOptions({ price: false, quantity: false })).toBe(
+      "Please select at least one sync option",
+    );
     expect(validateSyncOptions({ price: true, quantity: false })).toBeUndefined();
   });
   it("needs both products picked for a manual mapping", () => {

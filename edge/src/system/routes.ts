@@ -1,7 +1,7 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
-import { AppError } from "../http/errors.ts";
 import type { Handlers } from "../http/contract-routes.ts";
+import { AppError } from "../http/errors.ts";
 
 export function systemHandlers(deps: { db: Db; version: string; sandboxUrl: string | undefined }): Handlers {
   const handlers: Handlers = {

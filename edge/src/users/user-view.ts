@@ -1,6 +1,6 @@
+import type { Row } from "@libsql/client";
 import type { AcumaticaConnection, ShopifyConnection, Subscription, User } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
-import type { Row } from "@libsql/client";
 
 /**
  * The user object of spec section 3 (subscription and both connections, null until set). Secrets are

@@ -1,6 +1,6 @@
 import { unitCost } from "./entities.ts";
 import { defineInquiry, type Inquiry, type Params } from "./inquiry-engine.ts";
-import { type FieldDef, field, inVersion } from "./schema.ts";
+import { field, inVersion } from "./schema.ts";
 import { type ErpItem, type ErpStore, findByKey, findWarehouse, type WarehouseQuantity } from "./store.ts";
 
 /**

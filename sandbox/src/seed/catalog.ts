@@ -138,7 +138,7 @@ export function generateCatalog(options: CatalogOptions): DemoCatalog {
       const levels: SeedInventoryLevel[] = isService
         ? []
         : locations
-            .filter((location, index) => index === 0 || !firstOnly)
+            .filter((_, index) => index === 0 || !firstOnly)
             .map((location) => ({
               locationId: location.id,
               available: random.int(0, 80),
@@ -237,5 +237,8 @@ function erpItemFor(
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/(^-|-$)/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/(^-|-$)/g, "");
 }

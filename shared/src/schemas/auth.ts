@@ -46,11 +46,21 @@ function field<S extends v.GenericSchema<string, unknown>>(schema: S) {
 export const LoginInputSchema = v.object({ email: field(EmailSchema), password: field(LoginPasswordSchema) });
 export type LoginInput = v.InferOutput<typeof LoginInputSchema>;
 
-export const RegisterInputSchema = v.object({ name: field(NameSchema), email: field(EmailSchema), password: field(NewPasswordSchema) });
+export const RegisterInputSchema = v.object({
+  name: field(NameSchema),
+  email: field(EmailSchema),
+  password: field(NewPasswordSchema),
+});
 export type RegisterInput = v.InferOutput<typeof RegisterInputSchema>;
 
 export const RefreshInputSchema = v.object({
-  token: field(v.pipe(v.string("No refresh token available"), v.nonEmpty("No refresh token available"), v.maxLength(4096, "token is too long"))),
+  token: field(
+    v.pipe(
+      v.string("No refresh token available"),
+      v.nonEmpty("No refresh token available"),
+      v.maxLength(4096, "token is too long"),
+    ),
+  ),
 });
 export type RefreshInput = v.InferOutput<typeof RefreshInputSchema>;
 

@@ -21,14 +21,24 @@ export const PlanSchema = v.object({
 });
 export type Plan = v.InferOutput<typeof PlanSchema>;
 
-const PriceIdSchema = v.pipe(v.string("priceId is required"), v.trim(), v.nonEmpty("priceId is required"), v.maxLength(200, "priceId is too long"));
+const PriceIdSchema = v.pipe(
+  v.string("priceId is required"),
+  v.trim(),
+  v.nonEmpty("priceId is required"),
+  v.maxLength(200, "priceId is too long"),
+);
 
 export const PriceIdInputSchema = v.object({ priceId: PriceIdSchema });
 export type PriceIdInput = v.InferOutput<typeof PriceIdInputSchema>;
 
 export const CreateSubscriptionInputSchema = v.object({
   priceId: PriceIdSchema,
-  paymentMethodId: v.pipe(v.string("paymentMethodId is required"), v.trim(), v.nonEmpty("paymentMethodId is required"), v.maxLength(200, "paymentMethodId is too long")),
+  paymentMethodId: v.pipe(
+    v.string("paymentMethodId is required"),
+    v.trim(),
+    v.nonEmpty("paymentMethodId is required"),
+    v.maxLength(200, "paymentMethodId is too long"),
+  ),
 });
 export type CreateSubscriptionInput = v.InferOutput<typeof CreateSubscriptionInputSchema>;
 
@@ -44,4 +54,7 @@ export const SubscriptionStatusQuerySchema = v.object({
   session_id: v.optional(v.pipe(v.string(), v.maxLength(200, "session_id is too long"))),
 });
 
-export const SubscriptionStatusSchema = v.object({ subscription: v.nullable(SubscriptionSchema), hasAccess: v.boolean() });
+export const SubscriptionStatusSchema = v.object({
+  subscription: v.nullable(SubscriptionSchema),
+  hasAccess: v.boolean(),
+});

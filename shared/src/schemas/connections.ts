@@ -2,17 +2,31 @@ import * as v from "valibot";
 import { ACUMATICA_API_VERSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
 
 function required(label: string, max = 200) {
-  return v.optional(v.pipe(v.string(`${label} is required`), v.trim(), v.nonEmpty(`${label} is required`), v.maxLength(max, `${label} must be at most ${max} characters`)), "");
+  return v.optional(
+    v.pipe(
+      v.string(`${label} is required`),
+      v.trim(),
+      v.nonEmpty(`${label} is required`),
+      v.maxLength(max, `${label} must be at most ${max} characters`),
+    ),
+    "",
+  );
 }
 
 /** A secret on save: blank keeps the saved one (the answer never carries it back). */
 function secret(label: string) {
-  return v.optional(v.pipe(v.string(`${label} must be text`), v.maxLength(500, `${label} must be at most 500 characters`)), "");
+  return v.optional(
+    v.pipe(v.string(`${label} must be text`), v.maxLength(500, `${label} must be at most 500 characters`)),
+    "",
+  );
 }
 
 export const AcumaticaConnectionInputSchema = v.object({
   name: required("Name"),
-  apiVersion: v.picklist(ACUMATICA_API_VERSIONS, `API version must be one of ${ACUMATICA_API_VERSIONS.join(", ")}`),
+  apiVersion: v.picklist(
+    ACUMATICA_API_VERSIONS,
+    `API version must be one of ${ACUMATICA_API_VERSIONS.join(", ")}`,
+  ),
   instanceUri: v.pipe(required("Instance URL", 500), v.url("Instance URL must be a valid URL (https://...)")),
   endpointName: required("Endpoint name", 100),
   username: required("Username"),
@@ -23,7 +37,10 @@ export type AcumaticaConnectionInput = v.InferOutput<typeof AcumaticaConnectionI
 
 export const ShopifyConnectionInputSchema = v.object({
   name: required("Name"),
-  apiVersion: v.picklist(SHOPIFY_API_VERSIONS, `API version must be one of ${SHOPIFY_API_VERSIONS.join(", ")}`),
+  apiVersion: v.picklist(
+    SHOPIFY_API_VERSIONS,
+    `API version must be one of ${SHOPIFY_API_VERSIONS.join(", ")}`,
+  ),
   storeName: required("Store name", 100),
   accessToken: secret("Access token"),
 });

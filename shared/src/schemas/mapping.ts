@@ -7,8 +7,18 @@ export const MAPPING_TYPES = ["exact-sku", "manual"] as const;
 export const MappingSchema = v.object({
   _id: v.string(),
   /** `missing` is true when the pull no longer found the variant: the mapping is shown as broken. */
-  shopifyDetails: v.object({ _id: v.nullable(v.string()), variantId: v.string(), sku: v.string(), missing: v.boolean() }),
-  acumaticaDetails: v.object({ _id: v.nullable(v.string()), acumaticaId: v.string(), sku: v.string(), missing: v.boolean() }),
+  shopifyDetails: v.object({
+    _id: v.nullable(v.string()),
+    variantId: v.string(),
+    sku: v.string(),
+    missing: v.boolean(),
+  }),
+  acumaticaDetails: v.object({
+    _id: v.nullable(v.string()),
+    acumaticaId: v.string(),
+    sku: v.string(),
+    missing: v.boolean(),
+  }),
   mappingType: v.picklist(MAPPING_TYPES),
   updatedAt: v.string(),
   lastSyncedAt: v.nullable(v.string()),
@@ -16,8 +26,18 @@ export const MappingSchema = v.object({
 export type Mapping = v.InferOutput<typeof MappingSchema>;
 
 export const MappingInputSchema = v.object({
-  shopifyVariantId: v.pipe(v.string("shopifyVariantId is required"), v.trim(), v.nonEmpty("shopifyVariantId is required"), v.maxLength(200, "shopifyVariantId is too long")),
-  acumaticaProductId: v.pipe(v.string("acumaticaProductId is required"), v.trim(), v.nonEmpty("acumaticaProductId is required"), v.maxLength(200, "acumaticaProductId is too long")),
+  shopifyVariantId: v.pipe(
+    v.string("shopifyVariantId is required"),
+    v.trim(),
+    v.nonEmpty("shopifyVariantId is required"),
+    v.maxLength(200, "shopifyVariantId is too long"),
+  ),
+  acumaticaProductId: v.pipe(
+    v.string("acumaticaProductId is required"),
+    v.trim(),
+    v.nonEmpty("acumaticaProductId is required"),
+    v.maxLength(200, "acumaticaProductId is too long"),
+  ),
 });
 export type MappingInput = v.InferOutput<typeof MappingInputSchema>;
 
@@ -40,11 +60,18 @@ export const SelectorQuerySchema = v.object({
   page: queryInteger("page", 1, 1, 1_000_000),
   search: PageQueryEntries.search,
 });
-export const MappingSelectorSchema = v.object({ mappings: v.array(MappingSchema), page: v.number(), hasMore: v.boolean() });
+export const MappingSelectorSchema = v.object({
+  mappings: v.array(MappingSchema),
+  page: v.number(),
+  hasMore: v.boolean(),
+});
 export type MappingSelector = v.InferOutput<typeof MappingSelectorSchema>;
 
 export const MappingIdsInputSchema = v.object({
-  mappingIds: v.pipe(v.array(IdSchema, "mappingIds must be a list of ids"), v.maxLength(1000, "mappingIds may hold at most 1000 ids")),
+  mappingIds: v.pipe(
+    v.array(IdSchema, "mappingIds must be a list of ids"),
+    v.maxLength(1000, "mappingIds may hold at most 1000 ids"),
+  ),
 });
 export const MappingListSchema = v.object({ mappings: v.array(MappingSchema) });
 

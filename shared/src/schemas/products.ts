@@ -38,7 +38,14 @@ export const AcumaticaProductSchema = v.object({
 });
 export type AcumaticaProduct = v.InferOutput<typeof AcumaticaProductSchema>;
 
-export const SHOPIFY_SORT_FIELDS = ["sku", "price", "compareAtPrice", "available", "onHandInventory", "lastSynced"] as const;
+export const SHOPIFY_SORT_FIELDS = [
+  "sku",
+  "price",
+  "compareAtPrice",
+  "available",
+  "onHandInventory",
+  "lastSynced",
+] as const;
 export const ACUMATICA_SORT_FIELDS = [
   "sku",
   "defaultPrice",
@@ -52,7 +59,10 @@ export const ACUMATICA_SORT_FIELDS = [
 function productQuery<T extends readonly [string, ...string[]]>(sortFields: T) {
   return v.object({
     ...PageQueryEntries,
-    sortBy: v.optional(v.picklist(sortFields, `sortBy must be one of ${sortFields.join(", ")}`), "lastSynced"),
+    sortBy: v.optional(
+      v.picklist(sortFields, `sortBy must be one of ${sortFields.join(", ")}`),
+      "lastSynced",
+    ),
     sortDirection: v.optional(SortDirectionSchema, "desc"),
   });
 }

@@ -9,13 +9,26 @@ export const ScheduleSpecSchema = v.object({
   type: v.picklist(SCHEDULE_TYPES, `schedule.type must be one of ${SCHEDULE_TYPES.join(", ")}`),
   time: v.optional(v.nullable(TimeSchema), null),
   day: v.optional(v.nullable(v.pipe(v.number(), v.integer("schedule.day must be a whole number"))), null),
-  interval: v.optional(v.nullable(v.picklist(HOUR_INTERVALS, `schedule.interval must be one of ${HOUR_INTERVALS.join(", ")}`)), null),
-  minuteInterval: v.optional(v.nullable(v.picklist(MINUTE_INTERVALS, `schedule.minuteInterval must be one of ${MINUTE_INTERVALS.join(", ")}`)), null),
+  interval: v.optional(
+    v.nullable(v.picklist(HOUR_INTERVALS, `schedule.interval must be one of ${HOUR_INTERVALS.join(", ")}`)),
+    null,
+  ),
+  minuteInterval: v.optional(
+    v.nullable(
+      v.picklist(MINUTE_INTERVALS, `schedule.minuteInterval must be one of ${MINUTE_INTERVALS.join(", ")}`),
+    ),
+    null,
+  ),
 });
 export type ScheduleSpec = v.InferOutput<typeof ScheduleSpecSchema>;
 
 export const ScheduleInputSchema = v.object({
-  name: v.pipe(v.string("Schedule name is required"), v.trim(), v.nonEmpty("Schedule name is required"), v.maxLength(100, "Schedule name must be at most 100 characters")),
+  name: v.pipe(
+    v.string("Schedule name is required"),
+    v.trim(),
+    v.nonEmpty("Schedule name is required"),
+    v.maxLength(100, "Schedule name must be at most 100 characters"),
+  ),
   schedule: ScheduleSpecSchema,
   timezone: v.optional(v.pipe(v.string(), v.maxLength(64, "timezone is too long")), "UTC"),
   mappingIds: v.optional(v.array(IdSchema), []),

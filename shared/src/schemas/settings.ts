@@ -3,8 +3,14 @@ import { ACUMATICA_QUANTITY_FIELDS, SHOPIFY_QUANTITY_FIELDS } from "../constants
 import { MESSAGES } from "../messages.ts";
 
 export const QuantityMappingSchema = v.object({
-  acumaticaQuantity: v.picklist(ACUMATICA_QUANTITY_FIELDS, `acumaticaQuantity must be one of ${ACUMATICA_QUANTITY_FIELDS.join(", ")}`),
-  shopifyQuantity: v.picklist(SHOPIFY_QUANTITY_FIELDS, `shopifyQuantity must be one of ${SHOPIFY_QUANTITY_FIELDS.join(", ")}`),
+  acumaticaQuantity: v.picklist(
+    ACUMATICA_QUANTITY_FIELDS,
+    `acumaticaQuantity must be one of ${ACUMATICA_QUANTITY_FIELDS.join(", ")}`,
+  ),
+  shopifyQuantity: v.picklist(
+    SHOPIFY_QUANTITY_FIELDS,
+    `shopifyQuantity must be one of ${SHOPIFY_QUANTITY_FIELDS.join(", ")}`,
+  ),
 });
 export type QuantityMapping = v.InferOutput<typeof QuantityMappingSchema>;
 
@@ -24,4 +30,6 @@ export const SettingsSchema = v.object({
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
 export const QuantityMappingResultSchema = v.object({ quantityMapping: QuantityMappingSchema });
-export const PriceMappingResultSchema = v.object({ priceMapping: v.object({ syncPrice: v.boolean(), syncMsrp: v.boolean() }) });
+export const PriceMappingResultSchema = v.object({
+  priceMapping: v.object({ syncPrice: v.boolean(), syncMsrp: v.boolean() }),
+});

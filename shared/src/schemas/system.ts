@@ -4,7 +4,12 @@ export const HealthSchema = v.object({ status: v.literal("ok"), version: v.strin
 
 /** The demo connection handed out in sandbox mode only. */
 export const SandboxConnectionSchema = v.object({
-  shopify: v.object({ name: v.string(), storeName: v.string(), accessToken: v.string(), apiVersion: v.string() }),
+  shopify: v.object({
+    name: v.string(),
+    storeName: v.string(),
+    accessToken: v.string(),
+    apiVersion: v.string(),
+  }),
   acumatica: v.object({
     name: v.string(),
     instanceUri: v.string(),
