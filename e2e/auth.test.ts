@@ -1,20 +1,15 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newIdentity, openSession, type Session } from "./support/browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { newIdentity, openSession, type Session } from "./support/browser.ts";
+import { browserPerFile } from "./support/fixtures.ts";
 import { apiClient, expectPath, expectToast, storedToken } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 /** Runs a test body in its own context, closed afterwards even when the body fails. */
 async function withSession(body: (session: Session) => Promise<void>): Promise<void> {
-  const session = await openSession(browser);
+  const session = await openSession(browser());
   try {
     await body(session);
   } finally {

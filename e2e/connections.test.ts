@@ -1,32 +1,23 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { expectToast, type SignedInSession } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 /** A new user (registered through the API) on Settings > Connections in a fresh browser context. */
-async function onConnections(
+function onConnections(
   body: (page: Page, session: SignedInSession) => Promise<void>,
   options: { width?: number } = {},
 ): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"), options);
-  try {
+  return withSignedInSession(browser(), options, async (session) => {
     await session.page.goto("/settings");
     await session.page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
     await session.page.getByRole("tab", { name: "Connections" }).waitFor();
     await card(session.page, "Acumatica").waitFor();
     await body(session.page, session);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 function card(page: Page, system: "Acumatica" | "Shopify") {

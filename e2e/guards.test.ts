@@ -1,36 +1,18 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openSession } from "./support/browser.ts";
-import {
-  apiClient,
-  expectPath,
-  expectToast,
-  openSignedInSession,
-  type SignedInSession,
-  storedToken,
-} from "./support/session.ts";
+import { describe, expect, it } from "vitest";
+import { openSession } from "./support/browser.ts";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { apiClient, expectPath, expectToast, type SignedInSession, storedToken } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
-async function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"));
-  try {
-    await body(session);
-  } finally {
-    await session.close();
-  }
+function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
+  return withSignedInSession(browser(), {}, body);
 }
 
 describe("route guards", () => {
   it("sends a visitor to /login, remembering where they were going", async () => {
-    const session = await openSession(browser);
+    const session = await openSession(browser());
     try {
       await session.page.goto("/settings");
       await expectPath(session.page, "/login");

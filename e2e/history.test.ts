@@ -1,24 +1,16 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { describe, expect, inject, it } from "vitest";
 import {
   autoMap,
   findSyncableMapping,
   prepareCatalogUser,
   setErpQuantity,
-  setShopifyThrottleProfile,
+  shopifyPlusThrottlePerFile,
 } from "./support/catalog-setup.ts";
+import { browserPerFile } from "./support/fixtures.ts";
 import { apiClient, openSignedInSession } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await setShopifyThrottleProfile(inject("sandboxUrl"), "plus");
-});
-afterAll(async () => {
-  await browser?.close();
-  await setShopifyThrottleProfile(inject("sandboxUrl"), "standard");
-});
+const browser = browserPerFile();
+shopifyPlusThrottlePerFile();
 
 /** Shopify refuses a total quantity above 1,000,000,000: an ERP quantity above it fails that one mapping. */
 const TOO_MANY_PER_WAREHOUSE = 400_000_000;
@@ -26,7 +18,7 @@ const TOO_MANY_PER_WAREHOUSE = 400_000_000;
 describe("Execution History", () => {
   it("lists each sync run with its counts and shows a failing mapping's error in the details", async () => {
     const sandboxUrl = inject("sandboxUrl");
-    const session = await openSignedInSession(browser, inject("appUrl"), {
+    const session = await openSignedInSession(browser(), inject("appUrl"), {
       name: "History Tester",
       serviceWorkers: "block",
     });

@@ -1,42 +1,33 @@
 import { type ApiClient, MESSAGES, type Unmapped } from "@stockbridge/shared";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import {
   autoMap,
   findSyncableMapping,
   prepareCatalogUser,
-  setShopifyThrottleProfile,
+  shopifyPlusThrottlePerFile,
 } from "./support/catalog-setup.ts";
-import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  await setShopifyThrottleProfile(inject("sandboxUrl"), "plus");
-});
-afterAll(async () => {
-  await browser?.close();
-  await setShopifyThrottleProfile(inject("sandboxUrl"), "standard");
-});
+const browser = browserPerFile();
+shopifyPlusThrottlePerFile();
 
 interface CatalogSession extends SignedInSession {
   api: ApiClient;
 }
 
 /** A subscribed user with the sandbox connections and both catalogs pulled, signed in. */
-async function withCatalogUser(body: (session: CatalogSession) => Promise<void>): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"), {
-    name: "Mapping Tester",
-    serviceWorkers: "block",
-  });
-  try {
-    const api = apiClient(session.appUrl, session.token);
-    await prepareCatalogUser(api, inject("sandboxUrl"));
-    await body({ ...session, api });
-  } finally {
-    await session.close();
-  }
+function withCatalogUser(body: (session: CatalogSession) => Promise<void>): Promise<void> {
+  return withSignedInSession(
+    browser(),
+    { name: "Mapping Tester", serviceWorkers: "block" },
+    async (session) => {
+      const api = apiClient(session.appUrl, session.token);
+      await prepareCatalogUser(api, inject("sandboxUrl"));
+      await body({ ...session, api });
+    },
+  );
 }
 
 async function openMapping(page: Page): Promise<Locator> {

@@ -6,19 +6,13 @@ import {
   MESSAGES,
   SHOPIFY_API_VERSIONS,
 } from "@stockbridge/shared";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 type System = "Shopify" | "Acumatica";
 
@@ -40,12 +34,11 @@ async function sandboxConnections(api: ApiClient) {
 }
 
 /** A new subscribed user; `connect` saves the sandbox connections and tests them (verified). */
-async function subscribedUser(
+function subscribedUser(
   options: { connect: boolean },
   body: (page: Page, api: ApiClient, session: SignedInSession) => Promise<void>,
 ): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"));
-  try {
+  return withSignedInSession(browser(), {}, async (session) => {
     const api = apiClient(session.appUrl, session.token);
     await subscribeThroughCheckout(api, inject("sandboxUrl"));
     if (options.connect) {
@@ -55,9 +48,7 @@ async function subscribedUser(
       await Promise.all([api.call("testShopify"), api.call("testAcumatica")]);
     }
     await body(session.page, api, session);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 function table(page: Page, system: System): Locator {

@@ -1,18 +1,12 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { startAppProxy } from "./support/app-proxy.ts";
-import { launchBrowser } from "./support/browser.ts";
+import { browserPerFile } from "./support/fixtures.ts";
 import { apiClient, expectPath, openSignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 /**
  * Waits until the service worker is installed (precache done) and controls the page. The worker
@@ -86,7 +80,7 @@ async function expectOfflineDashboard(page: Page, name: string): Promise<void> {
 describe("installed app", () => {
   it("opens with the network cut: the shell, the offline banner and the signed-in user's dashboard", async () => {
     const appUrl = inject("appUrl");
-    const session = await openSignedInSession(browser, appUrl, { name: "Offline Olive" });
+    const session = await openSignedInSession(browser(), appUrl, { name: "Offline Olive" });
     try {
       const { page, context } = session;
       await subscribeThroughCheckout(apiClient(appUrl, session.token), inject("sandboxUrl"));
@@ -145,7 +139,7 @@ describe("installed app", () => {
 
   it("offers to reload into a new version once one is deployed", async () => {
     const proxy = await startAppProxy(inject("appUrl"));
-    const context = await browser.newContext({ baseURL: proxy.url });
+    const context = await browser().newContext({ baseURL: proxy.url });
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);

@@ -1,27 +1,13 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
-async function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"), {
-    name: "Mapping Settings",
-    serviceWorkers: "block",
-  });
-  try {
-    await body(session);
-  } finally {
-    await session.close();
-  }
+function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
+  return withSignedInSession(browser(), { name: "Mapping Settings", serviceWorkers: "block" }, body);
 }
 
 /** Opens Settings on its Mapping tab and waits for both cards. */

@@ -1,28 +1,13 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { expectPath, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { expectPath, type SignedInSession } from "./support/session.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 /** The shell's layout is under test, not the service worker: keep it out of the way. */
-async function signedIn(width: number, body: (session: SignedInSession) => Promise<void>): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"), {
-    width,
-    name: "Shell Tester",
-    serviceWorkers: "block",
-  });
-  try {
-    await body(session);
-  } finally {
-    await session.close();
-  }
+function signedIn(width: number, body: (session: SignedInSession) => Promise<void>): Promise<void> {
+  return withSignedInSession(browser(), { width, name: "Shell Tester", serviceWorkers: "block" }, body);
 }
 
 async function openDashboard(page: Page): Promise<void> {

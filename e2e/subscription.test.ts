@@ -1,32 +1,15 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import {
-  apiClient,
-  expectPath,
-  expectToast,
-  openSignedInSession,
-  type SignedInSession,
-} from "./support/session.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { apiClient, expectPath, expectToast, type SignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserPerFile();
 
 /** A new user (registered through the API) signed in to a fresh browser context. */
-async function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
-  const session = await openSignedInSession(browser, inject("appUrl"));
-  try {
-    await body(session);
-  } finally {
-    await session.close();
-  }
+function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<void> {
+  return withSignedInSession(browser(), {}, body);
 }
 
 /** A new user with an active Starter subscription, paid through the sandbox checkout by script. */

@@ -44,6 +44,22 @@ const app = createApp({
   },
 });
 
+// Every minute: fail jobs whose process died, then run due schedules. The tick claims rows with a
+// lease in the database, so every instance may tick without running a schedule twice. Deploy picks
+// up only crons registered at the top level before the server starts.
+Deno.cron("stockbridge-schedules", "* * * * *", async () => {
+  try {
+    const report = await app.tick();
+    if (report.ran.length > 0 || report.interrupted.length > 0) {
+      console.log(`schedules: ran ${report.ran.length}, recorded ${report.interrupted.length} interrupted`);
+    }
+  } catch (error) {
+    console.error(
+      `schedules tick failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
+    );
+  }
+});
+
 Deno.serve(
   {
     hostname: config.host,

@@ -5,6 +5,7 @@ import {
   type Mapping,
   SHOPIFY_API_VERSIONS,
 } from "@stockbridge/shared";
+import { afterAll, beforeAll, inject } from "vitest";
 import { subscribeThroughCheckout } from "./subscribe.ts";
 
 /**
@@ -140,4 +141,10 @@ export async function setShopifyThrottleProfile(
     body: JSON.stringify({ shopify: { throttleProfile: profile } }),
   });
   if (!response.ok) throw new Error(`Setting the Shopify throttle profile failed: ${await response.text()}`);
+}
+
+/** Called at the top level of a file that pulls in every test: Plus figures for its tests, Standard after. */
+export function shopifyPlusThrottlePerFile(): void {
+  beforeAll(() => setShopifyThrottleProfile(inject("sandboxUrl"), "plus"));
+  afterAll(() => setShopifyThrottleProfile(inject("sandboxUrl"), "standard"));
 }

@@ -35,6 +35,10 @@ import { startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
 import { createMappingService } from "./mapping/service.ts";
+import { createSchedulesRepo } from "./schedules/repo.ts";
+import { scheduleHandlers } from "./schedules/routes.ts";
+import { createScheduleService } from "./schedules/service.ts";
+import { createScheduleTicker } from "./schedules/ticker.ts";
 import {
   createOutboundGuard,
   type FetchLike,
@@ -213,6 +217,7 @@ export function createApp(deps: AppDeps) {
         mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
       }),
       ...historyHandlers(createHistoryService({ repo: createHistoryRepo(db) })),
+      ...scheduleHandlers(createScheduleService({ repo: createSchedulesRepo(db), now, newId })),
     },
     { authenticate: auth.authenticate, hasAccess: billing.hasAccess },
   );
@@ -246,5 +251,21 @@ export function createApp(deps: AppDeps) {
     );
   });
 
-  return app;
+  // The cron tick (main.ts: Deno.cron every minute); createApp itself starts no timers.
+  const scheduleTicker = createScheduleTicker({
+    repo: createSchedulesRepo(db),
+    history: createHistoryRepo(db),
+    runSync: syncEngine.runSync,
+    hasAccess: billing.hasAccess,
+    recoverStaleJobs: jobs.recoverStale,
+    now,
+    newId,
+    log,
+  });
+
+  return Object.assign(app, {
+    /** Fails stale jobs, then runs due schedules; safe to call from any number of instances. */
+    tick: scheduleTicker.tick,
+    runDueSchedules: scheduleTicker.runDueSchedules,
+  });
 }

@@ -1,17 +1,8 @@
 import { connect } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { AcumaticaClient, DEMO, type RunningAcumatica, startAcumatica } from "./acumatica-harness.ts";
+import { describe, expect, it } from "vitest";
+import { AcumaticaClient, acumaticaPerTest, DEMO } from "./acumatica-harness.ts";
 
-let running: RunningAcumatica | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(): Promise<RunningAcumatica> {
-  running = await startAcumatica();
-  return running;
-}
+const { start } = acumaticaPerTest();
 
 describe("POST /entity/auth/login", () => {
   it("answers 204 with an empty body and sets the session cookies, each twice", async () => {

@@ -1,24 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  AcumaticaClient,
+  type AcumaticaClient,
+  acumaticaPerTest,
   fieldValue,
   type Row,
   type RunningAcumatica,
-  startAcumatica,
 } from "./acumatica-harness.ts";
 
-let running: RunningAcumatica | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function signedIn(options: { size?: number } = {}) {
-  running = await startAcumatica(options);
-  const client = new AcumaticaClient(running.instanceUrl);
-  await client.login();
-  return { erp: running, client };
-}
+const { signedIn } = acumaticaPerTest();
 
 const V23 = "/entity/Default/23.200.001";
 

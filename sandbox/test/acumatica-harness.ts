@@ -1,6 +1,7 @@
 import type { QuantityUpdate } from "../src/control.ts";
 import { type DemoCatalog, generateCatalog } from "../src/seed/catalog.ts";
 import { startSandbox } from "../src/serve-node.ts";
+import { cleanupAfterEach } from "./per-test.ts";
 
 export const DEMO = { name: "admin", password: "Sandbox-Passw0rd", tenant: "StockbridgeDemo" };
 
@@ -52,6 +53,26 @@ export async function startAcumatica(
     state: async () => ((await control("GET", "/state")) as { acumatica: Record<string, unknown> }).acumatica,
     close: () => running.close(),
   };
+}
+
+/**
+ * For a test file: answers `start()`, a sandbox (see startAcumatica) closed after the test that
+ * started it, and `signedIn()`, the same with a client already logged in as the demo user.
+ */
+export function acumaticaPerTest() {
+  const onCleanup = cleanupAfterEach();
+  async function start(options: Parameters<typeof startAcumatica>[0] = {}): Promise<RunningAcumatica> {
+    const erp = await startAcumatica(options);
+    onCleanup(erp.close);
+    return erp;
+  }
+  async function signedIn(options: Parameters<typeof startAcumatica>[0] = {}) {
+    const erp = await start(options);
+    const client = new AcumaticaClient(erp.instanceUrl);
+    await client.login();
+    return { erp, client };
+  }
+  return { start, signedIn };
 }
 
 /** A plain-fetch client that keeps cookies the way a connector would (a tiny cookie jar). */

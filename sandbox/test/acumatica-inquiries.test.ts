@@ -1,24 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  AcumaticaClient,
-  fieldValue,
-  type Row,
-  type RunningAcumatica,
-  startAcumatica,
-} from "./acumatica-harness.ts";
+import { describe, expect, it } from "vitest";
+import { acumaticaPerTest, fieldValue, type Row, type RunningAcumatica } from "./acumatica-harness.ts";
 
-let running: RunningAcumatica | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function signedIn() {
-  running = await startAcumatica();
-  const client = new AcumaticaClient(running.instanceUrl);
-  await client.login();
-  return { erp: running, client };
-}
+const { signedIn } = acumaticaPerTest();
 
 function stockItems(erp: RunningAcumatica) {
   return erp.catalog.acumatica.items.filter((item) => item.isStockItem);

@@ -1,18 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { AcumaticaClient, eventually, type RunningAcumatica, startAcumatica } from "./acumatica-harness.ts";
+import { describe, expect, it } from "vitest";
+import { AcumaticaClient, acumaticaPerTest, eventually } from "./acumatica-harness.ts";
 
-let running: RunningAcumatica | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function signedIn() {
-  running = await startAcumatica();
-  const client = new AcumaticaClient(running.instanceUrl);
-  await client.login();
-  return { erp: running, client };
-}
+const { start, signedIn } = acumaticaPerTest();
 
 const ONE_ITEM = "/entity/Default/23.200.001/StockItem?$select=InventoryID&$top=1";
 
@@ -78,8 +67,7 @@ describe("licence request queue", () => {
 
 describe("configure", () => {
   it("answers 400 to bad values, naming the field, and to unknown settings", async () => {
-    running = await startAcumatica();
-    const erp = running;
+    const erp = await start();
 
     await expect(erp.configure({ seats: 0 })).rejects.toThrow(/400.*seats/);
     await expect(erp.configure({ errorRate: 2 })).rejects.toThrow(/errorRate/);

@@ -1,22 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  productGid,
-  type ShopifyHarness,
-  seededVariants,
-  startShopify,
-  variantGid,
-} from "./shopify-harness.ts";
+import { describe, expect, it } from "vitest";
+import { productGid, seededVariants, shopifyPerTest, variantGid } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: Parameters<typeof startShopify>[0] = {}) {
-  harness = await startShopify(options);
-  return harness;
-}
+const start = shopifyPerTest();
 
 const RUN_QUERY = `mutation Run($query: String!) {
   bulkOperationRunQuery(query: $query) { bulkOperation { id status } userErrors { code field message } }

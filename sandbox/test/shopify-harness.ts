@@ -4,6 +4,7 @@ import type { SandboxClock } from "../src/clock.ts";
 import { type DemoCatalog, generateCatalog } from "../src/seed/catalog.ts";
 import { startSandbox } from "../src/serve-node.ts";
 import type { Simulator } from "../src/simulator.ts";
+import { cleanupAfterEach } from "./per-test.ts";
 
 export const STORE = SANDBOX_DEMO.shopify.storeName;
 export const TOKEN = SANDBOX_DEMO.shopify.accessToken;
@@ -72,6 +73,16 @@ export async function startShopify(
       }),
     advanceSeconds: (seconds) => clock.advance(seconds * 1000),
     close: running.close,
+  };
+}
+
+/** For a test file: answers `start()`, a sandbox (see startShopify) closed after the test that started it. */
+export function shopifyPerTest(): (options?: Parameters<typeof startShopify>[0]) => Promise<ShopifyHarness> {
+  const onCleanup = cleanupAfterEach();
+  return async (options) => {
+    const harness = await startShopify(options);
+    onCleanup(harness.close);
+    return harness;
   };
 }
 

@@ -1,23 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SeedVariant } from "../src/seed/catalog.ts";
 import {
   itemGid,
   locationGid,
   type ShopifyHarness,
   seededVariants,
-  startShopify,
+  shopifyPerTest,
 } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: Parameters<typeof startShopify>[0] = {}) {
-  harness = await startShopify(options);
-  return harness;
-}
+const start = shopifyPerTest();
 
 const SET = `mutation Set($input: InventorySetQuantitiesInput!) {
   inventorySetQuantities(input: $input) {

@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type ShopifyHarness, startShopify } from "./shopify-harness.ts";
+import { describe, expect, it } from "vitest";
+import { shopifyPerTest } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: Parameters<typeof startShopify>[0] = {}) {
-  harness = await startShopify(options);
-  return harness;
-}
+const start = shopifyPerTest();
 
 interface Cost {
   requestedQueryCost: number;

@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type ShopifyHarness, seededVariants, startShopify, variantGid } from "./shopify-harness.ts";
+import { describe, expect, it } from "vitest";
+import { seededVariants, shopifyPerTest, variantGid } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: Parameters<typeof startShopify>[0] = {}) {
-  harness = await startShopify(options);
-  return harness;
-}
+const start = shopifyPerTest();
 
 interface VariantPage {
   productVariants: {
@@ -113,7 +104,7 @@ describe("productVariants", () => {
   });
 
   it("returns only variants updated after an updated_at filter", async () => {
-    const { client, catalog, clock } = await start();
+    const { client, catalog, clock, advanceSeconds } = await start();
     const { product, variant } = seededVariants(catalog)[3]!;
     const since = clock
       .now()
@@ -137,7 +128,7 @@ describe("productVariants", () => {
       },
     );
     expect(update.errors).toBeUndefined();
-    harness!.advanceSeconds(1);
+    advanceSeconds(1);
 
     const after = await shopify.request<VariantPage>(PAGE, {
       variables: { first: 50, query: `updated_at:>=${since}` },

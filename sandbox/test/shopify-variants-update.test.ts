@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   productGid,
   type ShopifyHarness,
   seededVariants,
-  startShopify,
+  shopifyPerTest,
   variantGid,
 } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start() {
-  harness = await startShopify();
-  return harness;
-}
+const start = shopifyPerTest();
 
 const UPDATE = `mutation Update($productId: ID!, $variants: [ProductVariantsBulkInput!]!, $partial: Boolean) {
   productVariantsBulkUpdate(productId: $productId, variants: $variants, allowPartialUpdates: $partial) {

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validateShopifyOperation } from "../src/shopify/index.ts";
-import { type ShopifyHarness, startShopify } from "./shopify-harness.ts";
+import { shopifyPerTest } from "./shopify-harness.ts";
 
-let harness: ShopifyHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: Parameters<typeof startShopify>[0] = {}) {
-  harness = await startShopify(options);
-  return harness;
-}
+const start = shopifyPerTest();
 
 const SHOP = "{ shop { name } }";
 

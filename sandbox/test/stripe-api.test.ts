@@ -1,30 +1,15 @@
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
-import { type StripeHarness, startStripe } from "./stripe-harness.ts";
+import { describe, expect, it } from "vitest";
+import { stripeClient, stripePerTest } from "./stripe-harness.ts";
 
-const running: StripeHarness[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((harness) => harness.close()));
-});
-
-async function given(): Promise<StripeHarness> {
-  const harness = await startStripe();
-  running.push(harness);
-  return harness;
-}
+const given = stripePerTest();
 
 const AUTH = { authorization: "Bearer sk_test_raw_http" };
 
 describe("authentication", () => {
   it("refuses a key that is not a test secret key with Stripe's 401 body", async () => {
     const { origin } = await given();
-    const port = Number(new URL(origin).port);
-    const live = new Stripe("sk_live_abcdefghijklmnop1234", {
-      host: "127.0.0.1",
-      port,
-      protocol: "http",
-      maxNetworkRetries: 0,
-    });
+    const live = stripeClient(origin, "sk_live_abcdefghijklmnop1234");
 
     const error = await live.products.list().catch((caught: unknown) => caught);
     const raw = await fetch(`${origin}/v1/products`);

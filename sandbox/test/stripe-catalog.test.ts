@@ -1,17 +1,8 @@
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
-import { type StripeHarness, startStripe } from "./stripe-harness.ts";
+import { describe, expect, it } from "vitest";
+import { stripePerTest } from "./stripe-harness.ts";
 
-const running: StripeHarness[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((harness) => harness.close()));
-});
-
-async function given(): Promise<StripeHarness> {
-  const harness = await startStripe();
-  running.push(harness);
-  return harness;
-}
+const given = stripePerTest();
 
 describe("GET /v1/prices", () => {
   it("lists the three monthly plans with their products expanded, Starter first", async () => {

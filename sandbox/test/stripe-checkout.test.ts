@@ -1,24 +1,8 @@
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  payCheckout,
-  type StripeHarness,
-  startStripe,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from "./stripe-harness.ts";
+import { describe, expect, it } from "vitest";
+import { payCheckout, type StripeHarness, stripeWithWebhooksPerTest } from "./stripe-harness.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function given(): Promise<{ harness: StripeHarness; receiver: WebhookReceiver }> {
-  const receiver = await startWebhookReceiver();
-  const harness = await startStripe({ webhookUrl: receiver.url });
-  cleanups.push(receiver.close, harness.close);
-  return { harness, receiver };
-}
+const given = stripeWithWebhooksPerTest();
 
 const SUCCESS_URL = "http://127.0.0.1:8000/subscription/success?session_id={CHECKOUT_SESSION_ID}";
 const CANCEL_URL = "http://127.0.0.1:8000/subscription/cancel";

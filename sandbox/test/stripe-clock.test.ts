@@ -1,24 +1,8 @@
 import type Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type StripeHarness,
-  startStripe,
-  startWebhookReceiver,
-  subscribeThroughCheckout,
-  type WebhookReceiver,
-} from "./stripe-harness.ts";
+import { describe, expect, it } from "vitest";
+import { stripeWithWebhooksPerTest, subscribeThroughCheckout } from "./stripe-harness.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function given(): Promise<{ harness: StripeHarness; receiver: WebhookReceiver }> {
-  const receiver = await startWebhookReceiver();
-  const harness = await startStripe({ webhookUrl: receiver.url });
-  cleanups.push(receiver.close, harness.close);
-  return { harness, receiver };
-}
+const given = stripeWithWebhooksPerTest();
 
 const DAY = 86_400;
 

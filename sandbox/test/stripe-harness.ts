@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { createClock, type SandboxClock } from "../src/clock.ts";
 import { startSandbox } from "../src/serve-node.ts";
 import type { StripeSimulator } from "../src/stripe/index.ts";
+import { cleanupAfterEach } from "./per-test.ts";
 
 export const WEBHOOK_SECRET = "whsec_test_stripe_simulator";
 
@@ -31,13 +32,7 @@ export async function startStripe(options: { webhookUrl?: string } = {}): Promis
   });
   const { origin } = running;
   const simulator = running.sandbox.systems.stripe;
-  const port = Number(new URL(origin).port);
-  const stripe = new Stripe("sk_test_sandbox_harness", {
-    host: "127.0.0.1",
-    port,
-    protocol: "http",
-    maxNetworkRetries: 0,
-  });
+  const stripe = stripeClient(origin, "sk_test_sandbox_harness");
   return {
     origin,
     stripe,
@@ -55,6 +50,46 @@ export async function startStripe(options: { webhookUrl?: string } = {}): Promis
       await simulator.idle();
       await running.close();
     },
+  };
+}
+
+/** The official SDK with `apiKey`, pointed at the sandbox at `origin` (plain HTTP, no retries). */
+export function stripeClient(origin: string, apiKey: string): Stripe {
+  return new Stripe(apiKey, {
+    host: "127.0.0.1",
+    port: Number(new URL(origin).port),
+    protocol: "http",
+    maxNetworkRetries: 0,
+  });
+}
+
+/** For a test file: answers `given()`, a sandbox closed after the test that started it. */
+export function stripePerTest(): () => Promise<StripeHarness> {
+  const onCleanup = cleanupAfterEach();
+  return async () => {
+    const harness = await startStripe();
+    onCleanup(harness.close);
+    return harness;
+  };
+}
+
+/**
+ * For a test file: answers `given()`, a sandbox and a verifying webhook receiver (see
+ * startWebhookReceiver), both closed after the test that started them. The sandbox delivers to
+ * the receiver unless `webhookUrl` points it elsewhere.
+ */
+export function stripeWithWebhooksPerTest(): (options?: {
+  failFirst?: number;
+  secret?: string;
+  webhookUrl?: string;
+}) => Promise<{ harness: StripeHarness; receiver: WebhookReceiver }> {
+  const onCleanup = cleanupAfterEach();
+  return async ({ webhookUrl, ...receiverOptions } = {}) => {
+    const receiver = await startWebhookReceiver(receiverOptions);
+    onCleanup(receiver.close);
+    const harness = await startStripe({ webhookUrl: webhookUrl ?? receiver.url });
+    onCleanup(harness.close);
+    return { harness, receiver };
   };
 }
 

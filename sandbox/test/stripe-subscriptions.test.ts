@@ -1,24 +1,13 @@
 import Stripe from "stripe";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type StripeHarness,
-  startStripe,
-  startWebhookReceiver,
+  stripeWithWebhooksPerTest,
   subscribeThroughCheckout,
   type WebhookReceiver,
 } from "./stripe-harness.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function given(): Promise<{ harness: StripeHarness; receiver: WebhookReceiver }> {
-  const receiver = await startWebhookReceiver();
-  const harness = await startStripe({ webhookUrl: receiver.url });
-  cleanups.push(receiver.close, harness.close);
-  return { harness, receiver };
-}
+const given = stripeWithWebhooksPerTest();
 
 /** Webhooks that arrived after `from` (the count before the action under test). */
 async function typesSince(

@@ -1,26 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ControlInputError } from "../src/simulator.ts";
-import {
-  type StripeHarness,
-  startStripe,
-  startWebhookReceiver,
-  subscribeThroughCheckout,
-  type WebhookReceiver,
-} from "./stripe-harness.ts";
+import { stripeWithWebhooksPerTest, subscribeThroughCheckout } from "./stripe-harness.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function given(
-  options: { failFirst?: number } = {},
-): Promise<{ harness: StripeHarness; receiver: WebhookReceiver }> {
-  const receiver = await startWebhookReceiver(options);
-  const harness = await startStripe({ webhookUrl: receiver.url });
-  cleanups.push(receiver.close, harness.close);
-  return { harness, receiver };
-}
+const given = stripeWithWebhooksPerTest();
 
 describe("webhook delivery", () => {
   it("retries after the endpoint answers 500 and still delivers every event in order", async () => {
@@ -46,9 +28,7 @@ describe("webhook delivery", () => {
   });
 
   it("retries when the endpoint is unreachable, then delivers once it is configured to a live one", async () => {
-    const receiver = await startWebhookReceiver();
-    const harness = await startStripe({ webhookUrl: "http://127.0.0.1:9/unreachable" });
-    cleanups.push(receiver.close, harness.close);
+    const { harness, receiver } = await given({ webhookUrl: "http://127.0.0.1:9/unreachable" });
 
     await harness.stripe.customers.create({ email: "late@example.com" });
     harness.simulator.configure({ webhookUrl: receiver.url });
@@ -71,9 +51,7 @@ describe("webhook delivery", () => {
   });
 
   it("signs with the configured secret, which a receiver with another secret rejects", async () => {
-    const receiver = await startWebhookReceiver({ secret: "whsec_someone_else" });
-    const harness = await startStripe({ webhookUrl: receiver.url });
-    cleanups.push(receiver.close, harness.close);
+    const { harness, receiver } = await given({ secret: "whsec_someone_else" });
     harness.simulator.configure({ failWebhooks: 0 });
 
     await harness.stripe.customers.create({});

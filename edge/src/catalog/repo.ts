@@ -1,17 +1,13 @@
-import type { InArgs, Row } from "@libsql/client";
+import type { InArgs } from "@libsql/client";
 import type { AcumaticaItemRow } from "../connectors/acumatica/catalog-reader.ts";
 import type { ShopifyVariantRow } from "../connectors/shopify/catalog-reader.ts";
 import type { Db } from "../db/client.ts";
+import { createListQueries, type ListedPage, type ListRequest } from "./list-repo.ts";
 import type { SearchCache } from "./search-cache.ts";
+import { createSortOrders, type SortOrders } from "./sort-orders.ts";
 import { ACUMATICA_TABLE, type CatalogSystem, type CatalogTable, SHOPIFY_TABLE } from "./tables.ts";
 
-export interface ListRequest {
-  page: number;
-  limit: number;
-  search: string;
-  sortBy: string;
-  sortDirection: "asc" | "desc";
-}
+export type { ListedPage, ListRequest };
 
 export interface SwapCounts {
   total: number;
@@ -22,15 +18,15 @@ export interface SwapCounts {
   removed: number;
 }
 
-/** Searches matching at most this many rows keep their row ids in the cache. */
-const FEW_MATCHES = 2_000;
 /** Rows per INSERT statement (17 columns x 1,000 stays under SQLite's 32,766 parameters). */
 const ROWS_PER_INSERT = 1_000;
 
 const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
-/** The only SQL for the cached catalogs: staging writes, the swap, and the list queries. */
-export function createCatalogRepo(db: Db, searchCache: SearchCache) {
+/** The SQL for the cached catalogs: staging writes, the swap, and (list-repo.ts) the list queries. */
+export function createCatalogRepo(db: Db, searchCache: SearchCache, sortOrders: SortOrders = createSortOrders()) {
+  const lists = createListQueries(db, { searches: searchCache, orders: sortOrders });
+
   async function stage(table: CatalogTable, columns: string[], values: unknown[][]) {
     for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
       const chunk = values.slice(start, start + ROWS_PER_INSERT);
@@ -103,92 +99,10 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache) {
     };
   }
 
-  async function list(
-    system: CatalogSystem,
-    userId: string,
-    request: ListRequest,
-  ): Promise<{ rows: Row[]; total: number }> {
-    const t = TABLES[system];
-    const sort = t.sorts[request.sortBy] ?? t.sorts.lastSynced;
-    if (!sort) throw new Error(`no sort for ${request.sortBy}`);
-    const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
-    const order = `ORDER BY ${sort.column} ${direction}, id ${direction} LIMIT ? OFFSET ?`;
-    const window = [request.limit, (request.page - 1) * request.limit];
-    const select = `SELECT id, ${t.key}, ${t.columns.join(", ")}, last_synced FROM ${t.table}`;
-    const state = await catalogState(system, userId);
-    const term = request.search.toLowerCase();
-
-    if (!term) {
-      const [page, count] = await Promise.all([
-        db.execute({
-          sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? ${order}`,
-          args: [userId, ...window],
-        }),
-        state
-          ? Promise.resolve(state.total)
-          : countRows(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]),
-      ]);
-      return { rows: page.rows, total: count };
-    }
-
-    const key = `${system}|${userId}|${term}`;
-    const cacheKey = state ? `${key}|${state.version}` : null;
-    let match = cacheKey ? searchCache.get(cacheKey) : undefined;
-    if (!match) {
-      // One pass over the SKU index finds the matches of a selective search; a broad one is counted.
-      const found = await db.execute({
-        sql: `SELECT rowid FROM ${t.table} INDEXED BY ${t.skuIndex} WHERE user_id = ? AND instr(sku_key, ?) > 0 LIMIT ?`,
-        args: [userId, term, FEW_MATCHES + 1],
-      });
-      match =
-        found.rows.length <= FEW_MATCHES
-          ? { total: found.rows.length, rowids: found.rows.map((row) => Number(row.rowid)) }
-          : {
-              total: await countRows(
-                `SELECT count(*) AS total FROM ${t.table} INDEXED BY ${t.skuIndex} WHERE user_id = ? AND instr(sku_key, ?) > 0`,
-                [userId, term],
-              ),
-              rowids: null,
-            };
-      if (cacheKey) searchCache.set(cacheKey, match);
-    }
-    if (match.total === 0) return { rows: [], total: 0 };
-    const page = match.rowids
-      ? // CROSS JOIN makes the few matches the outer loop; otherwise SQLite may walk a sort index
-        // over all 100,000 rows to avoid sorting a hundred.
-        await db.execute({
-          sql: `SELECT p.id, p.${t.key}, ${t.columns.map((column) => `p.${column}`).join(", ")}, p.last_synced
-                FROM json_each(?) AS matched CROSS JOIN ${t.table} AS p ON p.rowid = matched.value
-                WHERE p.user_id = ? ORDER BY p.${sort.column} ${direction}, p.id ${direction} LIMIT ? OFFSET ?`,
-          args: [JSON.stringify(match.rowids), userId, ...window],
-        })
-      : // Many matches: walking the sort index finds a page of them after a short stretch.
-        await db.execute({
-          sql: `${select} INDEXED BY ${sort.index} WHERE user_id = ? AND instr(sku_key, ?) > 0 ${order}`,
-          args: [userId, term, ...window],
-        });
-    return { rows: page.rows, total: match.total };
-  }
-
-  async function countRows(sql: string, args: InArgs): Promise<number> {
-    const result = await db.execute({ sql, args });
-    return Number(result.rows[0]?.total ?? 0);
-  }
-
-  async function catalogState(
-    system: CatalogSystem,
-    userId: string,
-  ): Promise<{ total: number; version: number } | null> {
-    const result = await db.execute({
-      sql: "SELECT total, version FROM catalog_state WHERE user_id = ? AND system = ?",
-      args: [userId, system],
-    });
-    const row = result.rows[0];
-    return row ? { total: Number(row.total), version: Number(row.version) } : null;
-  }
-
   return {
-    list,
+    /** A page of the user's products (values in the table's `listed` order) and the total matched. */
+    list: (system: CatalogSystem, userId: string, request: ListRequest): Promise<ListedPage> =>
+      lists.list(TABLES[system], userId, request),
     swap,
 
     async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {

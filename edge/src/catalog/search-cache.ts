@@ -6,8 +6,8 @@
  */
 export interface SearchMatch {
   total: number;
-  /** Row ids of every match when there are few; null when there are many (page via the sort index). */
-  rowids: number[] | null;
+  /** The rowids of every match as a JSON array when there are few; null when there are many (page via the sort index). */
+  rowids: string | null;
 }
 
 export function createSearchCache(capacity = 500) {

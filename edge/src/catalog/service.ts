@@ -1,4 +1,3 @@
-import type { Row } from "@libsql/client";
 import {
   type AcumaticaProductList,
   type AcumaticaProductQuery,
@@ -172,38 +171,47 @@ function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string
   return error;
 }
 
-function toShopifyProduct(row: Row): ShopifyProductList["products"][number] {
+/** The values of SHOPIFY_TABLE.listed, in that order. */
+function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][number] {
+  const [id, variantId, productId, inventoryItemId, title, sku, price, compareAt, physical, tracked, locations, synced] =
+    values;
   return {
-    _id: String(row.id),
-    variantId: String(row.variant_id),
-    productId: String(row.product_id),
-    inventoryItemId: nullableText(row.inventory_item_id),
-    title: String(row.title),
-    sku: String(row.sku),
-    price: fromCents(Number(row.price_cents)),
-    compareAtPrice:
-      row.compare_at_price_cents === null ? null : fromCents(Number(row.compare_at_price_cents)),
-    isPhysicalProduct: Number(row.is_physical) === 1,
-    tracked: Number(row.tracked) === 1,
-    inventoryLocations: JSON.parse(String(row.locations_json)),
-    lastSynced: String(row.last_synced),
+    _id: String(id),
+    variantId: String(variantId),
+    productId: String(productId),
+    inventoryItemId: nullableText(inventoryItemId),
+    title: String(title),
+    sku: String(sku),
+    price: fromCents(Number(price)),
+    compareAtPrice: compareAt === null ? null : fromCents(Number(compareAt)),
+    isPhysicalProduct: Number(physical) === 1,
+    tracked: Number(tracked) === 1,
+    inventoryLocations: storedLocations(locations),
+    lastSynced: String(synced),
   };
 }
 
-function toAcumaticaProduct(row: Row): AcumaticaProductList["products"][number] {
+/** The values of ACUMATICA_TABLE.listed, in that order. */
+function toAcumaticaProduct(values: unknown[]): AcumaticaProductList["products"][number] {
+  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem, synced] = values;
   return {
-    _id: String(row.id),
-    acumaticaId: String(row.acumatica_id),
-    sku: String(row.sku),
-    description: String(row.description),
-    defaultPrice: fromCents(Number(row.default_price_cents)),
-    msrp: row.msrp_cents === null ? null : fromCents(Number(row.msrp_cents)),
-    available: nullableNumber(row.available),
-    onHandInventory: nullableNumber(row.on_hand),
-    availableForShipping: nullableNumber(row.available_for_shipping),
-    isStockItem: Number(row.is_stock_item) === 1,
-    lastSynced: String(row.last_synced),
+    _id: String(id),
+    acumaticaId: String(acumaticaId),
+    sku: String(sku),
+    description: String(description),
+    defaultPrice: fromCents(Number(price)),
+    msrp: msrp === null ? null : fromCents(Number(msrp)),
+    available: nullableNumber(available),
+    onHandInventory: nullableNumber(onHand),
+    availableForShipping: nullableNumber(forShipping),
+    isStockItem: Number(stockItem) === 1,
+    lastSynced: String(synced),
   };
+}
+
+/** locations_json is only written by the pull and the sync engine, always as this list's shape. */
+function storedLocations(value: unknown): ShopifyProductList["products"][number]["inventoryLocations"] {
+  return value as ShopifyProductList["products"][number]["inventoryLocations"];
 }
 
 function nullableText(value: unknown): string | null {

@@ -12,6 +12,10 @@ export interface CatalogTable {
   columns: string[];
   sorts: Record<string, { column: string; index: string }>;
   skuIndex: string;
+  /** Trigram index of sku_key (migration 9): narrows a SKU search to candidate rowids. */
+  skuSearch: string;
+  /** One listed product as a JSON array (table alias `p`): one value per row to cross into JS. */
+  listed: string;
 }
 
 const SHOPIFY_COLUMNS = [
@@ -49,6 +53,9 @@ export const SHOPIFY_TABLE: CatalogTable = {
   key: "variant_id",
   columns: SHOPIFY_COLUMNS,
   skuIndex: "shopify_products_sku",
+  skuSearch: "shopify_products_sku_search",
+  listed: `json_array(p.id, p.variant_id, p.product_id, p.inventory_item_id, p.title, p.sku, p.price_cents,
+    p.compare_at_price_cents, p.is_physical, p.tracked, json(p.locations_json), p.last_synced)`,
   sorts: {
     sku: { column: "sku_key", index: "shopify_products_sku" },
     price: { column: "price_cents", index: "shopify_products_price" },
@@ -66,6 +73,9 @@ export const ACUMATICA_TABLE: CatalogTable = {
   key: "acumatica_id",
   columns: ACUMATICA_COLUMNS,
   skuIndex: "acumatica_products_sku",
+  skuSearch: "acumatica_products_sku_search",
+  listed: `json_array(p.id, p.acumatica_id, p.sku, p.description, p.default_price_cents, p.msrp_cents, p.available,
+    p.on_hand, p.available_for_shipping, p.is_stock_item, p.last_synced)`,
   sorts: {
     sku: { column: "sku_key", index: "acumatica_products_sku" },
     defaultPrice: { column: "default_price_cents", index: "acumatica_products_price" },

@@ -138,6 +138,18 @@ export function createConnectionsRepo(db: Db) {
 export type ConnectionsRepo = ReturnType<typeof createConnectionsRepo>;
 
 function toAcumatica(row: Row): AcumaticaRecord {
+  return { ...acumaticaColumns(row), passwordSealed: String(row.password_encrypted) };
+}
+
+function toShopify(row: Row): ShopifyRecord {
+  return { ...shopifyColumns(row), accessTokenSealed: String(row.access_token_encrypted) };
+}
+
+/*
+ * The columns of a saved connection every read maps the same way. The secret is left to the caller:
+ * the repo keeps it sealed, the user view (users/user-view.ts) never selects it.
+ */
+export function acumaticaColumns(row: Row): Omit<AcumaticaRecord, "passwordSealed"> {
   return {
     name: String(row.name),
     apiVersion: String(row.api_version),
@@ -145,19 +157,17 @@ function toAcumatica(row: Row): AcumaticaRecord {
     endpointName: String(row.endpoint_name),
     username: String(row.username),
     company: String(row.company),
-    passwordSealed: String(row.password_encrypted),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),
     lastTestError: text(row.last_test_error),
   };
 }
 
-function toShopify(row: Row): ShopifyRecord {
+export function shopifyColumns(row: Row): Omit<ShopifyRecord, "accessTokenSealed"> {
   return {
     name: String(row.name),
     apiVersion: String(row.api_version),
     storeName: String(row.store_name),
-    accessTokenSealed: String(row.access_token_encrypted),
     servedApiVersion: text(row.served_api_version),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),

@@ -37,11 +37,16 @@ export interface AutoMapCandidate {
  * Reads LEFT JOIN the catalogs: a mapping whose variant or item vanished on a pull still shows,
  * with its SKU snapshot and `missing: true`, instead of silently disappearing.
  */
-const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumatica_id, m.acumatica_sku, m.mapping_type,
-    m.updated_at, m.last_synced_at, sp.id AS sp_id, sp.sku AS sp_sku, ap.id AS ap_id, ap.sku AS ap_sku
-  FROM mappings m
+const VIEW_FROM = `FROM mappings m
   LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
   LEFT JOIN acumatica_products ap ON ap.user_id = m.user_id AND ap.acumatica_id = m.acumatica_id`;
+
+const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumatica_id, m.acumatica_sku, m.mapping_type,
+    m.updated_at, m.last_synced_at, sp.id AS sp_id, sp.sku AS sp_sku, ap.id AS ap_id, ap.sku AS ap_sku
+  ${VIEW_FROM}`;
+
+const INSERT = `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const SEARCH_CLAUSE = `(m.shopify_sku LIKE ? ESCAPE '\\' OR m.acumatica_sku LIKE ? ESCAPE '\\'
   OR sp.sku LIKE ? ESCAPE '\\' OR ap.sku LIKE ? ESCAPE '\\')`;
@@ -84,43 +89,16 @@ export function createMappingRepo(db: Db) {
       return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.acumatica_id = ?`, [userId, acumaticaId]);
     },
 
+    /** A pair already mapped fails with a unique violation (see isUniqueViolation). */
     async insert(mapping: NewMapping): Promise<void> {
-      await db.execute({
-        sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [
-          mapping.id,
-          mapping.userId,
-          mapping.shopifyVariantId,
-          mapping.shopifySku,
-          mapping.acumaticaId,
-          mapping.acumaticaSku,
-          mapping.mappingType,
-          mapping.now,
-          mapping.now,
-        ],
-      });
+      await db.execute({ sql: INSERT, args: insertArgs(mapping) });
     },
 
     /** Inserts many in one write transaction; a pair taken meanwhile is skipped, not an error. Answers how many were made. */
     async insertMany(mappings: NewMapping[]): Promise<number> {
       if (mappings.length === 0) return 0;
       const results = await db.batch(
-        mappings.map((mapping) => ({
-          sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-          args: [
-            mapping.id,
-            mapping.userId,
-            mapping.shopifyVariantId,
-            mapping.shopifySku,
-            mapping.acumaticaId,
-            mapping.acumaticaSku,
-            mapping.mappingType,
-            mapping.now,
-            mapping.now,
-          ],
-        })),
+        mappings.map((mapping) => ({ sql: `${INSERT} ON CONFLICT DO NOTHING`, args: insertArgs(mapping) })),
         "write",
       );
       return results.reduce((sum, result) => sum + result.rowsAffected, 0);
@@ -167,9 +145,7 @@ export function createMappingRepo(db: Db) {
             args: [...whereArgs, options.limit, options.offset],
           },
           {
-            sql: `SELECT COUNT(*) AS total FROM mappings m
-                  LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
-                  LEFT JOIN acumatica_products ap ON ap.user_id = m.user_id AND ap.acumatica_id = m.acumatica_id ${where}`,
+            sql: `SELECT COUNT(*) AS total ${VIEW_FROM} ${where}`,
             args: whereArgs,
           },
         ],
@@ -274,6 +250,20 @@ export function toMapping(row: Row): Mapping {
     updatedAt: String(row.updated_at),
     lastSyncedAt: row.last_synced_at === null ? null : String(row.last_synced_at),
   };
+}
+
+function insertArgs(mapping: NewMapping): string[] {
+  return [
+    mapping.id,
+    mapping.userId,
+    mapping.shopifyVariantId,
+    mapping.shopifySku,
+    mapping.acumaticaId,
+    mapping.acumaticaSku,
+    mapping.mappingType,
+    mapping.now,
+    mapping.now,
+  ];
 }
 
 function toCandidate(row: Row): AutoMapCandidate {

@@ -1,5 +1,6 @@
 import type { Row } from "@libsql/client";
 import type { AcumaticaConnection, ShopifyConnection, Subscription, User } from "@stockbridge/shared";
+import { acumaticaColumns, shopifyColumns } from "../connections/repo.ts";
 import type { Db } from "../db/client.ts";
 
 /**
@@ -54,33 +55,9 @@ export function toSubscription(row: Row): Subscription {
 }
 
 export function toAcumaticaConnection(row: Row): AcumaticaConnection {
-  return {
-    name: String(row.name),
-    apiVersion: String(row.api_version),
-    instanceUri: String(row.instance_uri),
-    endpointName: String(row.endpoint_name),
-    username: String(row.username),
-    company: String(row.company),
-    passwordSet: Number(row.password_set) === 1,
-    isVerified: Number(row.is_verified) === 1,
-    lastTestedAt: nullableText(row.last_tested_at),
-    lastTestError: nullableText(row.last_test_error),
-  };
+  return { ...acumaticaColumns(row), passwordSet: Number(row.password_set) === 1 };
 }
 
 export function toShopifyConnection(row: Row): ShopifyConnection {
-  return {
-    name: String(row.name),
-    apiVersion: String(row.api_version),
-    storeName: String(row.store_name),
-    accessTokenSet: Number(row.access_token_set) === 1,
-    servedApiVersion: nullableText(row.served_api_version),
-    isVerified: Number(row.is_verified) === 1,
-    lastTestedAt: nullableText(row.last_tested_at),
-    lastTestError: nullableText(row.last_test_error),
-  };
-}
-
-function nullableText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
+  return { ...shopifyColumns(row), accessTokenSet: Number(row.access_token_set) === 1 };
 }

@@ -4,6 +4,7 @@ import type { StripeContext } from "./context.ts";
 import { invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { answer, answerList, LIST_PARAMS, requestParams } from "./http.ts";
 import { ID_LENGTHS, newId } from "./ids.ts";
+import { whereEqual } from "./list-filters.ts";
 import { applyMetadata, type ParamReader } from "./params.ts";
 import { type CheckoutSessionRecord, type LineItemInput, newestFirst } from "./records.ts";
 import { renderCheckoutSession, renderList } from "./render.ts";
@@ -60,14 +61,12 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
       "created",
       "payment_intent",
     ]);
-    const customer = params.string("customer");
-    const subscription = params.string("subscription");
-    const status = params.oneOf("status", ["open", "complete", "expired"]);
     const records = newestFirst(ctx.store.sessions.values()).filter(
-      (session) =>
-        (customer === undefined || session.customer === customer) &&
-        (subscription === undefined || session.subscription === subscription) &&
-        (status === undefined || session.status === status),
+      whereEqual<CheckoutSessionRecord>({
+        customer: params.string("customer"),
+        subscription: params.string("subscription"),
+        status: params.oneOf("status", ["open", "complete", "expired"]),
+      }),
     );
     const render = (session: CheckoutSessionRecord) => renderCheckoutSession(session, ctx.store);
     return answerList(c, ctx.store, {

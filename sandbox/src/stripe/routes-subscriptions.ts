@@ -13,6 +13,7 @@ import type { StripeContext } from "./context.ts";
 import { findPaymentMethod } from "./customers.ts";
 import { invalidRequest, noSuch, parameterMissing } from "./errors.ts";
 import { answer, answerList, LIST_PARAMS, requestParams } from "./http.ts";
+import { whereEqual } from "./list-filters.ts";
 import { applyMetadata, type ParamReader } from "./params.ts";
 import { type InvoiceRecord, newestFirst, type SubscriptionRecord } from "./records.ts";
 import { renderEvent } from "./render.ts";
@@ -160,14 +161,12 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
       "collection_method",
       "due_date",
     ]);
-    const customer = params.string("customer");
-    const subscription = params.string("subscription");
-    const status = params.oneOf("status", ["draft", "open", "paid", "uncollectible", "void"]);
     const records = newestFirst(ctx.store.invoices.values()).filter(
-      (invoice) =>
-        (customer === undefined || invoice.customer === customer) &&
-        (subscription === undefined || invoice.subscription === subscription) &&
-        (status === undefined || invoice.status === status),
+      whereEqual<InvoiceRecord>({
+        customer: params.string("customer"),
+        subscription: params.string("subscription"),
+        status: params.oneOf("status", ["draft", "open", "paid", "uncollectible", "void"]),
+      }),
     );
     const render = (invoice: InvoiceRecord) => renderInvoice(invoice, ctx.store);
     return answerList(c, ctx.store, {

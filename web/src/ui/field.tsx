@@ -20,6 +20,23 @@ export interface FieldProps {
   children(control: FieldControlProps): ReactNode;
 }
 
+/** What a labelled control (TextInput, Select...) hands to its Field; `className` styles the wrapper. */
+export type FieldFrameProps = Omit<FieldProps, "children">;
+
+/** Splits a labelled control's props into its Field's and the rest, which go on the control element. */
+export function splitFieldProps<P extends FieldFrameProps>({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  className,
+  ...rest
+}: P) {
+  // An empty id counts as none, so the Field generates one.
+  return { field: { label, error, hint, hideLabel, className, ...(id ? { id } : {}) }, rest };
+}
+
 /** Label, control, hint and error text, wired with ids (aria-describedby / aria-invalid). */
 export function Field({ label, error, hint, hideLabel, id, className, children }: FieldProps) {
   const generated = useId();

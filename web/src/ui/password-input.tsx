@@ -1,33 +1,17 @@
 import { Eye, EyeOff } from "lucide-react";
 import { useState } from "react";
 import { cn } from "./cn.ts";
-import { controlClass, Field } from "./field.tsx";
+import { controlClass, Field, splitFieldProps } from "./field.tsx";
 import type { TextInputProps } from "./text-input.tsx";
 
 export type PasswordInputProps = Omit<TextInputProps, "type">;
 
 /** A password field with a show/hide toggle ("Show password" / "Hide password"). */
-export function PasswordInput({
-  label,
-  error,
-  hint,
-  hideLabel,
-  id,
-  className,
-  inputClassName,
-  required,
-  ...rest
-}: PasswordInputProps) {
+export function PasswordInput({ inputClassName, required, ...props }: PasswordInputProps) {
   const [visible, setVisible] = useState(false);
+  const { field, rest } = splitFieldProps(props);
   return (
-    <Field
-      label={label}
-      error={error}
-      hint={hint}
-      hideLabel={hideLabel}
-      className={className}
-      {...(id ? { id } : {})}
-    >
+    <Field {...field}>
       {(control) => (
         <div className="relative">
           <input

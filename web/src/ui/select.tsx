@@ -1,7 +1,7 @@
 import { ChevronDown } from "lucide-react";
-import type { ReactNode, Ref, SelectHTMLAttributes } from "react";
+import type { Ref, SelectHTMLAttributes } from "react";
 import { cn } from "./cn.ts";
-import { controlClass, Field } from "./field.tsx";
+import { controlClass, Field, type FieldFrameProps, splitFieldProps } from "./field.tsx";
 
 export interface SelectOption<V extends string = string> {
   value: V;
@@ -10,16 +10,14 @@ export interface SelectOption<V extends string = string> {
 }
 
 export interface SelectProps<V extends string = string>
-  extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "value" | "onChange" | "children"> {
-  label: string;
+  extends Omit<
+      SelectHTMLAttributes<HTMLSelectElement>,
+      "id" | "className" | "value" | "onChange" | "children"
+    >,
+    FieldFrameProps {
   options: ReadonlyArray<SelectOption<V>>;
   value: V;
   onChange(value: V): void;
-  error?: string | undefined;
-  hint?: ReactNode;
-  hideLabel?: boolean;
-  id?: string;
-  className?: string;
   ref?: Ref<HTMLSelectElement>;
 }
 
@@ -28,27 +26,15 @@ export interface SelectProps<V extends string = string>
  * For long searchable lists use a combobox instead.
  */
 export function Select<V extends string = string>({
-  label,
   options,
   value,
   onChange,
-  error,
-  hint,
-  hideLabel,
-  id,
-  className,
   required,
-  ...rest
+  ...props
 }: SelectProps<V>) {
+  const { field, rest } = splitFieldProps(props);
   return (
-    <Field
-      label={label}
-      error={error}
-      hint={hint}
-      hideLabel={hideLabel}
-      className={className}
-      {...(id ? { id } : {})}
-    >
+    <Field {...field}>
       {(control) => (
         <div className="relative">
           <select

@@ -1,40 +1,19 @@
-import type { InputHTMLAttributes, ReactNode, Ref } from "react";
+import type { InputHTMLAttributes, Ref } from "react";
 import { cn } from "./cn.ts";
-import { controlClass, Field } from "./field.tsx";
+import { controlClass, Field, type FieldFrameProps, splitFieldProps } from "./field.tsx";
 
-export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
-  label: string;
-  error?: string | undefined;
-  hint?: ReactNode;
-  hideLabel?: boolean;
-  id?: string;
-  /** Class of the wrapping field. */
-  className?: string;
+export interface TextInputProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className">,
+    FieldFrameProps {
   inputClassName?: string;
   ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled text input (type text, email, number, url, time...). */
-export function TextInput({
-  label,
-  error,
-  hint,
-  hideLabel,
-  id,
-  className,
-  inputClassName,
-  required,
-  ...rest
-}: TextInputProps) {
+export function TextInput({ inputClassName, required, ...props }: TextInputProps) {
+  const { field, rest } = splitFieldProps(props);
   return (
-    <Field
-      label={label}
-      error={error}
-      hint={hint}
-      hideLabel={hideLabel}
-      className={className}
-      {...(id ? { id } : {})}
-    >
+    <Field {...field}>
       {(control) => (
         <input {...control} required={required} className={cn(controlClass, inputClassName)} {...rest} />
       )}

@@ -4,16 +4,11 @@ import {
   MESSAGES,
   validateAcumaticaForm,
 } from "@stockbridge/shared";
-import { useMutation } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
-import { useForm } from "../../lib/use-form.ts";
 import { PasswordInput } from "../../ui/password-input.tsx";
-import { Select } from "../../ui/select.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
-import { toast } from "../../ui/toast.tsx";
-import { ConnectionCard } from "./connection-card.tsx";
+import { ApiVersionSelect, ConnectionCard } from "./connection-card.tsx";
 import {
   type AcumaticaFormValues,
   acumaticaFormFrom,
@@ -21,9 +16,7 @@ import {
   acumaticaVersion,
   SAVED_SECRET_PLACEHOLDER,
 } from "./connection-form.ts";
-import { useConnectionCache } from "./use-connection-cache.ts";
-
-const VERSION_OPTIONS = ACUMATICA_API_VERSIONS.map((version) => ({ value: version, label: version }));
+import { useConnectionForm } from "./use-connection-form.ts";
 
 export interface AcumaticaConnectionCardProps {
   connection: AcumaticaConnection | null;
@@ -34,73 +27,34 @@ export interface AcumaticaConnectionCardProps {
 /** The Acumatica card: every field of spec section 3, save, test. Typed input survives any error. */
 export function AcumaticaConnectionCard({ connection, initial }: AcumaticaConnectionCardProps) {
   const api = useApi();
-  const cache = useConnectionCache();
   const passwordSaved = connection?.passwordSet ?? false;
   const validate = useCallback(
     (values: AcumaticaFormValues) => validateAcumaticaForm(values, { passwordSaved }),
     [passwordSaved],
   );
-
-  const save = useMutation({
-    mutationFn: (values: AcumaticaFormValues) => api.call("saveAcumatica", { body: acumaticaInput(values) }),
-    onSuccess(saved) {
-      cache.replace({ acumaticaConnection: saved });
-      form.reset(acumaticaFormFrom(saved));
-      toast.success(MESSAGES.connections.acumaticaUpdated);
-      void cache.refreshUser();
-    },
-    onError(error) {
-      toast.error(errorMessage(error, MESSAGES.connections.acumaticaUpdateFailed));
-    },
-  });
-
-  const test = useMutation({
-    mutationFn: () => api.call("testAcumatica"),
-    onSuccess(tested) {
-      cache.replace({ acumaticaConnection: tested });
-      toast.success(MESSAGES.connections.acumaticaTestOk);
-      void cache.refreshUser();
-    },
-    onError(error) {
-      toast.error(errorMessage(error, MESSAGES.connections.acumaticaTestFailed));
-      cache.reload();
-      void cache.refreshUser();
-    },
-  });
-
-  const form = useForm<AcumaticaFormValues>({
+  const { form, card } = useConnectionForm({
+    connection,
     initial,
     validate,
-    onSubmit: async (values) => {
-      await save.mutateAsync(values).catch(() => undefined);
+    formFrom: acumaticaFormFrom,
+    save: (values) => api.call("saveAcumatica", { body: acumaticaInput(values) }),
+    test: () => api.call("testAcumatica"),
+    cached: (answer) => ({ acumaticaConnection: answer }),
+    messages: {
+      updated: MESSAGES.connections.acumaticaUpdated,
+      updateFailed: MESSAGES.connections.acumaticaUpdateFailed,
+      testOk: MESSAGES.connections.acumaticaTestOk,
+      testFailed: MESSAGES.connections.acumaticaTestFailed,
     },
   });
 
-  const savedForm = acumaticaFormFrom(connection);
-  const dirty = (Object.keys(savedForm) as (keyof AcumaticaFormValues)[]).some(
-    (key) => form.values[key] !== savedForm[key],
-  );
-  const apiVersion = form.field("apiVersion");
-
   return (
-    <ConnectionCard
-      system="Acumatica"
-      status={connection}
-      dirty={dirty}
-      saving={save.isPending}
-      testing={test.isPending}
-      onSubmit={(event) => void form.handleSubmit(event)}
-      onTest={() => test.mutate()}
-    >
+    <ConnectionCard system="Acumatica" {...card}>
       <TextInput label="Name" autoComplete="off" required {...form.field("name")} />
-      <Select
-        label="API Version"
-        options={VERSION_OPTIONS}
-        name={apiVersion.name}
-        value={acumaticaVersion(apiVersion.value)}
-        onChange={(value) => apiVersion.onChange({ target: { value } })}
-        error={apiVersion.error}
-        required
+      <ApiVersionSelect
+        versions={ACUMATICA_API_VERSIONS}
+        toVersion={acumaticaVersion}
+        field={form.field("apiVersion")}
       />
       <TextInput
         label="Instance URL"

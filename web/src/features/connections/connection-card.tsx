@@ -4,6 +4,7 @@ import type { FormEvent, ReactNode } from "react";
 import { Button, IconButton } from "../../ui/button.tsx";
 import { Card } from "../../ui/card.tsx";
 import { Chip } from "../../ui/chip.tsx";
+import { Select } from "../../ui/select.tsx";
 
 export interface ConnectionStatus {
   isVerified: boolean;
@@ -84,6 +85,34 @@ export function ConnectionCard(props: ConnectionCardProps) {
         </div>
       </form>
     </Card>
+  );
+}
+
+/** The form field of a version select (what useForm's `field` answers). */
+export interface VersionField {
+  name: string;
+  value: string;
+  error: string | undefined;
+  onChange(event: { target: { value: string } }): void;
+}
+
+/** The 'API Version' select of both cards; `toVersion` reads a value the list lacks as the default. */
+export function ApiVersionSelect<V extends string>(props: {
+  versions: readonly V[];
+  toVersion(value: string): V;
+  field: VersionField;
+}) {
+  const { field } = props;
+  return (
+    <Select
+      label="API Version"
+      options={props.versions.map((version) => ({ value: version, label: version }))}
+      name={field.name}
+      value={props.toVersion(field.value)}
+      onChange={(value) => field.onChange({ target: { value } })}
+      error={field.error}
+      required
+    />
   );
 }
 

@@ -4,17 +4,12 @@ import {
   type ShopifyConnection,
   validateShopifyForm,
 } from "@stockbridge/shared";
-import { useMutation } from "@tanstack/react-query";
 import { Info } from "lucide-react";
 import { useCallback } from "react";
-import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
-import { useForm } from "../../lib/use-form.ts";
 import { PasswordInput } from "../../ui/password-input.tsx";
-import { Select } from "../../ui/select.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
-import { toast } from "../../ui/toast.tsx";
-import { ConnectionCard } from "./connection-card.tsx";
+import { ApiVersionSelect, ConnectionCard } from "./connection-card.tsx";
 import {
   SAVED_SECRET_PLACEHOLDER,
   type ShopifyFormValues,
@@ -23,9 +18,7 @@ import {
   shopifyInput,
   shopifyVersion,
 } from "./connection-form.ts";
-import { useConnectionCache } from "./use-connection-cache.ts";
-
-const VERSION_OPTIONS = SHOPIFY_API_VERSIONS.map((version) => ({ value: version, label: version }));
+import { useConnectionForm } from "./use-connection-form.ts";
 
 export interface ShopifyConnectionCardProps {
   connection: ShopifyConnection | null;
@@ -36,64 +29,32 @@ export interface ShopifyConnectionCardProps {
 /** The Shopify card: every field of spec section 3, save, test, and the version Shopify served. */
 export function ShopifyConnectionCard({ connection, initial }: ShopifyConnectionCardProps) {
   const api = useApi();
-  const cache = useConnectionCache();
   const accessTokenSaved = connection?.accessTokenSet ?? false;
   const validate = useCallback(
     (values: ShopifyFormValues) => validateShopifyForm(values, { accessTokenSaved }),
     [accessTokenSaved],
   );
-
-  const save = useMutation({
-    mutationFn: (values: ShopifyFormValues) => api.call("saveShopify", { body: shopifyInput(values) }),
-    onSuccess(saved) {
-      cache.replace({ shopifyConnection: saved });
-      form.reset(shopifyFormFrom(saved));
-      toast.success(MESSAGES.connections.shopifyUpdated);
-      void cache.refreshUser();
-    },
-    onError(error) {
-      toast.error(errorMessage(error, MESSAGES.connections.shopifyUpdateFailed));
-    },
-  });
-
-  const test = useMutation({
-    mutationFn: () => api.call("testShopify"),
-    onSuccess(tested) {
-      cache.replace({ shopifyConnection: tested });
-      toast.success(MESSAGES.connections.shopifyTestOk);
-      void cache.refreshUser();
-    },
-    onError(error) {
-      toast.error(errorMessage(error, MESSAGES.connections.shopifyTestFailed));
-      cache.reload();
-      void cache.refreshUser();
-    },
-  });
-
-  const form = useForm<ShopifyFormValues>({
+  const { form, card } = useConnectionForm({
+    connection,
     initial,
     validate,
-    onSubmit: async (values) => {
-      await save.mutateAsync(values).catch(() => undefined);
+    formFrom: shopifyFormFrom,
+    save: (values) => api.call("saveShopify", { body: shopifyInput(values) }),
+    test: () => api.call("testShopify"),
+    cached: (answer) => ({ shopifyConnection: answer }),
+    messages: {
+      updated: MESSAGES.connections.shopifyUpdated,
+      updateFailed: MESSAGES.connections.shopifyUpdateFailed,
+      testOk: MESSAGES.connections.shopifyTestOk,
+      testFailed: MESSAGES.connections.shopifyTestFailed,
     },
   });
-
-  const savedForm = shopifyFormFrom(connection);
-  const dirty = (Object.keys(savedForm) as (keyof ShopifyFormValues)[]).some(
-    (key) => form.values[key] !== savedForm[key],
-  );
-  const apiVersion = form.field("apiVersion");
   const served = connection ? servedVersionNote(connection) : null;
 
   return (
     <ConnectionCard
       system="Shopify"
-      status={connection}
-      dirty={dirty}
-      saving={save.isPending}
-      testing={test.isPending}
-      onSubmit={(event) => void form.handleSubmit(event)}
-      onTest={() => test.mutate()}
+      {...card}
       details={
         served ? (
           <div className="flex gap-2 rounded-md bg-gray-50 p-3 text-sm text-gray-700 ring-1 ring-gray-200">
@@ -111,14 +72,10 @@ export function ShopifyConnectionCard({ connection, initial }: ShopifyConnection
       }
     >
       <TextInput label="Name" autoComplete="off" required {...form.field("name")} />
-      <Select
-        label="API Version"
-        options={VERSION_OPTIONS}
-        name={apiVersion.name}
-        value={shopifyVersion(apiVersion.value)}
-        onChange={(value) => apiVersion.onChange({ target: { value } })}
-        error={apiVersion.error}
-        required
+      <ApiVersionSelect
+        versions={SHOPIFY_API_VERSIONS}
+        toVersion={shopifyVersion}
+        field={form.field("apiVersion")}
       />
       <TextInput
         label="Store Name"

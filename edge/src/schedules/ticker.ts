@@ -1,0 +1,186 @@
+import { nextRun } from "@stockbridge/shared";
+import type { HistoryRepo } from "../history/repo.ts";
+import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
+import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
+
+export const SCHEDULE_STOPPED = "The server stopped while this scheduled run was in progress";
+
+export interface ScheduleTickerDeps {
+  repo: SchedulesRepo;
+  history: HistoryRepo;
+  runSync(input: RunSyncInput): Promise<RunSyncResult>;
+  /** Whether the user's subscription still grants access; runs of users without one are skipped. */
+  hasAccess?(userId: string): Promise<boolean>;
+  /** Jobs whose process died are failed on each tick too (the jobs runner's recoverStale). */
+  recoverStaleJobs(): Promise<unknown>;
+  now: () => Date;
+  newId: () => string;
+  log: (line: string) => void;
+  /** How long a claim holds without renewal; a run renews it every third of this. */
+  leaseMs?: number;
+}
+
+export interface TickReport {
+  /** Schedules whose sync ran in this tick. */
+  ran: string[];
+  /** Schedules whose earlier run had died with its process, recorded as failed and moved on. */
+  interrupted: string[];
+  /** Due schedules of users whose subscription no longer grants access: moved on without a run. */
+  skipped: string[];
+}
+
+const DEFAULT_LEASE_MS = 5 * 60_000;
+
+/**
+ * The cron side of schedules (ARCHITECTURE "Many instances"). Each tick claims due schedules with
+ * one atomic UPDATE, so any number of instances tick without running a schedule twice; runs them;
+ * then sets lastRun and the next run computed from the time the run ended, so runs missed while
+ * the server was down are not replayed in a burst.
+ */
+export function createScheduleTicker(deps: ScheduleTickerDeps) {
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseUntil = () => new Date(deps.now().getTime() + leaseMs).toISOString();
+
+  async function runDueSchedules(at: Date = deps.now()): Promise<TickReport> {
+    // One owner per tick: two ticks of the same process must not share a claim either.
+    const owner = deps.newId();
+    const now = at.toISOString();
+    const lease = new Date(at.getTime() + leaseMs).toISOString();
+    const orphaned = await deps.repo.claimInterrupted(owner, now, lease);
+    const claimed = await deps.repo.claimDue(owner, now, lease);
+    const interrupted = [...orphaned, ...claimed.filter((schedule) => schedule.interruptedAt)];
+    const due = claimed.filter((schedule) => !schedule.interruptedAt);
+
+    for (const schedule of interrupted) await settleInterrupted(schedule, owner);
+
+    // Different users' runs go side by side; one user's schedules run one after another, as they
+    // share that user's Shopify bucket and Acumatica sessions.
+    const byUser = new Map<string, ClaimedSchedule[]>();
+    for (const schedule of due)
+      byUser.set(schedule.userId, [...(byUser.get(schedule.userId) ?? []), schedule]);
+    const ran: string[] = [];
+    const skipped: string[] = [];
+    await Promise.all(
+      [...byUser.values()].map(async (schedules) => {
+        for (const schedule of schedules) {
+          if (await allowed(schedule.userId)) {
+            await runOne(schedule, owner);
+            ran.push(schedule._id);
+          } else {
+            await release(schedule, owner, null);
+            skipped.push(schedule._id);
+          }
+        }
+      }),
+    );
+    return { ran, interrupted: interrupted.map((s) => s._id), skipped };
+  }
+
+  async function allowed(userId: string): Promise<boolean> {
+    if (!deps.hasAccess) return true;
+    try {
+      return await deps.hasAccess(userId);
+    } catch (error) {
+      // Access that cannot be checked (Stripe unreachable) must not stop a paying user's sync.
+      deps.log(`schedule tick: access of ${userId} not checked: ${describe(error)}`);
+      return true;
+    }
+  }
+
+  async function runOne(schedule: ClaimedSchedule, owner: string): Promise<void> {
+    const startedAt = deps.now().toISOString();
+    const heartbeat = setInterval(() => {
+      deps.repo
+        .renewLease(schedule._id, owner, leaseUntil())
+        .catch((error: unknown) =>
+          deps.log(`schedule ${schedule._id}: lease not renewed: ${describe(error)}`),
+        );
+    }, leaseMs / 3);
+    // A heartbeat must not keep a process (or a test run) alive on its own.
+    (heartbeat as { unref?: () => void }).unref?.();
+    try {
+      const result = await deps.runSync({
+        userId: schedule.userId,
+        scope: schedule.isFullSync ? "all" : { mappingIds: schedule.mappingIds },
+        syncOptions: schedule.syncOptions,
+        trigger: "schedule",
+        scheduleId: schedule._id,
+        scheduleName: schedule.name,
+      });
+      if (result.status === "failed") deps.log(`schedule ${schedule._id}: run failed: ${result.error}`);
+    } catch (error) {
+      // The engine has recorded the failed run in execution history; the schedule still moves on.
+      deps.log(`schedule ${schedule._id}: run failed: ${describe(error)}`);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await release(schedule, owner, startedAt);
+  }
+
+  async function settleInterrupted(schedule: ClaimedSchedule, owner: string): Promise<void> {
+    const since = schedule.interruptedAt ?? schedule.lastRun ?? deps.now().toISOString();
+    const endDate = deps.now().toISOString();
+    deps.log(`schedule ${schedule._id}: ${SCHEDULE_STOPPED}`);
+    try {
+      const closed = await deps.repo.failOpenRuns(schedule.userId, schedule._id, since, {
+        endDate,
+        error: SCHEDULE_STOPPED,
+      });
+      if (closed === 0) {
+        // The process stopped before the engine opened an entry: the run still gets one.
+        const id = deps.newId();
+        await deps.history.start({
+          id,
+          userId: schedule.userId,
+          trigger: "schedule",
+          scheduleId: schedule._id,
+          scheduleName: schedule.name,
+          startDate: since,
+        });
+        await deps.history.finish({
+          id,
+          userId: schedule.userId,
+          endDate,
+          successCount: 0,
+          failureCount: 0,
+          skippedCount: 0,
+          status: "failed",
+          error: SCHEDULE_STOPPED,
+          failures: [],
+        });
+      }
+    } catch (error) {
+      deps.log(`schedule ${schedule._id}: interrupted run not recorded: ${describe(error)}`);
+    }
+    await release(schedule, owner, since);
+  }
+
+  async function release(schedule: ClaimedSchedule, owner: string, lastRun: string | null): Promise<void> {
+    try {
+      const next = nextRun(schedule.schedule, schedule.timezone, deps.now()).toISOString();
+      await deps.repo.release(schedule._id, owner, { lastRun, nextRun: next });
+    } catch (error) {
+      // The lease expires on its own; the next tick then records this run as interrupted.
+      deps.log(`schedule ${schedule._id}: not released: ${describe(error)}`);
+    }
+  }
+
+  return {
+    runDueSchedules,
+    /** What Deno.cron calls every minute: stale jobs first, then due schedules. */
+    async tick(): Promise<TickReport> {
+      try {
+        await deps.recoverStaleJobs();
+      } catch (error) {
+        deps.log(`tick: stale jobs not recovered: ${describe(error)}`);
+      }
+      return runDueSchedules(deps.now());
+    },
+  };
+}
+
+export type ScheduleTicker = ReturnType<typeof createScheduleTicker>;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
