@@ -53,40 +53,48 @@ const SEARCH_CLAUSE = `(m.shopify_sku LIKE ? ESCAPE '\\' OR m.acumatica_sku LIKE
 
 /** The only SQL for mappings (and the catalog lookups mapping needs). Every query is scoped by user. */
 export function createMappingRepo(db: Db) {
-  async function oneView(sql: string, args: (string | number)[]): Promise<Mapping | null> {
+  /** The first row of a query, mapped; null when there is none. */
+  async function first<T>(sql: string, args: (string | number)[], map: (row: Row) => T): Promise<T | null> {
     const result = await db.execute({ sql, args });
-    return result.rows[0] ? toMapping(result.rows[0]) : null;
+    const row = result.rows[0];
+    return row ? map(row) : null;
   }
 
   return {
-    async findVariant(userId: string, variantId: string): Promise<CatalogVariant | null> {
-      const result = await db.execute({
-        sql: "SELECT id, variant_id, sku FROM shopify_products WHERE user_id = ? AND variant_id = ?",
-        args: [userId, variantId],
-      });
-      const row = result.rows[0];
-      return row ? { id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) } : null;
+    findVariant(userId: string, variantId: string): Promise<CatalogVariant | null> {
+      return first(
+        "SELECT id, variant_id, sku FROM shopify_products WHERE user_id = ? AND variant_id = ?",
+        [userId, variantId],
+        (row) => ({ id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) }),
+      );
     },
 
-    async findItem(userId: string, acumaticaId: string): Promise<CatalogItem | null> {
-      const result = await db.execute({
-        sql: "SELECT id, acumatica_id, sku FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?",
-        args: [userId, acumaticaId],
-      });
-      const row = result.rows[0];
-      return row ? { id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) } : null;
+    findItem(userId: string, acumaticaId: string): Promise<CatalogItem | null> {
+      return first(
+        "SELECT id, acumatica_id, sku FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?",
+        [userId, acumaticaId],
+        (row) => ({ id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) }),
+      );
     },
 
     get(userId: string, id: string): Promise<Mapping | null> {
-      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.id = ?`, [userId, id]);
+      return first(`${VIEW_SELECT} WHERE m.user_id = ? AND m.id = ?`, [userId, id], toMapping);
     },
 
     findByVariant(userId: string, variantId: string): Promise<Mapping | null> {
-      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.shopify_variant_id = ?`, [userId, variantId]);
+      return first(
+        `${VIEW_SELECT} WHERE m.user_id = ? AND m.shopify_variant_id = ?`,
+        [userId, variantId],
+        toMapping,
+      );
     },
 
     findByItem(userId: string, acumaticaId: string): Promise<Mapping | null> {
-      return oneView(`${VIEW_SELECT} WHERE m.user_id = ? AND m.acumatica_id = ?`, [userId, acumaticaId]);
+      return first(
+        `${VIEW_SELECT} WHERE m.user_id = ? AND m.acumatica_id = ?`,
+        [userId, acumaticaId],
+        toMapping,
+      );
     },
 
     /** A pair already mapped fails with a unique violation (see isUniqueViolation). */
