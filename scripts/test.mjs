@@ -2,7 +2,7 @@
 // run over unit, API, Deno-server, sandbox-conformance and Chromium tests. Installs what it needs.
 // Ends with `N passed, N failed` summed over every runner, and exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DENO, ensureDependencies, ensureWebBuild, ROOT } from "./lib.mjs";
 
@@ -18,8 +18,13 @@ check("lint and format (biome)", "npx", ["biome", "check", "."]);
 for (const pkg of ["shared", "edge", "sandbox", "web", "e2e"]) {
   check(`types: ${pkg} (tsc)`, "npx", ["tsc", "-p", `${pkg}/tsconfig.json`]);
 }
-for (const entry of ["edge/main.ts", "sandbox/main.ts"]) {
-  check(`types: ${entry} (deno check)`, DENO, ["check", "--config", "deno.json", entry]);
+for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {
+  const files = entry.includes("*")
+    ? readdirSync(join(ROOT, "bench"))
+        .filter((file) => file.endsWith(".ts"))
+        .map((file) => `bench/${file}`)
+    : [entry];
+  check(`types: ${entry} (deno check)`, DENO, ["check", "--config", "deno.json", ...files]);
 }
 ensureWebBuild();
 
