@@ -8,6 +8,7 @@ import {
 } from "@stockbridge/shared";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import { slowDownSandbox } from "./support/catalog-setup.ts";
 import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
 import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
@@ -78,11 +79,19 @@ async function getProducts(page: Page, system: System): Promise<void> {
   await table(page, system).getByText("No data available", { exact: true }).waitFor();
   await page.getByText("Last synced: Never", { exact: true }).waitFor();
 
-  await page.getByRole("button", { name: "Get Products" }).click();
-  const fetching = page.getByRole("button", { name: "Fetching..." });
-  await fetching.waitFor();
-  expect(await fetching.isDisabled()).toBe(true);
-  await page.getByRole("progressbar", { name: `Fetching ${system} products` }).waitFor();
+  // Slow the simulated system down so the in-progress state cannot finish before it is observed.
+  const restore = await slowDownSandbox(
+    inject("sandboxUrl"),
+    system === "Shopify" ? "shopify" : "acumatica",
+    400,
+  );
+  try {
+    await page.getByRole("button", { name: "Get Products" }).click();
+    await page.locator("button:disabled", { hasText: "Fetching..." }).waitFor();
+    await page.getByRole("progressbar", { name: `Fetching ${system} products` }).waitFor();
+  } finally {
+    await restore();
+  }
   await expectToast(page, MESSAGES.products.synchronized);
   await page.getByRole("button", { name: "Get Products" }).waitFor();
   await expect.poll(() => bodyRows(page, system).count()).toBe(10);

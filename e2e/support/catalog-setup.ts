@@ -148,3 +148,24 @@ export function shopifyPlusThrottlePerFile(): void {
   beforeAll(() => setShopifyThrottleProfile(inject("sandboxUrl"), "plus"));
   afterAll(() => setShopifyThrottleProfile(inject("sandboxUrl"), "standard"));
 }
+
+/**
+ * Adds latency to every call of one simulated system, so a screen's in-progress state (a
+ * "Fetching..." button, a progress bar) lasts long enough to be seen. Returns the undo.
+ */
+export async function slowDownSandbox(
+  sandboxUrl: string,
+  system: "shopify" | "acumatica",
+  latencyMs: number,
+): Promise<() => Promise<void>> {
+  const put = async (latency: number) => {
+    const response = await fetch(`${sandboxUrl}/__control/faults`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ [system]: { latencyMs: latency } }),
+    });
+    if (!response.ok) throw new Error(`Setting ${system} latency failed: ${await response.text()}`);
+  };
+  await put(latencyMs);
+  return () => put(0);
+}
