@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
+import { parseRowids, rowidSet } from "../src/catalog/sort-orders.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { grantSubscription } from "./helpers.ts";
 
@@ -155,5 +156,204 @@ describe("GET /api/acumatica/products/", () => {
     expect((await target.api.call("acumaticaProducts", { query: { search: "sku" } })).total).toBe(
       smaller.filter((item) => item.inventoryId.toLowerCase().includes("sku")).length,
     );
+  });
+});
+
+/** The app with the sandbox's Acumatica reset to `catalog` and pulled once. */
+async function pulledAcumatica(catalog: ReturnType<typeof generateCatalog>) {
+  app = await createConnectedApp({ size: 20 });
+  app.acumatica.reset(catalog);
+  await app.connectAcumatica();
+  const { job } = await app.api.call("syncAcumaticaProducts");
+  expect((await app.waitForJob(job._id)).status).toBe("succeeded");
+  return app;
+}
+
+/** Every product of a list, read page by page in the default order. */
+async function everyProduct<P extends { _id: string }>(
+  read: (page: number) => Promise<{ products: P[]; totalPages: number }>,
+): Promise<P[]> {
+  const all: P[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await read(page);
+    all.push(...answer.products);
+    if (page >= answer.totalPages) return all;
+  }
+}
+
+/** Sorts like SQLite: NULL first ascending, then the value, then the id (binary order). */
+function sortedBy<P extends { _id: string }>(products: P[], value: (product: P) => number | string | null) {
+  const compare = (a: number | string | null, b: number | string | null) =>
+    a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
+  return [...products].sort((a, b) => compare(value(a), value(b)) || compare(a._id, b._id));
+}
+
+describe("product lists over a large catalog", () => {
+  it("finds 1- and 2-character searches by contains, with exact totals and pages", async () => {
+    const catalog = generateCatalog({ seed: 7, size: 2_500 });
+    const target = await pulledAcumatica(catalog);
+    for (const term of ["5", "m", "-l", "07", "Y"]) {
+      const skus = catalog.acumatica.items
+        .map((item) => item.inventoryId)
+        .filter((sku) => sku.toLowerCase().includes(term.toLowerCase()))
+        .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+      const first = await target.api.call("acumaticaProducts", {
+        query: { search: term, sortBy: "sku", sortDirection: "asc", limit: "100" },
+      });
+      expect(first.total).toBe(skus.length);
+      expect(first.totalPages).toBe(Math.ceil(skus.length / 100));
+      expect(first.products.map((product) => product.sku)).toEqual(skus.slice(0, 100));
+      if (first.totalPages > 1) {
+        const last = await target.api.call("acumaticaProducts", {
+          query: {
+            search: term,
+            sortBy: "sku",
+            sortDirection: "desc",
+            limit: "100",
+            page: String(first.totalPages),
+          },
+        });
+        expect(last.products.map((product) => product.sku)).toEqual(
+          [...skus].reverse().slice((first.totalPages - 1) * 100),
+        );
+      }
+    }
+  });
+
+  it("treats %, _ and quotes in a search as plain characters, at any length", async () => {
+    const catalog = generateCatalog({ seed: 8, size: 300 });
+    const crafted = [
+      "PCT%OFF-1",
+      "PCTXOFF-2",
+      "UNDER_SCORE-3",
+      "UNDERXSCORE-4",
+      'SAY"HI"-5',
+      "ÉTÉ😀-6",
+      "A%_B-7",
+    ];
+    crafted.forEach((sku, index) => {
+      const item = catalog.acumatica.items[index];
+      if (item) item.inventoryId = sku;
+    });
+    const target = await pulledAcumatica(catalog);
+    const found = async (search: string) =>
+      (
+        await target.api.call("acumaticaProducts", { query: { search, limit: "100", sortBy: "sku" } })
+      ).products.map((product) => product.sku);
+    expect(await found("%")).toEqual(["PCT%OFF-1", "A%_B-7"].sort().reverse());
+    expect(await found("_")).toEqual(["UNDER_SCORE-3", "A%_B-7"]);
+    expect(await found("%_")).toEqual(["A%_B-7"]);
+    expect(await found("t%o")).toEqual(["PCT%OFF-1"]);
+    expect(await found("r_sc")).toEqual(["UNDER_SCORE-3"]);
+    expect(await found("%off")).toEqual(["PCT%OFF-1"]);
+    expect(await found('"hi"')).toEqual(['SAY"HI"-5']);
+    expect(await found('y"h')).toEqual(['SAY"HI"-5']);
+    expect(await found("été😀")).toEqual(["ÉTÉ😀-6"]);
+    expect(await found("É😀")).toEqual(["ÉTÉ😀-6"]);
+    expect(await found("x%")).toEqual([]);
+    expect(await found("pct_off")).toEqual([]);
+  });
+
+  it.each(["shopify", "acumatica"] as const)(
+    "answers a deep %s page equal to that slice of the fully sorted catalog, either way, searched or not",
+    async (system) => {
+      const target = await pulled(2_500, [system]);
+      // Both lists as { _id, sku, price }: only those decide the order and the matches.
+      const read = async (query: Record<string, string>) => {
+        if (system === "shopify") {
+          const answer = await target.api.call("shopifyProducts", { query });
+          const products = answer.products.map(({ _id, sku, price }) => ({ _id, sku, price }));
+          return { ...answer, products };
+        }
+        const answer = await target.api.call("acumaticaProducts", { query });
+        const products = answer.products.map(({ _id, sku, defaultPrice }) => ({
+          _id,
+          sku,
+          price: defaultPrice,
+        }));
+        return { ...answer, products };
+      };
+      const all = await everyProduct((page) => read({ page: String(page), limit: "100" }));
+      expect(all).toHaveLength((await read({})).total);
+      const sortBy = system === "shopify" ? "price" : "defaultPrice";
+      const ascending = sortedBy(all, (product) => product.price);
+      for (const [search, sortDirection, page] of [
+        ["", "asc", 191],
+        ["", "desc", 177],
+        ["sku", "asc", 150], // most rows match
+        ["-m", "desc", 40], // a few hundred match
+        ["7", "asc", 9],
+      ] as const) {
+        const matching = ascending.filter((product) => product.sku.toLowerCase().includes(search));
+        const expected = sortDirection === "asc" ? matching : [...matching].reverse();
+        const answer = await read({ search, sortBy, sortDirection, page: String(page), limit: "10" });
+        expect(answer.total).toBe(matching.length);
+        expect(answer.products.map((product) => product._id)).toEqual(
+          expected.slice((page - 1) * 10, page * 10).map((product) => product._id),
+        );
+      }
+    },
+  );
+
+  it("totals a search exactly, broad or narrow, and pages it to its end", async () => {
+    // Over 5,000 rows, so a common term has too many trigram candidates and is scanned instead.
+    const target = await pulled(5_200, ["shopify"]);
+    const all = await everyProduct((page) =>
+      target.api.call("shopifyProducts", { query: { page: String(page), limit: "100" } }),
+    );
+    for (const term of ["sku", "SKU-0", "-s", "0012", "sku-00123", "no-such"]) {
+      const matching = all.filter((product) => product.sku.toLowerCase().includes(term.toLowerCase()));
+      const answer = await target.api.call("shopifyProducts", { query: { search: term, limit: "25" } });
+      expect(answer).toMatchObject({ total: matching.length, totalPages: Math.ceil(matching.length / 25) });
+      const pages = await everyProduct((page) =>
+        target.api.call("shopifyProducts", { query: { search: term, limit: "25", page: String(page) } }),
+      );
+      expect(pages.map((product) => product._id).sort()).toEqual(
+        matching.map((product) => product._id).sort(),
+      );
+    }
+  });
+
+  it("lists in the new order after a price or SKU changes in place (as the sync engine writes)", async () => {
+    const target = await pulled(300, ["acumatica"]);
+    const query = { sortBy: "defaultPrice", sortDirection: "asc", limit: "5" } as const;
+    const before = await target.api.call("acumaticaProducts", { query });
+    const searched = await target.api.call("acumaticaProducts", { query: { ...query, search: "sku" } });
+    const priciest = (
+      await target.api.call("acumaticaProducts", { query: { ...query, sortDirection: "desc" } })
+    ).products[0]!;
+    await target.db.execute({
+      sql: "UPDATE acumatica_products SET default_price_cents = 0, sku = 'SKU-CHEAPEST', sku_key = 'sku-cheapest' WHERE id = ?",
+      args: [priciest._id],
+    });
+    const after = await target.api.call("acumaticaProducts", { query });
+    expect(after.products[0]).toMatchObject({ _id: priciest._id, defaultPrice: 0 });
+    expect(after.products.slice(1).map((product) => product._id)).toEqual(
+      before.products.slice(0, 4).map((product) => product._id),
+    );
+    expect(
+      (await target.api.call("acumaticaProducts", { query: { ...query, search: "sku" } })).products[0]?._id,
+    ).toBe(priciest._id);
+    expect(searched.products[0]?._id).not.toBe(priciest._id);
+    expect(
+      (await target.api.call("acumaticaProducts", { query: { search: "cheapest" } })).products.map(
+        (product) => product._id,
+      ),
+    ).toEqual([priciest._id]);
+  });
+});
+
+describe("rowidSet", () => {
+  it("answers membership alike for dense rowids (a bitmap) and sparse ones (a sorted list)", () => {
+    for (const members of [
+      [5, 9, 6, 1_000, 7],
+      [3, 90_000_000, -4, 2_000_000_000, 17],
+    ]) {
+      const set = rowidSet(parseRowids(members.join(",")));
+      for (const rowid of [...members, 0, 8, 2, 1_001, 90_000_001, -5, 2_000_000_001]) {
+        expect(set.has(rowid)).toBe(members.includes(rowid));
+      }
+    }
+    expect(rowidSet(parseRowids("")).has(1)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { InArgs } from "@libsql/client";
 import type { Db } from "../db/client.ts";
 import type { SearchCache, SearchMatch } from "./search-cache.ts";
-import { parseRowids, type SortOrders } from "./sort-orders.ts";
+import { countRowids, pageOf, parseRowids, rowidSet, type SortOrders } from "./sort-orders.ts";
 import type { CatalogTable } from "./tables.ts";
 
 export interface ListRequest {
@@ -18,7 +18,9 @@ export interface ListedPage {
   total: number;
 }
 
-/** Searches matching at most this many rows keep their rowids; more are paged via the sort index. */
+type Sort = { column: string; index: string };
+
+/** Searches matching at most this many rows are sorted by SQL; more are filtered from the catalog order. */
 const FEW_MATCHES = 2_000;
 /**
  * A trigram lookup returning more candidates than this (over all users) costs more in row reads
@@ -32,140 +34,167 @@ const MAX_CANDIDATES = 5_000;
  * change how the rows are found. Rows cross into JS as one JSON text each: per-value conversion
  * in the driver costs more than the queries.
  */
-export function createListQueries(db: Db, caches: { searches: SearchCache; orders: SortOrders }) {
+export function createListQueries(
+  db: Db,
+  caches: { searches: SearchCache; orders: SortOrders; searchOrders: SortOrders },
+) {
   async function list(t: CatalogTable, userId: string, request: ListRequest): Promise<ListedPage> {
     const sort = t.sorts[request.sortBy] ?? t.sorts.lastSynced;
     if (!sort) throw new Error(`no sort for ${request.sortBy}`);
-    const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
-    const orderBy = `ORDER BY p.${sort.column} ${direction}, p.id ${direction}`;
     const offset = (request.page - 1) * request.limit;
-    const state = await catalogState(t, userId);
+    const descending = request.sortDirection !== "asc";
     const term = request.search.toLowerCase();
+    const state = await catalogState(t, userId);
+    if (!state) return listUnversioned(t, userId, request, sort, term);
 
+    const window = { offset, limit: request.limit, descending };
     if (!term) {
-      if (!state) {
-        const total = await count(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]);
-        return { rows: await pageOf(t, orderBy, sort.index, [userId, request.limit, offset]), total };
-      }
-      const order = await caches.orders.get(`${t.system}|${userId}|${sort.column}`, state.version, () =>
-        readOrder(t, userId, sort),
-      );
-      const rowids = slice(order, offset, request.limit, direction === "DESC");
-      return { rows: await rowsAt(t, userId, rowids), total: state.total };
+      const order = await catalogOrder(t, userId, sort, state.version);
+      return { rows: await rowsAt(t, userId, pageOf(order, window)), total: state.total };
     }
-
-    const match = await searchMatch(t, userId, term, state?.version);
+    const match = await searchMatch(t, userId, term, sort, state.version);
     if (match.total === 0 || offset >= match.total) return { rows: [], total: match.total };
-    const rows = match.rowids
-      ? // The few matches are the outer loop; otherwise SQLite may walk a sort index over every row.
-        await withPage(
-          t,
-          orderBy,
-          `SELECT p.rowid AS r FROM json_each(?) AS m CROSS JOIN ${t.table} AS p ON p.rowid = m.value
-           WHERE p.user_id = ? ${orderBy} LIMIT ? OFFSET ?`,
-          [match.rowids, userId, request.limit, offset],
-        )
-      : // Many matches: walking the sort index (it holds sku_key) finds a page after a short stretch.
-        await pageOf(t, orderBy, sort.index, [userId, request.limit, offset], term);
-    return { rows, total: match.total };
+    let rowids: number[];
+    if (match.members) {
+      // Many matches: the catalog's order, skipping non-matches, reaches a page after a short stretch.
+      rowids = pageOf(await catalogOrder(t, userId, sort, state.version), window, match.members);
+    } else {
+      // Few: they are sorted once per column, then paging on reads only the rows shown.
+      const within = match.rowids ?? "";
+      const scope = `${t.system}|${userId}|${sort.column}|${term}`;
+      const order = await caches.searchOrders.get(scope, state.version, async () =>
+        match.sortedBy === sort.column ? parseRowids(within) : readOrder(t, userId, sort, within),
+      );
+      rowids = pageOf(order, window);
+    }
+    return { rows: await rowsAt(t, userId, rowids), total: match.total };
   }
 
-  /** Which of the user's rows contain the term, remembered per catalog version. */
-  async function searchMatch(
-    t: CatalogTable,
-    userId: string,
-    term: string,
-    version: number | undefined,
-  ): Promise<SearchMatch> {
-    const key = version === undefined ? null : `${t.system}|${userId}|${term}|${version}`;
-    const cached = key ? caches.searches.get(key) : undefined;
-    if (cached) return cached;
-    const found = (await viaTrigrams(t, userId, term)) ?? (await viaSkuIndex(t, userId, term));
-    const match: SearchMatch = {
-      total: found.total,
-      rowids: found.total <= FEW_MATCHES ? `[${found.rowids}]` : null,
-    };
-    if (key) caches.searches.set(key, match);
-    return match;
-  }
-
-  /** Rows holding every trigram of the term are candidates; instr on the row decides, as without the index. */
-  async function viaTrigrams(t: CatalogTable, userId: string, term: string) {
-    const query = trigramQuery(term);
-    if (!query) return null;
-    const candidates = await count(
-      `SELECT count(*) AS total FROM (SELECT 1 FROM ${t.skuSearch} WHERE ${t.skuSearch} MATCH ? LIMIT ?)`,
-      [query, MAX_CANDIDATES + 1],
-    );
-    if (candidates > MAX_CANDIDATES) return null;
-    return matches(
-      `SELECT count(*) AS total, group_concat(p.rowid) AS rowids
-       FROM ${t.skuSearch} CROSS JOIN ${t.table} AS p ON p.rowid = ${t.skuSearch}.rowid
-       WHERE ${t.skuSearch} MATCH ? AND p.user_id = ? AND instr(p.sku_key, ?) > 0`,
-      [query, userId, term],
-    );
-  }
-
-  /** Short or common terms: one pass over the user's SKU index (no table row read). */
-  function viaSkuIndex(t: CatalogTable, userId: string, term: string) {
-    return matches(
-      `SELECT count(*) AS total, group_concat(rowid) AS rowids FROM ${t.table} INDEXED BY ${t.skuIndex}
-       WHERE user_id = ? AND instr(sku_key, ?) > 0`,
-      [userId, term],
-    );
-  }
-
-  async function matches(sql: string, args: InArgs) {
-    const row = (await db.execute({ sql, args })).rows[0];
-    return { total: Number(row?.total ?? 0), rowids: String(row?.rowids ?? "") };
-  }
-
-  /** A page found by walking a sort index, optionally only over SKUs containing `term`. */
-  function pageOf(t: CatalogTable, orderBy: string, index: string, args: unknown[], term?: string) {
-    const filter = term === undefined ? "" : "AND instr(p.sku_key, ?) > 0";
-    const [userId, ...window] = args;
-    return withPage(
-      t,
-      orderBy,
-      `SELECT p.rowid AS r FROM ${t.table} AS p INDEXED BY ${index} WHERE p.user_id = ? ${filter} ${orderBy} LIMIT ? OFFSET ?`,
-      term === undefined ? args : [userId, term, ...window],
+  /** Every rowid of the user's catalog in ascending order of the sort column, then id. */
+  function catalogOrder(t: CatalogTable, userId: string, sort: Sort, version: number) {
+    return caches.orders.get(`${t.system}|${userId}|${sort.column}`, version, () =>
+      readOrder(t, userId, sort),
     );
   }
 
   /**
-   * Finds the page's rowids first, then reads only those rows: OFFSET skips index entries, and
-   * the JSON of a row is built for the rows shown, not for every row sorted.
+   * No catalog state, so nothing to key a cache by (rows written outside a pull, which code should
+   * not do): plain queries, a page found by walking the sort index.
    */
-  async function withPage(t: CatalogTable, orderBy: string, pageSql: string, args: unknown[]) {
+  async function listUnversioned(
+    t: CatalogTable,
+    userId: string,
+    request: ListRequest,
+    sort: Sort,
+    term: string,
+  ) {
+    const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
+    const orderBy = `ORDER BY p.${sort.column} ${direction}, p.id ${direction}`;
+    const filter = term ? "AND instr(p.sku_key, ?) > 0" : "";
+    const total = term
+      ? (await matches(t, userId, term, sort)).total
+      : await count(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]);
+    // The page's rowids first (OFFSET skips index entries), then the JSON of only those rows.
     const result = await db.execute({
-      sql: `WITH page AS MATERIALIZED (${pageSql})
+      sql: `WITH page AS MATERIALIZED (
+              SELECT p.rowid AS r FROM ${t.table} AS p INDEXED BY ${sort.index}
+              WHERE p.user_id = ? ${filter} ${orderBy} LIMIT ? OFFSET ?)
             SELECT ${t.listed} AS j FROM page CROSS JOIN ${t.table} AS p ON p.rowid = page.r ${orderBy}`,
-      args: args as InArgs,
+      args: [userId, ...(term ? [term] : []), request.limit, (request.page - 1) * request.limit],
     });
-    return result.rows.map((row) => JSON.parse(String(row.j)) as unknown[]);
+    return { rows: result.rows.map((row) => JSON.parse(String(row.j)) as unknown[]), total };
   }
 
-  /** The user's rows with these rowids, in the order given. */
+  /** Which of the user's rows contain the term, remembered per catalog version. */
+  async function searchMatch(t: CatalogTable, userId: string, term: string, sort: Sort, version: number) {
+    const key = `${t.system}|${userId}|${term}|${version}`;
+    const cached = caches.searches.get(key);
+    if (cached) return cached;
+    const found = await matches(t, userId, term, sort);
+    const few = found.total <= FEW_MATCHES;
+    const match: SearchMatch = {
+      total: found.total,
+      rowids: few ? found.rowids : null,
+      sortedBy: few ? found.sortedBy : null,
+      members: few ? null : rowidSet(parseRowids(found.rowids)),
+    };
+    caches.searches.set(key, match);
+    return match;
+  }
+
+  /**
+   * Rows holding every trigram of the term are candidates and instr on the row decides, as without
+   * the index. The rows are read anyway, so the matches come sorted by the column asked for. Too
+   * many candidates (a common term) answer null. (Queries here return one column: the driver
+   * spends about 5 µs per column per query on its descriptions.)
+   */
+  async function viaTrigrams(t: CatalogTable, userId: string, term: string, sort: Sort) {
+    const query = trigramQuery(term);
+    if (!query) return null;
+    const match = `p.user_id = ? AND instr(p.sku_key, ?) > 0`;
+    const result = await db.execute({
+      sql: `SELECT CASE WHEN count(*) > ? THEN NULL
+                   ELSE coalesce(group_concat(CASE WHEN ${match} THEN p.rowid END, ',' ORDER BY p.${sort.column}, p.id), '')
+                   END AS rowids
+            FROM (SELECT rowid AS r FROM ${t.skuSearch} WHERE ${t.skuSearch} MATCH ? LIMIT ?) AS c
+            CROSS JOIN ${t.table} AS p ON p.rowid = c.r`,
+      args: [MAX_CANDIDATES, userId, term, query, MAX_CANDIDATES + 1],
+    });
+    const rowids = result.rows[0]?.rowids;
+    if (rowids === null || rowids === undefined) return null;
+    return { total: countRowids(String(rowids)), rowids: String(rowids), sortedBy: sort.column };
+  }
+
+  /** Short or common terms: one pass over the user's SKU index (no table row read). */
+  async function viaSkuIndex(t: CatalogTable, userId: string, term: string) {
+    const rowids = await rowidsText(
+      `SELECT group_concat(rowid) AS rowids FROM ${t.table} INDEXED BY ${t.skuIndex}
+       WHERE user_id = ? AND instr(sku_key, ?) > 0`,
+      [userId, term],
+    );
+    return { total: countRowids(rowids), rowids, sortedBy: null };
+  }
+
+  /** How many of the user's rows contain the term, and their rowids ("1,5,9"). */
+  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort) {
+    return (await viaTrigrams(t, userId, term, sort)) ?? (await viaSkuIndex(t, userId, term));
+  }
+
+  /** The user's rows with these rowids, in the order given: one JSON array for the whole page. */
   async function rowsAt(t: CatalogTable, userId: string, rowids: number[]): Promise<unknown[][]> {
     if (rowids.length === 0) return [];
     const result = await db.execute({
-      sql: `SELECT ${t.listed} AS j FROM json_each(?) AS k CROSS JOIN ${t.table} AS p ON p.rowid = k.value
-            WHERE p.user_id = ? ORDER BY k.key`,
+      sql: `SELECT json_group_array(${t.listed} ORDER BY k.key) AS page
+            FROM json_each(?) AS k CROSS JOIN ${t.table} AS p ON p.rowid = k.value WHERE p.user_id = ?`,
       args: [JSON.stringify(rowids), userId],
     });
-    return result.rows.map((row) => JSON.parse(String(row.j)) as unknown[]);
+    return JSON.parse(String(result.rows[0]?.page ?? "[]")) as unknown[][];
   }
 
-  /** Every rowid of the user's catalog in ascending sort order, as one text (a value per row costs ~1 µs). */
-  async function readOrder(t: CatalogTable, userId: string, sort: { column: string; index: string }) {
-    const row = (
-      await db.execute({
-        sql: `SELECT count(*) AS total, group_concat(rowid, ',' ORDER BY ${sort.column}, id) AS rowids
-              FROM ${t.table} INDEXED BY ${sort.index} WHERE user_id = ?`,
-        args: [userId],
-      })
-    ).rows[0];
-    return parseRowids(String(row?.rowids ?? ""), Number(row?.total ?? 0));
+  /**
+   * The rowids of the user's catalog (or of those in `within`, "4,1,9") in ascending sort order, as
+   * one text: a value per row would cost about a microsecond each to cross into JS.
+   */
+  async function readOrder(t: CatalogTable, userId: string, sort: Sort, within?: string) {
+    return parseRowids(
+      within === undefined
+        ? await rowidsText(
+            `SELECT group_concat(rowid, ',' ORDER BY ${sort.column}, id) AS rowids
+             FROM ${t.table} INDEXED BY ${sort.index} WHERE user_id = ?`,
+            [userId],
+          )
+        : await rowidsText(
+            `SELECT group_concat(p.rowid, ',' ORDER BY p.${sort.column}, p.id) AS rowids
+             FROM json_each(?) AS m CROSS JOIN ${t.table} AS p ON p.rowid = m.value WHERE p.user_id = ?`,
+            [`[${within}]`, userId],
+          ),
+    );
+  }
+
+  /** The `rowids` text a query answers ("" for NULL: no rows). */
+  async function rowidsText(sql: string, args: InArgs): Promise<string> {
+    const result = await db.execute({ sql, args });
+    return String(result.rows[0]?.rowids ?? "");
   }
 
   async function count(sql: string, args: InArgs): Promise<number> {
@@ -185,23 +214,18 @@ export function createListQueries(db: Db, caches: { searches: SearchCache; order
   return { list };
 }
 
-/** Rowids of a page of `order` (ascending), read from the end for a descending list. */
-function slice(order: Float64Array, offset: number, limit: number, descending: boolean): number[] {
-  const rowids: number[] = [];
-  for (let at = offset; at < Math.min(order.length, offset + limit); at += 1) {
-    rowids.push(order[descending ? order.length - 1 - at : at] as number);
-  }
-  return rowids;
-}
-
 /**
- * An FTS5 query requiring every trigram of the term (each quoted, so no character is syntax), or
- * null below three characters, which a trigram index cannot answer.
+ * An FTS5 query requiring trigrams that cover the term (each quoted, so no character is syntax):
+ * every third one and the last, as more only add lists to intersect. Null below three characters,
+ * which a trigram index cannot answer.
  */
 export function trigramQuery(term: string): string | null {
   const characters = [...term];
   if (characters.length < 3) return null;
   const trigrams = new Set<string>();
-  for (let at = 0; at + 3 <= characters.length; at += 1) trigrams.add(characters.slice(at, at + 3).join(""));
+  for (let at = 0; at < characters.length; at += 3) {
+    const start = Math.min(at, characters.length - 3);
+    trigrams.add(characters.slice(start, start + 3).join(""));
+  }
   return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
 }

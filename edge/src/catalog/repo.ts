@@ -21,11 +21,26 @@ export interface SwapCounts {
 /** Rows per INSERT statement (17 columns x 1,000 stays under SQLite's 32,766 parameters). */
 const ROWS_PER_INSERT = 1_000;
 
+/**
+ * Remembered sort orders: a catalog's is 4 bytes a row (16 MB at most, 40 orders of 100,000 rows);
+ * a search's holds its few matches (at most 2,000).
+ */
+const CATALOG_ORDERS = { orders: 200, rowids: 4_000_000 };
+const SEARCH_ORDERS = { orders: 2_000, rowids: 1_000_000 };
+
 const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
 /** The SQL for the cached catalogs: staging writes, the swap, and (list-repo.ts) the list queries. */
-export function createCatalogRepo(db: Db, searchCache: SearchCache, sortOrders: SortOrders = createSortOrders()) {
-  const lists = createListQueries(db, { searches: searchCache, orders: sortOrders });
+export function createCatalogRepo(
+  db: Db,
+  searchCache: SearchCache,
+  options: { orders?: SortOrders; searchOrders?: SortOrders } = {},
+) {
+  const lists = createListQueries(db, {
+    searches: searchCache,
+    orders: options.orders ?? createSortOrders(CATALOG_ORDERS),
+    searchOrders: options.searchOrders ?? createSortOrders(SEARCH_ORDERS),
+  });
 
   async function stage(table: CatalogTable, columns: string[], values: unknown[][]) {
     for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
@@ -167,8 +182,9 @@ export function createCatalogRepo(db: Db, searchCache: SearchCache, sortOrders: 
     },
 
     /**
-     * For code that adds or removes catalog rows outside a pull: refreshes the stored total and
-     * invalidates cached searches. (Updating prices or quantities in place needs neither.)
+     * For code that adds or removes catalog rows outside a pull: refreshes the stored total. (The
+     * version that keys cached orders and searches is bumped by triggers on any change to a listed
+     * row, so updating prices or quantities in place needs nothing.)
      */
     async catalogChanged(system: CatalogSystem, userId: string, syncedAt: string) {
       const t = TABLES[system];

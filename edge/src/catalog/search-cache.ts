@@ -1,17 +1,34 @@
+import type { RowidSet } from "./sort-orders.ts";
+
 /**
- * Remembers, per catalog version and search text, how many rows match and (for selective searches)
- * which ones. Paging through a search, or typing on after a debounce, then costs one indexed page
- * read instead of a scan of 100,000 SKUs. Entries are keyed by the catalog's version, which every
- * pull bumps, so a new catalog never sees old results.
+ * Remembers, per catalog version and search text, how many rows match and which ones. Paging
+ * through a search, or typing on after a debounce, then costs one read of the rows shown instead
+ * of a scan of 100,000 SKUs. Entries are keyed by the catalog's version, which every change to the
+ * catalog bumps, so a changed catalog never sees old results.
  */
 export interface SearchMatch {
   total: number;
-  /** The rowids of every match as a JSON array when there are few; null when there are many (page via the sort index). */
+  /** The rowids of every match ("4,1,9") when there are few (sorted by SQL), else null. */
   rowids: string | null;
+  /** The sort column `rowids` are in ascending order of (then id), if any. */
+  sortedBy: string | null;
+  /** Many matches: their set, filtered from the catalog's remembered sort order; else null. */
+  members: RowidSet | null;
 }
 
-export function createSearchCache(capacity = 500) {
+/** At most `capacity` searches, holding at most `maxBytes` of match sets between them. */
+export function createSearchCache(capacity = 500, maxBytes = 16 * 1024 * 1024) {
   const entries = new Map<string, SearchMatch>();
+  let held = 0;
+  const weight = (match: SearchMatch) => (match.rowids?.length ?? 0) * 2 + (match.members?.bytes ?? 0);
+
+  function forget(key: string) {
+    const match = entries.get(key);
+    if (!match) return;
+    entries.delete(key);
+    held -= weight(match);
+  }
+
   return {
     get(key: string): SearchMatch | undefined {
       const hit = entries.get(key);
@@ -23,9 +40,13 @@ export function createSearchCache(capacity = 500) {
       return hit;
     },
     set(key: string, match: SearchMatch) {
-      entries.delete(key);
+      forget(key);
       entries.set(key, match);
-      if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
+      held += weight(match);
+      for (const [oldest] of entries) {
+        if ((entries.size <= capacity && held <= maxBytes) || oldest === key) break;
+        forget(oldest);
+      }
     },
   };
 }

@@ -173,8 +173,20 @@ function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string
 
 /** The values of SHOPIFY_TABLE.listed, in that order. */
 function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][number] {
-  const [id, variantId, productId, inventoryItemId, title, sku, price, compareAt, physical, tracked, locations, synced] =
-    values;
+  const [
+    id,
+    variantId,
+    productId,
+    inventoryItemId,
+    title,
+    sku,
+    price,
+    compareAt,
+    physical,
+    tracked,
+    locations,
+    synced,
+  ] = values;
   return {
     _id: String(id),
     variantId: String(variantId),
@@ -193,7 +205,8 @@ function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][num
 
 /** The values of ACUMATICA_TABLE.listed, in that order. */
 function toAcumaticaProduct(values: unknown[]): AcumaticaProductList["products"][number] {
-  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem, synced] = values;
+  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem, synced] =
+    values;
   return {
     _id: String(id),
     acumaticaId: String(acumaticaId),

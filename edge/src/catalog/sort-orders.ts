@@ -6,22 +6,25 @@
  * in-place updates), so an order is never served for data it was not read from.
  */
 export interface SortOrders {
-  get(scope: string, version: number, load: () => Promise<Float64Array>): Promise<Float64Array>;
+  get(scope: string, version: number, load: () => Promise<Rowids>): Promise<Rowids>;
 }
 
-/** `capacity` bounds the rowids held over all orders (8 bytes each). */
-export function createSortOrders(capacity = 8_000_000): SortOrders {
+/** Rowids in order; 4 bytes each while they fit (SQLite's rowids only grow past 2^31 on 2^31 inserts). */
+export type Rowids = Int32Array | Float64Array;
+
+/** Holds at most `limits.orders` orders and `limits.rowids` rowids over all of them (4 bytes each). */
+export function createSortOrders(limits: { orders: number; rowids: number }): SortOrders {
   // Insertion order is recency: the first entry is the one to evict.
-  const entries = new Map<string, { version: number; order: Float64Array }>();
-  const loading = new Map<string, Promise<Float64Array>>();
+  const entries = new Map<string, { version: number; order: Rowids }>();
+  const loading = new Map<string, Promise<Rowids>>();
   let held = 0;
 
-  function remember(scope: string, version: number, order: Float64Array) {
+  function remember(scope: string, version: number, order: Rowids) {
     forget(scope);
     entries.set(scope, { version, order });
     held += order.length;
     for (const [oldest] of entries) {
-      if (held <= capacity || oldest === scope) break;
+      if ((held <= limits.rowids && entries.size <= limits.orders) || oldest === scope) break;
       forget(oldest);
     }
   }
@@ -63,25 +66,113 @@ export function createSortOrders(capacity = 8_000_000): SortOrders {
   };
 }
 
-/** Parses `group_concat(rowid)` output ("12,7,9") without an intermediate array of strings. */
-export function parseRowids(text: string, count: number): Float64Array {
-  const rowids = new Float64Array(count);
+/** How many rowids `group_concat(rowid)` output ("12,7,9", or "" for none) holds. */
+export function countRowids(text: string): number {
+  if (text === "") return 0;
+  let count = 1;
+  for (let at = text.indexOf(","); at !== -1; at = text.indexOf(",", at + 1)) count += 1;
+  return count;
+}
+
+/** Parses `group_concat(rowid)` output without an intermediate array of strings. */
+export function parseRowids(text: string): Rowids {
+  const rowids = new Float64Array(countRowids(text));
   let index = 0;
   let value = 0;
   let sign = 1;
+  let fitsInt32 = true;
+  const push = () => {
+    const rowid = sign * value;
+    if (rowid > 2_147_483_647 || rowid < -2_147_483_648) fitsInt32 = false;
+    rowids[index++] = rowid;
+    value = 0;
+    sign = 1;
+  };
   for (let at = 0; at < text.length; at += 1) {
     const code = text.charCodeAt(at);
-    if (code === 44) {
-      rowids[index++] = sign * value;
-      value = 0;
-      sign = 1;
-    } else if (code === 45) {
-      sign = -1;
-    } else {
-      value = value * 10 + (code - 48);
-    }
+    if (code === 44) push();
+    else if (code === 45) sign = -1;
+    else value = value * 10 + (code - 48);
   }
-  if (text.length > 0) rowids[index++] = sign * value;
-  if (index !== count) throw new Error(`expected ${count} rowids, read ${index}`);
+  if (text.length > 0) push();
+  return fitsInt32 ? Int32Array.from(rowids) : rowids;
+}
+
+/** A set of rowids that answers membership in a few nanoseconds. */
+export interface RowidSet {
+  has(rowid: number): boolean;
+  /** Memory held, for cache bounds. */
+  bytes: number;
+}
+
+/**
+ * A bitmap over the members' span when that is not much larger than a list of them (rowids of one
+ * catalog are mostly dense), else the sorted members and a binary search.
+ */
+export function rowidSet(members: Rowids): RowidSet {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const rowid of members) {
+    if (rowid < min) min = rowid;
+    if (rowid > max) max = rowid;
+  }
+  if (members.length === 0) return { has: () => false, bytes: 0 };
+  const span = max - min + 1;
+  if (span <= Math.max(1 << 20, members.length * 32)) {
+    const bits = new Uint8Array(Math.ceil(span / 8));
+    for (const rowid of members) {
+      const at = rowid - min;
+      bits[at >> 3] = (bits[at >> 3] as number) | (1 << (at & 7));
+    }
+    return {
+      has(rowid) {
+        const at = rowid - min;
+        return at >= 0 && at < span && ((bits[at >> 3] as number) & (1 << (at & 7))) !== 0;
+      },
+      bytes: bits.byteLength,
+    };
+  }
+  const sorted = members.slice().sort();
+  return {
+    has(rowid) {
+      let low = 0;
+      let high = sorted.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >> 1;
+        const value = sorted[middle] as number;
+        if (value === rowid) return true;
+        if (value < rowid) low = middle + 1;
+        else high = middle - 1;
+      }
+      return false;
+    },
+    bytes: sorted.byteLength,
+  };
+}
+
+/**
+ * Rowids of a page of `order` (ascending; read from the end for a descending list), counting only
+ * rows in `members` when given: for a common term a page is found after a short stretch.
+ */
+export function pageOf(
+  order: Rowids,
+  window: { offset: number; limit: number; descending: boolean },
+  members?: RowidSet,
+): number[] {
+  const rowids: number[] = [];
+  const rowidAt = (at: number) => order[window.descending ? order.length - 1 - at : at] as number;
+  if (!members) {
+    for (let at = window.offset; at < Math.min(order.length, window.offset + window.limit); at += 1) {
+      rowids.push(rowidAt(at));
+    }
+    return rowids;
+  }
+  let skip = window.offset;
+  for (let at = 0; at < order.length && rowids.length < window.limit; at += 1) {
+    const rowid = rowidAt(at);
+    if (!members.has(rowid)) continue;
+    if (skip > 0) skip -= 1;
+    else rowids.push(rowid);
+  }
   return rowids;
 }
