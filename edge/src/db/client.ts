@@ -9,7 +9,7 @@ export function openDatabase(url: string, authToken?: string): Db {
 
 /**
  * Local files get WAL and a busy timeout so concurrent requests and the cron tick don't trip on
- * locks. Reads go through a memory map (up to 1 GB of the file): a page of products reads rows all
+ * locks. Reads go through a memory map (up to 256 MB of the file): a page of products reads rows all
  * over the file, and each read then skips a system call and a copy (half the time of a 10-row page
  * at 100,000 rows). The mapped pages count in the RSS but are the OS's file cache, not heap; a
  * bigger page cache (cache_size) measured no faster on top of it and would be heap.
@@ -19,5 +19,5 @@ export async function tuneLocalDatabase(db: Db, url: string): Promise<void> {
   await db.execute("PRAGMA journal_mode = WAL");
   await db.execute("PRAGMA busy_timeout = 5000");
   await db.execute("PRAGMA foreign_keys = ON");
-  await db.execute("PRAGMA mmap_size = 1073741824");
+  await db.execute("PRAGMA mmap_size = 268435456");
 }
