@@ -49,7 +49,7 @@ export function createSandbox(options: SandboxOptions) {
   reset();
 
   const app = new Hono();
-  app.route("/__control", createControlRoutes({ systems, clock, reset, acumatica }, options.remoteAddressOf));
+  app.route("/__control", createControlRoutes({ systems, clock, reset }, options.remoteAddressOf));
   app.route("/shopify", shopify.routes);
   app.route("/acumatica", acumatica.routes);
   app.route("/", stripe.routes);

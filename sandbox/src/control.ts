@@ -13,10 +13,9 @@ export interface QuantityUpdate {
 interface ControlDeps {
   systems: {
     shopify: Simulator;
-    acumatica: Simulator;
+    acumatica: Simulator & { setQuantities(update: QuantityUpdate): void };
     stripe: Simulator & { onClockChanged(): Promise<void> };
   };
-  acumatica: { setQuantities(update: QuantityUpdate): void };
   clock: SandboxClock;
   reset(seed?: number, size?: number): unknown;
 }
@@ -71,7 +70,7 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
     if (typeof body.inventoryId !== "string" || typeof body.warehouseId !== "string") {
       throw new ControlInputError("inventoryId and warehouseId are required strings.");
     }
-    deps.acumatica.setQuantities({
+    deps.systems.acumatica.setQuantities({
       inventoryId: body.inventoryId,
       warehouseId: body.warehouseId,
       onHand: requiredInteger(body.onHand, "onHand"),

@@ -16,14 +16,13 @@ export async function startSandbox(
   options: Partial<Omit<SandboxOptions, "origin" | "remoteAddressOf">> = {},
 ): Promise<RunningSandbox> {
   let resolvedOrigin = "";
-  // The origin is only known once the port is bound; the simulators read it lazily through this proxy.
-  const lazy = { origin: "" };
+  // The origin is only known once the port is bound, so the server starts first and hands requests
+  // to the sandbox created right after (no request can arrive before this function returns).
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const created = serve(
-      { fetch: (request, env) => app.fetch(request, env), hostname: "127.0.0.1", port: 0 },
+      { fetch: (request, env) => sandbox.app.fetch(request, env), hostname: "127.0.0.1", port: 0 },
       (info) => {
         resolvedOrigin = `http://127.0.0.1:${info.port}`;
-        lazy.origin = resolvedOrigin;
         resolve(created);
       },
     );
@@ -34,7 +33,6 @@ export async function startSandbox(
     origin: resolvedOrigin,
     remoteAddressOf: (c) => getConnInfo(c).remote.address,
   });
-  const app = sandbox.app;
   return {
     origin: resolvedOrigin,
     sandbox,

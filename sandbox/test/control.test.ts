@@ -71,7 +71,11 @@ describe("the control API", () => {
     expect(new Date(answer.now).getTime() - before).toBeGreaterThanOrEqual(3_600_000);
   });
 
-  it("changes ERP quantities for a known item and refuses an unknown one", async () => {
+  it("accepts ERP quantities for a known item and refuses an unknown item or a missing field", async () => {
+    const known = await control("/acumatica/quantities", {
+      body: { inventoryId: "SKU-00001-S", warehouseId: "WHOLESALE", onHand: 9, available: 7, availableForShipment: 7 },
+    });
+    expect(known.status).toBe(200);
     const unknown = await control("/acumatica/quantities", {
       body: {
         inventoryId: "NOPE-1",

@@ -112,7 +112,7 @@ interface WallClock extends CalendarDay {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall-clock reading of an instant in a time zone. */
-export function wallClock(instant: Date, timeZone: string): WallClock {
+function wallClock(instant: Date, timeZone: string): WallClock {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat("en-US", {
@@ -142,7 +142,7 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
  * The instant at which a zone's clocks show `local`. Inside a spring-forward gap it moves forward by
  * the gap; for a repeated fall-back time it returns the first (earlier) instant.
  */
-export function zonedTimeToUtc(local: WallClock, timeZone: string): Date {
+function zonedTimeToUtc(local: WallClock, timeZone: string): Date {
   const asUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
   // Try the offsets in force around that time; keep the earliest instant that reads back exactly.
   const offsets = new Set([

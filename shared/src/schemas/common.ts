@@ -10,9 +10,6 @@ export const IdSchema = v.pipe(
 export const IdParamsSchema = v.object({ id: IdSchema });
 export type IdParams = v.InferOutput<typeof IdParamsSchema>;
 
-/** An ISO-8601 timestamp as it travels in JSON. */
-export const IsoDateSchema = v.pipe(v.string(), v.isoTimestamp());
-
 /** A whole number read from a query string, with a default and inclusive bounds. */
 export function queryInteger(field: string, fallback: number, min: number, max: number) {
   return v.pipe(
@@ -39,5 +36,4 @@ export const PageQueryEntries = {
 export const PageQuerySchema = v.object(PageQueryEntries);
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 
-export const EmptySchema = v.object({});
 export const OkSchema = v.object({ ok: v.literal(true) });
