@@ -1,15 +1,6 @@
-import { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { GROWTH, SCALE, STARTER, startBillingWorld } from "./billing-harness.ts";
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+import { failure } from "./helpers.ts";
 
 describe("GET /subscriptions/plans", () => {
   it("lists Stripe's recurring prices as plans, cheapest first, with the product's features", async () => {

@@ -1,18 +1,8 @@
-import { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { GROWTH, SCALE, startBillingWorld } from "./billing-harness.ts";
-import { createTestApp, grantSubscription } from "./helpers.ts";
+import { createTestApp, failure, grantSubscription } from "./helpers.ts";
 
 const DAY_SECONDS = 86_400;
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 /** A user with a paid Growth subscription whose webhooks have all been applied. */
 async function subscriber(world: Awaited<ReturnType<typeof startBillingWorld>>) {

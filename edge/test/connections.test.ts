@@ -1,21 +1,12 @@
-import { ApiError } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+import { failure } from "./helpers.ts";
 
 let app: ConnectedApp | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
-  return error;
-}
 
 describe("GET /api/users/connections", () => {
   it("answers null for connections not saved yet", async () => {

@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { createApiClient } from "@stockbridge/shared";
+import { ApiError, createApiClient } from "@stockbridge/shared";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { parseConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
@@ -120,4 +120,14 @@ export async function grantSubscription(db: TestApp["db"], userId: string, statu
           ON CONFLICT(user_id) DO UPDATE SET status = excluded.status`,
     args: [userId, `sub_${userId}`, `cus_${userId}`, status],
   });
+}
+
+/** The ApiError a call rejects with; throws (failing the test) when it resolves or rejects otherwise. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
+  return error;
 }

@@ -41,7 +41,10 @@ describe("the HTTP surface", () => {
   it("gives every answer a request id and security headers", async () => {
     const { request } = await createTestApp();
     const response = await request("/api/health");
-    expect(response.headers.get("x-request-id")).toBeTruthy();
+    const id = response.headers.get("x-request-id");
+    expect(id).toMatch(/^\S{8,}$/);
+    // One id per answer, not one per process.
+    expect((await request("/api/health")).headers.get("x-request-id")).not.toBe(id);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
     expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");

@@ -49,6 +49,7 @@ describe("autoMap", () => {
     });
     const history = await target.api.call("mappingHistory", { query: { limit: "100" } });
     expect(history.total).toBe(expected);
+    expect(history.mappings).toHaveLength(Math.min(expected, 100));
     expect(
       history.mappings.every(
         (m) => m.mappingType === "exact-sku" && m.shopifyDetails.sku === m.acumaticaDetails.sku,

@@ -1,6 +1,5 @@
-import { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "./helpers.ts";
+import { createTestApp, failure } from "./helpers.ts";
 import {
   deleteItem,
   deleteVariant,
@@ -8,12 +7,6 @@ import {
   insertVariant,
   registerSubscriber,
 } from "./mapping-fixtures.ts";
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.catch((e: unknown) => e);
-  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
-  return error;
-}
 
 describe("manual mapping", () => {
   it("maps a variant to an ERP item and puts it at the top of the history", async () => {

@@ -1,6 +1,6 @@
-import { ApiError, type ScheduleInput } from "@stockbridge/shared";
+import type { ScheduleInput } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, failure, type TestApp } from "./helpers.ts";
 import { insertItem, insertVariant, registerSubscriber } from "./mapping-fixtures.ts";
 
 type Body = Omit<ScheduleInput, "timezone" | "mappingIds" | "status"> &
@@ -25,12 +25,6 @@ async function mappingOf(app: TestApp, subscriber: Awaited<ReturnType<typeof reg
     },
   });
   return mapping._id;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe("mapping schedules CRUD", () => {

@@ -73,7 +73,13 @@ describe("the control API", () => {
 
   it("accepts ERP quantities for a known item and refuses an unknown item or a missing field", async () => {
     const known = await control("/acumatica/quantities", {
-      body: { inventoryId: "SKU-00001-S", warehouseId: "WHOLESALE", onHand: 9, available: 7, availableForShipment: 7 },
+      body: {
+        inventoryId: "SKU-00001-S",
+        warehouseId: "WHOLESALE",
+        onHand: 9,
+        available: 7,
+        availableForShipment: 7,
+      },
     });
     expect(known.status).toBe(200);
     const unknown = await control("/acumatica/quantities", {

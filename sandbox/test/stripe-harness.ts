@@ -179,6 +179,16 @@ export async function payCheckout(
   });
 }
 
+/** The events a paid subscription Checkout sends, in delivery order. */
+export const CHECKOUT_EVENT_TYPES = [
+  "customer.created",
+  "payment_method.attached",
+  "customer.subscription.created",
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "checkout.session.completed",
+];
+
 /** A customer subscribed to `price` through Checkout, as the product's happy path leaves them. */
 export async function subscribeThroughCheckout(harness: StripeHarness, price = "price_growth_monthly") {
   const customer = await harness.stripe.customers.create({

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ControlInputError } from "../src/simulator.ts";
-import { stripeWithWebhooksPerTest, subscribeThroughCheckout } from "./stripe-harness.ts";
+import {
+  CHECKOUT_EVENT_TYPES,
+  stripeWithWebhooksPerTest,
+  subscribeThroughCheckout,
+} from "./stripe-harness.ts";
 
 const given = stripeWithWebhooksPerTest();
 
@@ -12,14 +16,7 @@ describe("webhook delivery", () => {
     await harness.simulator.idle();
 
     expect(receiver.attempts).toBe(receiver.events.length + 2);
-    expect(receiver.types()).toEqual([
-      "customer.created",
-      "payment_method.attached",
-      "customer.subscription.created",
-      "invoice.paid",
-      "invoice.payment_succeeded",
-      "checkout.session.completed",
-    ]);
+    expect(receiver.types()).toEqual(CHECKOUT_EVENT_TYPES);
     expect(harness.simulator.state()).toMatchObject({
       webhooksDelivered: 6,
       webhooksFailed: 2,
