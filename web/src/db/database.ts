@@ -7,7 +7,7 @@ export interface KeyValueRow {
   updatedAt: number;
 }
 
-export const DATABASE_NAME = "stockbridge";
+const DATABASE_NAME = "stockbridge";
 
 /**
  * The one IndexedDB database of the app. Every schema version stays listed here, oldest first, so

@@ -1,12 +1,11 @@
 import { MESSAGES, validateLoginForm } from "@stockbridge/shared";
-import { Link, useRouter } from "@tanstack/react-router";
+import { useRouter } from "@tanstack/react-router";
 import { errorMessage } from "../../lib/errors.ts";
 import { useForm } from "../../lib/use-form.ts";
-import { Button } from "../../ui/button.tsx";
-import { PageHeader } from "../../ui/page-header.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
 import { toast } from "../../ui/toast.tsx";
+import { AuthForm } from "./auth-form.tsx";
 import { safeRedirect } from "./guards.ts";
 import { useAuth } from "./use-auth.ts";
 
@@ -33,25 +32,15 @@ export function LoginScreen({ redirectTo }: { redirectTo?: string | undefined })
   });
 
   return (
-    <>
-      <PageHeader title="Sign in" />
-      <form noValidate onSubmit={(event) => void form.handleSubmit(event)} className="flex flex-col gap-5">
-        <TextInput label="Email" type="email" autoComplete="email" required {...form.field("email")} />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          required
-          {...form.field("password")}
-        />
-        <Button type="submit" loading={loading} className="w-full">
-          Sign In
-        </Button>
-      </form>
-      <p className="mt-6 text-center text-sm text-gray-600">
-        <Link to="/register" className="font-medium text-accent-700 hover:underline">
-          Don't have an account? Sign up
-        </Link>
-      </p>
-    </>
+    <AuthForm
+      title="Sign in"
+      submitLabel="Sign In"
+      loading={loading}
+      onSubmit={(event) => void form.handleSubmit(event)}
+      switchTo={{ to: "/register", label: "Don't have an account? Sign up" }}
+    >
+      <TextInput label="Email" type="email" autoComplete="email" required {...form.field("email")} />
+      <PasswordInput label="Password" autoComplete="current-password" required {...form.field("password")} />
+    </AuthForm>
   );
 }

@@ -1,12 +1,11 @@
 import { MESSAGES, validateRegisterForm } from "@stockbridge/shared";
-import { Link, useRouter } from "@tanstack/react-router";
+import { useRouter } from "@tanstack/react-router";
 import { errorMessage } from "../../lib/errors.ts";
 import { useForm } from "../../lib/use-form.ts";
-import { Button } from "../../ui/button.tsx";
-import { PageHeader } from "../../ui/page-header.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
 import { toast } from "../../ui/toast.tsx";
+import { AuthForm } from "./auth-form.tsx";
 import { useAuth } from "./use-auth.ts";
 
 /** 'Create an account'. Changing the password re-checks the confirmation (errors derive from all values). */
@@ -33,33 +32,22 @@ export function RegisterScreen() {
   });
 
   return (
-    <>
-      <PageHeader title="Create an account" />
-      <form noValidate onSubmit={(event) => void form.handleSubmit(event)} className="flex flex-col gap-5">
-        <TextInput label="Full Name" autoComplete="name" required {...form.field("name")} />
-        <TextInput
-          label="Email Address"
-          type="email"
-          autoComplete="email"
-          required
-          {...form.field("email")}
-        />
-        <PasswordInput label="Password" autoComplete="new-password" required {...form.field("password")} />
-        <PasswordInput
-          label="Confirm Password"
-          autoComplete="new-password"
-          required
-          {...form.field("confirmPassword")}
-        />
-        <Button type="submit" loading={loading} className="w-full">
-          Create Account
-        </Button>
-      </form>
-      <p className="mt-6 text-center text-sm text-gray-600">
-        <Link to="/login" className="font-medium text-accent-700 hover:underline">
-          Already have an account? Sign in
-        </Link>
-      </p>
-    </>
+    <AuthForm
+      title="Create an account"
+      submitLabel="Create Account"
+      loading={loading}
+      onSubmit={(event) => void form.handleSubmit(event)}
+      switchTo={{ to: "/login", label: "Already have an account? Sign in" }}
+    >
+      <TextInput label="Full Name" autoComplete="name" required {...form.field("name")} />
+      <TextInput label="Email Address" type="email" autoComplete="email" required {...form.field("email")} />
+      <PasswordInput label="Password" autoComplete="new-password" required {...form.field("password")} />
+      <PasswordInput
+        label="Confirm Password"
+        autoComplete="new-password"
+        required
+        {...form.field("confirmPassword")}
+      />
+    </AuthForm>
   );
 }

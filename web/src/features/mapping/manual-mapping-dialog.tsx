@@ -1,10 +1,9 @@
 import { canSubmitManualMapping, type Mapping, type MappingInput, MESSAGES } from "@stockbridge/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
-import { Button } from "../../ui/button.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
+import { FormDialog } from "../../ui/form-dialog.tsx";
 import { toast } from "../../ui/toast.tsx";
 import { productChoices } from "./mapping-logic.ts";
 import { ProductPicker } from "./product-picker.tsx";
@@ -21,7 +20,6 @@ export interface ManualMappingDialogProps {
 export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDialogProps) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const formId = useId();
   const unmapped = useQuery({ ...unmappedQuery(api), enabled: open });
   const [shopifyId, setShopifyId] = useState<string | null>(null);
   const [acumaticaId, setAcumaticaId] = useState<string | null>(null);
@@ -67,61 +65,42 @@ export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDia
     },
   });
 
-  const canSubmit = canSubmitManualMapping({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId });
-
-  function submit(): void {
-    if (!canSubmit || !shopifyId || !acumaticaId || save.isPending) return;
-    save.mutate({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId });
-  }
-
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={save.isPending ? () => undefined : onClose}
+      onClose={onClose}
       title={editing ? "Edit Mapping" : "Manual Mapping"}
       description="Choose the Shopify variant and the Acumatica item that are the same product."
-      hideClose={save.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={!canSubmit} loading={save.isPending}>
-            {editing ? "Update" : "Map Products"}
-          </Button>
-        </>
-      }
+      submitLabel={editing ? "Update" : "Map Products"}
+      canSubmit={canSubmitManualMapping({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId })}
+      busy={save.isPending}
+      onSubmit={() => {
+        if (shopifyId && acumaticaId)
+          save.mutate({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId });
+      }}
+      className="gap-4"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <ProductPicker
-          label="Shopify Product"
-          choices={shopifyChoices}
-          value={shopifyId}
-          onChange={setShopifyId}
-          loading={unmapped.isPending}
-          disabled={save.isPending}
-        />
-        <ProductPicker
-          label="Acumatica Product"
-          choices={acumaticaChoices}
-          value={acumaticaId}
-          onChange={setAcumaticaId}
-          loading={unmapped.isPending}
-          disabled={save.isPending}
-        />
-        {unmapped.isError ? (
-          <p role="alert" className="text-sm text-red-700">
-            {errorMessage(unmapped.error, MESSAGES.mapping.fetchUnmappedFailed)}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <ProductPicker
+        label="Shopify Product"
+        choices={shopifyChoices}
+        value={shopifyId}
+        onChange={setShopifyId}
+        loading={unmapped.isPending}
+        disabled={save.isPending}
+      />
+      <ProductPicker
+        label="Acumatica Product"
+        choices={acumaticaChoices}
+        value={acumaticaId}
+        onChange={setAcumaticaId}
+        loading={unmapped.isPending}
+        disabled={save.isPending}
+      />
+      {unmapped.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {errorMessage(unmapped.error, MESSAGES.mapping.fetchUnmappedFailed)}
+        </p>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -61,7 +61,7 @@ export function filterChoices(
   return { shown: matches.slice(0, limit), matched: matches.length };
 }
 
-export function skuLabel(sku: string, id: string): string {
+function skuLabel(sku: string, id: string): string {
   return sku.trim() === "" ? `(no SKU) ${id}` : sku;
 }
 

@@ -1,8 +1,8 @@
-import { DEFAULT_PAGE_SIZE, type Mapping } from "@stockbridge/shared";
+import type { Mapping } from "@stockbridge/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Pencil, RefreshCw, Trash2 } from "lucide-react";
-import { useState } from "react";
 import { useApi } from "../../lib/services-context.tsx";
+import { useClampPage, usePagedSearch } from "../../lib/use-paged-search.ts";
 import { IconButton } from "../../ui/button.tsx";
 import { Chip } from "../../ui/chip.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
@@ -20,16 +20,11 @@ export interface MappingTableProps {
 /** The Mapping tab: every mapping, server-paged and searchable, with Sync / Edit / Delete. */
 export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTableProps) {
   const api = useApi();
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
-  const [search, setSearch] = useState("");
-  const history = useQuery(mappingHistoryQuery(api, { page, limit, search }));
+  const table = usePagedSearch();
+  const history = useQuery(mappingHistoryQuery(api, table.params));
   const data = history.data;
-
   // A delete can empty the last page: step back to the new last page.
-  if (data && data.mappings.length === 0 && data.total > 0 && page > 1 && !history.isFetching) {
-    setPage(Math.max(1, data.totalPages));
-  }
+  useClampPage(table.page, data?.totalPages, table.setPage);
 
   const columns: DataTableColumn<Mapping>[] = [
     {
@@ -108,20 +103,7 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
       loading={history.isFetching}
       searchable
       showIndex
-      server={{
-        total: data?.total ?? 0,
-        page,
-        rowsPerPage: limit,
-        onPageChange: setPage,
-        onRowsPerPageChange: (size) => {
-          setLimit(size);
-          setPage(1);
-        },
-        onSearchChange: (text) => {
-          setSearch(text);
-          setPage(1);
-        },
-      }}
+      server={table.server(data?.total ?? 0)}
     />
   );
 }

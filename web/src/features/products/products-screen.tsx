@@ -3,11 +3,12 @@ import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-q
 import type { ApiClient } from "../../lib/api.ts";
 import type { ListParams } from "../../lib/list-query.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { useClampPage } from "../../lib/use-paged-search.ts";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { useAuth } from "../auth/use-auth.ts";
 import { LastSynced, ProductCatalog } from "./product-catalog.tsx";
 import { useProductPull } from "./use-product-pull.ts";
-import { useClampPage, useServerTable } from "./use-server-table.ts";
+import { useServerTable } from "./use-server-table.ts";
 
 interface ProductRow {
   _id: string;

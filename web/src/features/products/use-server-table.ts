@@ -1,6 +1,6 @@
-import { DEFAULT_PAGE_SIZE } from "@stockbridge/shared";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ListParams } from "../../lib/list-query.ts";
+import { usePagedSearch } from "../../lib/use-paged-search.ts";
 import type { DataTableServerMode } from "../../ui/data-table/data-table.tsx";
 
 /**
@@ -11,43 +11,29 @@ export function useServerTable<S extends string>(options: {
   sortFields: readonly S[];
   defaultSort: { id: S; direction: "asc" | "desc" };
 }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
-  const [search, setSearch] = useState("");
+  const paged = usePagedSearch();
   const [sort, setSort] = useState<{ id: S; direction: "asc" | "desc" }>(options.defaultSort);
 
-  const params: ListParams<S> = { page, limit, search, sortBy: sort.id, sortDirection: sort.direction };
+  const params: ListParams<S> = {
+    page: paged.page,
+    limit: paged.limit,
+    search: paged.search,
+    sortBy: sort.id,
+    sortDirection: sort.direction,
+  };
 
   function server(total: number): DataTableServerMode {
     return {
-      total,
-      page,
-      rowsPerPage: limit,
-      onPageChange: setPage,
-      onRowsPerPageChange(size) {
-        setLimit(size);
-        setPage(1);
-      },
+      ...paged.server(total),
       sort,
       onSortChange(next) {
         const field = options.sortFields.find((candidate) => candidate === next.id);
         if (!field) return;
         setSort({ id: field, direction: next.direction });
-        setPage(1);
-      },
-      onSearchChange(text) {
-        setSearch(text);
-        setPage(1);
+        paged.setPage(1);
       },
     };
   }
 
-  return { params, server, page, setPage };
-}
-
-/** A page past the end (the list shrank after a pull) moves to the last page that exists. */
-export function useClampPage(page: number, totalPages: number | undefined, setPage: (page: number) => void) {
-  useEffect(() => {
-    if (totalPages !== undefined && totalPages > 0 && page > totalPages) setPage(totalPages);
-  }, [page, totalPages, setPage]);
+  return { params, server, page: paged.page, setPage: paged.setPage };
 }

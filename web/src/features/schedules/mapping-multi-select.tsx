@@ -22,7 +22,7 @@ export interface MappingMultiSelectProps {
 }
 
 /** "SKU-1 → SKU-1": both sides of a mapping, ids when a SKU is empty. */
-export function mappingLabel(mapping: Mapping): string {
+function mappingLabel(mapping: Mapping): string {
   const shopify = mapping.shopifyDetails.sku || mapping.shopifyDetails.variantId;
   const acumatica = mapping.acumaticaDetails.sku || mapping.acumaticaDetails.acumaticaId;
   return `${shopify} → ${acumatica}`;

@@ -1,9 +1,10 @@
-import { DEFAULT_PAGE_SIZE, describeSchedule, MESSAGES, type Schedule } from "@stockbridge/shared";
+import { describeSchedule, MESSAGES, type Schedule } from "@stockbridge/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Pause, Pencil, Play, Plus, Trash2, X, XCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { useClampPage, usePagedSearch } from "../../lib/use-paged-search.ts";
 import { Button, IconButton } from "../../ui/button.tsx";
 import { Chip } from "../../ui/chip.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
@@ -18,9 +19,7 @@ import { formatRunTime } from "./schedule-form.ts";
 export function MappingSchedulesScreen() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(DEFAULT_PAGE_SIZE);
-  const [search, setSearch] = useState("");
+  const table = usePagedSearch();
   // The edited schedule outlives `open` so the title does not change while the dialog fades out.
   const [dialog, setDialog] = useState<{ open: boolean; editing: Schedule | null }>({
     open: false,
@@ -30,7 +29,7 @@ export function MappingSchedulesScreen() {
   const [toggling, setToggling] = useState<ReadonlySet<string>>(new Set());
   const [banner, setBanner] = useState<string | null>(null);
 
-  const list = useQuery(schedulesQuery(api, { page, limit, search }));
+  const list = useQuery(schedulesQuery(api, table.params));
   const data = list.data;
 
   // Spec section 4: a store error is shown (here in the banner), then cleared from the store.
@@ -39,9 +38,7 @@ export function MappingSchedulesScreen() {
   }, [list.isError, list.error]);
 
   // A delete can empty the last page: step back to the new last page.
-  if (data && data.schedules.length === 0 && data.total > 0 && page > 1 && !list.isFetching) {
-    setPage(Math.max(1, data.totalPages));
-  }
+  useClampPage(table.page, data?.totalPages, table.setPage);
 
   const remove = useMutation({
     mutationFn: (schedule: Schedule) => api.call("deleteSchedule", { params: { id: schedule._id } }),
@@ -162,20 +159,7 @@ export function MappingSchedulesScreen() {
         rows={data?.schedules ?? []}
         loading={list.isFetching}
         searchable
-        server={{
-          total: data?.total ?? 0,
-          page,
-          rowsPerPage: limit,
-          onPageChange: setPage,
-          onRowsPerPageChange: (size) => {
-            setLimit(size);
-            setPage(1);
-          },
-          onSearchChange: (text) => {
-            setSearch(text);
-            setPage(1);
-          },
-        }}
+        server={table.server(data?.total ?? 0)}
       />
       <ScheduleDialog
         open={dialog.open}

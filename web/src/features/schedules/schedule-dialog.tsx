@@ -10,9 +10,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
-import { Button } from "../../ui/button.tsx";
 import { Checkbox } from "../../ui/checkbox.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
+import { FormDialog } from "../../ui/form-dialog.tsx";
 import { Select } from "../../ui/select.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
 import { toast } from "../../ui/toast.tsx";
@@ -39,7 +38,6 @@ export interface ScheduleDialogProps {
   onClose(): void;
 }
 
-const FORM_ID = "schedule-form";
 const MONTH_DAYS = Array.from({ length: 31 }, (_, index) => index + 1);
 
 /** 'Create New Schedule' / 'Edit Schedule' (spec section 2 and the form rules of section 5). */
@@ -92,133 +90,114 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
   const timed = form.type === "daily" || form.type === "weekly" || form.type === "monthly";
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={save.isPending ? () => undefined : onClose}
+      onClose={onClose}
       title={editing ? "Edit Schedule" : "Create New Schedule"}
       size="lg"
-      hideClose={save.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={FORM_ID} disabled={!ready} loading={save.isPending}>
-            {editing ? "Save" : "Create"}
-          </Button>
-        </>
-      }
+      submitLabel={editing ? "Save" : "Create"}
+      canSubmit={ready}
+      busy={save.isPending}
+      onSubmit={() => {
+        setFailure(null);
+        save.mutate(state);
+      }}
+      className="gap-5"
     >
-      <form
-        id={FORM_ID}
-        className="flex flex-col gap-5"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!ready || save.isPending) return;
-          setFailure(null);
-          save.mutate(state);
-        }}
-      >
-        {failure ? (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 ring-1 ring-red-200">
-            {failure}
-          </p>
-        ) : null}
-        <TextInput
-          label="Schedule Name"
-          value={form.name}
-          onChange={(event) => update({ name: event.target.value })}
-          maxLength={100}
-          autoComplete="off"
-          required
+      {failure ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 ring-1 ring-red-200">
+          {failure}
+        </p>
+      ) : null}
+      <TextInput
+        label="Schedule Name"
+        value={form.name}
+        onChange={(event) => update({ name: event.target.value })}
+        maxLength={100}
+        autoComplete="off"
+        required
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Select<ScheduleType>
+          label="Schedule Type"
+          value={form.type}
+          options={SCHEDULE_TYPES.map((type) => ({ value: type, label: SCHEDULE_TYPE_LABELS[type] }))}
+          onChange={(type) => update({ type })}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Select<ScheduleType>
-            label="Schedule Type"
-            value={form.type}
-            options={SCHEDULE_TYPES.map((type) => ({ value: type, label: SCHEDULE_TYPE_LABELS[type] }))}
-            onChange={(type) => update({ type })}
+        {form.type === "minutely" ? (
+          <Select
+            label="Interval (minutes)"
+            value={String(form.minuteInterval)}
+            options={MINUTE_INTERVALS.map((minutes) => ({
+              value: String(minutes),
+              label: `Every ${minutes} minutes`,
+            }))}
+            onChange={(value) => update({ minuteInterval: Number(value) as MinuteInterval })}
           />
-          {form.type === "minutely" ? (
-            <Select
-              label="Interval (minutes)"
-              value={String(form.minuteInterval)}
-              options={MINUTE_INTERVALS.map((minutes) => ({
-                value: String(minutes),
-                label: `Every ${minutes} minutes`,
-              }))}
-              onChange={(value) => update({ minuteInterval: Number(value) as MinuteInterval })}
-            />
-          ) : null}
-          {form.type === "hourly" ? (
-            <Select
-              label="Interval (hours)"
-              value={String(form.interval)}
-              options={HOUR_INTERVALS.map((hours) => ({
-                value: String(hours),
-                label: hours === 1 ? "Every hour" : `Every ${hours} hours`,
-              }))}
-              onChange={(value) => update({ interval: Number(value) as HourInterval })}
-            />
-          ) : null}
-          {form.type === "weekly" ? (
-            <Select
-              label="Day of Week"
-              value={String(form.weekday)}
-              options={WEEKDAYS.map((name, index) => ({ value: String(index + 1), label: name }))}
-              onChange={(value) => update({ weekday: Number(value) })}
-            />
-          ) : null}
-          {form.type === "monthly" ? (
-            <Select
-              label="Day of Month"
-              value={String(form.monthDay)}
-              options={MONTH_DAYS.map((day) => ({ value: String(day), label: String(day) }))}
-              onChange={(value) => update({ monthDay: Number(value) })}
-              hint={form.monthDay > 28 ? "In shorter months it runs on the last day." : undefined}
-            />
-          ) : null}
-          {timed ? (
-            <TextInput
-              label="Time"
-              type="time"
-              value={form.time}
-              onChange={(event) => update({ time: event.target.value })}
-              hint={`Your time zone: ${timezone}`}
-              required
-            />
-          ) : null}
+        ) : null}
+        {form.type === "hourly" ? (
+          <Select
+            label="Interval (hours)"
+            value={String(form.interval)}
+            options={HOUR_INTERVALS.map((hours) => ({
+              value: String(hours),
+              label: hours === 1 ? "Every hour" : `Every ${hours} hours`,
+            }))}
+            onChange={(value) => update({ interval: Number(value) as HourInterval })}
+          />
+        ) : null}
+        {form.type === "weekly" ? (
+          <Select
+            label="Day of Week"
+            value={String(form.weekday)}
+            options={WEEKDAYS.map((name, index) => ({ value: String(index + 1), label: name }))}
+            onChange={(value) => update({ weekday: Number(value) })}
+          />
+        ) : null}
+        {form.type === "monthly" ? (
+          <Select
+            label="Day of Month"
+            value={String(form.monthDay)}
+            options={MONTH_DAYS.map((day) => ({ value: String(day), label: String(day) }))}
+            onChange={(value) => update({ monthDay: Number(value) })}
+            hint={form.monthDay > 28 ? "In shorter months it runs on the last day." : undefined}
+          />
+        ) : null}
+        {timed ? (
+          <TextInput
+            label="Time"
+            type="time"
+            value={form.time}
+            onChange={(event) => update({ time: event.target.value })}
+            hint={`Your time zone: ${timezone}`}
+            required
+          />
+        ) : null}
+      </div>
+
+      <fieldset className="flex flex-col gap-2" aria-labelledby={syncLegendId}>
+        <legend id={syncLegendId} className="mb-1 text-sm font-medium text-gray-800">
+          Sync Options
+        </legend>
+        <div className="flex flex-wrap gap-6">
+          <Checkbox label="Price" checked={form.price} onChange={(price) => update({ price })} />
+          <Checkbox label="Quantity" checked={form.quantity} onChange={(quantity) => update({ quantity })} />
         </div>
+        {!form.price && !form.quantity ? (
+          <p className="text-xs text-gray-500">{MESSAGES.mapping.selectSyncOption}</p>
+        ) : null}
+      </fieldset>
 
-        <fieldset className="flex flex-col gap-2" aria-labelledby={syncLegendId}>
-          <legend id={syncLegendId} className="mb-1 text-sm font-medium text-gray-800">
-            Sync Options
-          </legend>
-          <div className="flex flex-wrap gap-6">
-            <Checkbox label="Price" checked={form.price} onChange={(price) => update({ price })} />
-            <Checkbox
-              label="Quantity"
-              checked={form.quantity}
-              onChange={(quantity) => update({ quantity })}
-            />
-          </div>
-          {!form.price && !form.quantity ? (
-            <p className="text-xs text-gray-500">{MESSAGES.mapping.selectSyncOption}</p>
-          ) : null}
-        </fieldset>
-
-        <Checkbox
-          label="Full Sync (Sync all mappings)"
-          checked={form.isFullSync}
-          onChange={(isFullSync) => {
-            update({ isFullSync });
-            // Spec section 4: switching to Full Sync clears the selected mappings.
-            if (isFullSync) setSelected([]);
-          }}
-        />
-        {form.isFullSync ? null : <MappingMultiSelect selected={selected} onChange={setSelected} />}
-      </form>
-    </Dialog>
+      <Checkbox
+        label="Full Sync (Sync all mappings)"
+        checked={form.isFullSync}
+        onChange={(isFullSync) => {
+          update({ isFullSync });
+          // Spec section 4: switching to Full Sync clears the selected mappings.
+          if (isFullSync) setSelected([]);
+        }}
+      />
+      {form.isFullSync ? null : <MappingMultiSelect selected={selected} onChange={setSelected} />}
+    </FormDialog>
   );
 }

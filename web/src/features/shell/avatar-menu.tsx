@@ -6,7 +6,7 @@ import { LogOut, Settings, UserRound } from "lucide-react";
 const ITEM =
   "flex w-full items-center gap-2 px-4 py-2 text-left text-sm text-gray-700 data-focus:bg-gray-100 data-focus:text-gray-900";
 
-export function displayName(user: Pick<User, "name"> | null | undefined): string {
+function displayName(user: Pick<User, "name"> | null | undefined): string {
   return user?.name?.trim() || "User";
 }
 

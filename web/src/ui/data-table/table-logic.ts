@@ -7,8 +7,8 @@ export interface SortState {
 }
 
 export const EMPTY_CELL = "-";
-export const NO_DATA_TEXT = "No data available";
-export const NO_MATCH_TEXT = "No matching results";
+const NO_DATA_TEXT = "No data available";
+const NO_MATCH_TEXT = "No matching results";
 
 /** Reads `a.b.c` from a row; arrays take numeric segments (`inventoryLocations.0.available`). */
 export function getByPath(row: unknown, path: string): unknown {
