@@ -26,7 +26,7 @@ import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
 import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
-import { AppError } from "./http/errors.ts";
+import { errorHandler } from "./http/error-handler.ts";
 import type { AppContext, AppEnv } from "./http/types.ts";
 import { createJobsRepo } from "./jobs/repo.ts";
 import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
@@ -141,10 +141,17 @@ export function createApp(deps: AppDeps) {
     tuning: deps.catalogTuning,
   });
 
+  // Repos and services more than one feature uses: built once, shared.
+  const historyRepo = createHistoryRepo(db);
+  const settingsRepo = createSettingsRepo(db);
+  const schedulesRepo = createSchedulesRepo(db);
+  const mappingRepo = createMappingRepo(db);
+  const mappings = createMappingService({ repo: mappingRepo, now, newId });
+
   const syncEngine = createSyncEngine({
     repo: createSyncRepo(db),
-    history: createHistoryRepo(db),
-    settings: createSettingsRepo(db),
+    history: historyRepo,
+    settings: settingsRepo,
     connectors: createSyncConnectors({ credentials: connections, connectors }),
     now,
     newId,
@@ -207,17 +214,14 @@ export function createApp(deps: AppDeps) {
       ...catalogHandlers(catalog),
       ...jobHandlers(jobs),
       ...billingHandlers(billing),
-      ...settingsHandlers(createSettingsService({ repo: createSettingsRepo(db), now })),
+      ...settingsHandlers(createSettingsService({ repo: settingsRepo, now })),
       ...mappingHandlers({
-        mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
-        startAutoMap: (userId) => startAutoMapJob({ jobs, repo: createMappingRepo(db), now, newId }, userId),
+        mappings,
+        startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
       }),
-      ...syncHandlers({
-        engine: syncEngine,
-        mappings: createMappingService({ repo: createMappingRepo(db), now, newId }),
-      }),
-      ...historyHandlers(createHistoryService({ repo: createHistoryRepo(db) })),
-      ...scheduleHandlers(createScheduleService({ repo: createSchedulesRepo(db), now, newId })),
+      ...syncHandlers({ engine: syncEngine, mappings }),
+      ...historyHandlers(createHistoryService({ repo: historyRepo })),
+      ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
     },
     { authenticate: auth.authenticate, hasAccess: billing.hasAccess },
   );
@@ -232,29 +236,12 @@ export function createApp(deps: AppDeps) {
   if (deps.webAssets) serveWeb(app, deps.webAssets);
 
   app.notFound((c) => c.json({ message: `Nothing at ${c.req.path}`, code: "NOT_FOUND" }, 404));
-  app.onError((error, c) => {
-    if (error instanceof AppError) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      const body =
-        error.errors.length > 0
-          ? { message: error.message, code: error.code, errors: error.errors }
-          : { message: error.message, code: error.code };
-      return c.json(body, error.status);
-    }
-    const id = c.get("requestId");
-    log(
-      `[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    return c.json(
-      { message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" },
-      500,
-    );
-  });
+  app.onError(errorHandler(log));
 
   // The cron tick (main.ts: Deno.cron every minute); createApp itself starts no timers.
   const scheduleTicker = createScheduleTicker({
-    repo: createSchedulesRepo(db),
-    history: createHistoryRepo(db),
+    repo: schedulesRepo,
+    history: historyRepo,
     runSync: syncEngine.runSync,
     hasAccess: billing.hasAccess,
     recoverStaleJobs: jobs.recoverStale,

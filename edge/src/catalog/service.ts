@@ -143,27 +143,21 @@ export function createCatalogService(deps: CatalogServiceDeps) {
 
     async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
       const { rows, total } = await repo.list("shopify", userId, query);
-      return {
-        products: rows.map(toShopifyProduct),
-        total,
-        page: query.page,
-        totalPages: Math.ceil(total / query.limit),
-      };
+      return { products: rows.map(toShopifyProduct), ...pageOf(total, query) };
     },
 
     async listAcumatica(userId: string, query: AcumaticaProductQuery): Promise<AcumaticaProductList> {
       const { rows, total } = await repo.list("acumatica", userId, query);
-      return {
-        products: rows.map(toAcumaticaProduct),
-        total,
-        page: query.page,
-        totalPages: Math.ceil(total / query.limit),
-      };
+      return { products: rows.map(toAcumaticaProduct), ...pageOf(total, query) };
     },
   };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
+
+function pageOf(total: number, query: { page: number; limit: number }) {
+  return { total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+}
 
 /** The job's message says which pull failed and why; the outside system's reason is kept. */
 function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string): unknown {

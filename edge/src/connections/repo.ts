@@ -33,22 +33,19 @@ export interface TestOutcome {
 
 /** The only SQL for saved connections. Sealed secrets are read here and never leave the service. */
 export function createConnectionsRepo(db: Db) {
+  async function findRow(table: "acumatica_connections" | "shopify_connections", userId: string) {
+    const result = await db.execute({ sql: `SELECT * FROM ${table} WHERE user_id = ?`, args: [userId] });
+    return result.rows[0];
+  }
+
   return {
     async findAcumatica(userId: string): Promise<AcumaticaRecord | null> {
-      const result = await db.execute({
-        sql: "SELECT * FROM acumatica_connections WHERE user_id = ?",
-        args: [userId],
-      });
-      const row = result.rows[0];
+      const row = await findRow("acumatica_connections", userId);
       return row ? toAcumatica(row) : null;
     },
 
     async findShopify(userId: string): Promise<ShopifyRecord | null> {
-      const result = await db.execute({
-        sql: "SELECT * FROM shopify_connections WHERE user_id = ?",
-        args: [userId],
-      });
-      const row = result.rows[0];
+      const row = await findRow("shopify_connections", userId);
       return row ? toShopify(row) : null;
     },
 

@@ -5,6 +5,8 @@
  * is bound to its owner and purpose (additional data), so a sealed value copied to another row or
  * user does not open there.
  */
+import { fromBase64, toBase64 } from "./base64.ts";
+
 export interface SecretBox {
   seal(plaintext: string, context: string): Promise<string>;
   open(sealed: string, context: string): Promise<string>;
@@ -106,15 +108,8 @@ function aad(context: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(`stockbridge:${context}`);
 }
 
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text.trim());
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-}
-
 function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function fromBase64Url(text: string): Uint8Array {

@@ -1,7 +1,13 @@
 import { toCents } from "@stockbridge/shared";
 import { AcumaticaError } from "../connectors/acumatica/failures.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
-import { streamArrayItems } from "../connectors/json-array-stream.ts";
+import {
+  number,
+  readWarehouseTotals,
+  type Totals,
+  text,
+  type Wrapped,
+} from "../connectors/acumatica/warehouse-totals.ts";
 import type { ErpValues } from "./plan.ts";
 
 /** A mapped ERP item: its persistent id (NoteID, what the mapping stores) and InventoryID (the key to ask by). */
@@ -21,8 +27,6 @@ const PAGE_SIZE = 1_000;
 const PARALLEL_PAGES = 3;
 /** Up to this many stock items read their quantities one inquiry each; more read one warehouse-wide inquiry. */
 const PER_ITEM_QUANTITIES = 5;
-
-type Wrapped = Record<string, { value?: unknown } | undefined> & { id?: unknown };
 
 interface ItemRecord {
   id: string;
@@ -67,7 +71,7 @@ export async function readErpItems(
       ? new Map<string, Totals>()
       : stock.length <= PER_ITEM_QUANTITIES
         ? await perItemQuantities(api, stock)
-        : await allQuantities(api, major);
+        : (await readWarehouseTotals(api, major)).totals;
 
   const reading: ErpReading = new Map();
   for (const { key, record } of found) {
@@ -173,12 +177,6 @@ function toRecord(record: Wrapped, isStockItem: boolean): ItemRecord {
   };
 }
 
-interface Totals {
-  available: number;
-  onHand: number;
-  availableForShipping: number;
-}
-
 /** InventorySummaryInquiry per item: its rows (one per warehouse/location) summed. */
 async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Promise<Map<string, Totals>> {
   const totals = new Map<string, Totals>();
@@ -199,37 +197,4 @@ async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Pro
     }),
   );
   return totals;
-}
-
-/** One StorageDetailsInquiry over every warehouse, streamed and summed per item. */
-async function allQuantities(api: AcumaticaApi, major: number): Promise<Map<string, Totals>> {
-  // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
-  const names =
-    major >= 23
-      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
-      : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
-  return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
-    // Called again from the start if the answer is cut off and retried.
-    const totals = new Map<string, Totals>();
-    for await (const item of streamArrayItems(body, "StorageDetails")) {
-      const row = item as Wrapped;
-      const key = text(row.InventoryID);
-      if (!key) continue;
-      const current = totals.get(key) ?? { available: 0, onHand: 0, availableForShipping: 0 };
-      current.available += number(row[names.available]) ?? 0;
-      current.onHand += number(row[names.onHand]) ?? 0;
-      current.availableForShipping += number(row[names.shipping]) ?? 0;
-      totals.set(key, current);
-    }
-    return totals;
-  });
-}
-
-function text(field: { value?: unknown } | undefined): string {
-  return typeof field?.value === "string" ? field.value.trim() : "";
-}
-
-function number(field: { value?: unknown } | undefined): number | null {
-  const value = field?.value;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }

@@ -1,7 +1,7 @@
 import { toCents } from "@stockbridge/shared";
-import { streamArrayItems } from "../json-array-stream.ts";
 import { AcumaticaError } from "./failures.ts";
 import type { AcumaticaApi } from "./session.ts";
+import { number, readWarehouseTotals, text, type Wrapped } from "./warehouse-totals.ts";
 
 /** One ERP item as the catalog keeps it (money in cents, quantities summed over warehouses). */
 export interface AcumaticaItemRow {
@@ -33,14 +33,6 @@ export interface ReadAcumaticaCatalogOptions {
   onProgress?(progress: { done: number; total: number | null; phase: string }): void;
 }
 
-interface Totals {
-  available: number;
-  onHand: number;
-  availableForShipping: number;
-}
-
-type Wrapped = Record<string, { value?: unknown } | undefined> & { id?: unknown };
-
 /**
  * Reads the ERP catalog without one request per item: warehouse quantities for every stock item
  * from one StorageDetailsInquiry (streamed, summed per item), then StockItem and NonStockItem in
@@ -57,7 +49,8 @@ export async function readAcumaticaCatalog(
     options.onProgress?.({ done: summary.stockItems + summary.nonStockItems, total: null, phase });
 
   progress("Reading Acumatica warehouse quantities");
-  const quantities = await readQuantities(api, major, summary);
+  const { totals: quantities, rows: quantityRows } = await readWarehouseTotals(api, major);
+  summary.quantityRows = quantityRows;
 
   progress("Reading Acumatica stock items");
   const stockFields = ["InventoryID", "Description", "DefaultPrice", "MSRP"];
@@ -82,36 +75,6 @@ export async function readAcumaticaCatalog(
     progress("Reading Acumatica non-stock items");
   });
   return summary;
-}
-
-/** Available, on-hand and available-for-shipping per InventoryID, summed over every warehouse. */
-async function readQuantities(
-  api: AcumaticaApi,
-  major: number,
-  summary: AcumaticaCatalogSummary,
-): Promise<Map<string, Totals>> {
-  // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
-  const names =
-    major >= 23
-      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
-      : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
-  return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
-    // Called again from scratch if the answer is cut off and retried.
-    const totals = new Map<string, Totals>();
-    summary.quantityRows = 0;
-    for await (const item of streamArrayItems(body, "StorageDetails")) {
-      const row = item as Wrapped;
-      const sku = text(row.InventoryID);
-      if (!sku) continue;
-      summary.quantityRows += 1;
-      const current = totals.get(sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
-      current.available += number(row[names.available]) ?? 0;
-      current.onHand += number(row[names.onHand]) ?? 0;
-      current.availableForShipping += number(row[names.shipping]) ?? 0;
-      totals.set(sku, current);
-    }
-    return totals;
-  });
 }
 
 /** Pages of `$top` records, `parallelPages` at a time, until a short page. */
@@ -170,13 +133,4 @@ function itemRow(record: Wrapped, isStockItem: boolean): AcumaticaItemRow {
     availableForShipping: null,
     isStockItem,
   };
-}
-
-function text(field: { value?: unknown } | undefined): string {
-  return typeof field?.value === "string" ? field.value.trim() : "";
-}
-
-function number(field: { value?: unknown } | undefined): number | null {
-  const value = field?.value;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }

@@ -1,0 +1,29 @@
+import type { ErrorHandler } from "hono";
+import { AppError } from "./errors.ts";
+import type { AppEnv } from "./types.ts";
+
+/**
+ * The one place errors become HTTP: an AppError answers its envelope `{ message, code, errors? }`
+ * (and headers such as Retry-After); anything else is a bug, logged with the request id and
+ * answered 500 without details.
+ */
+export function errorHandler(log: (line: string) => void): ErrorHandler<AppEnv> {
+  return (error, c) => {
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      const body =
+        error.errors.length > 0
+          ? { message: error.message, code: error.code, errors: error.errors }
+          : { message: error.message, code: error.code };
+      return c.json(body, error.status);
+    }
+    const id = c.get("requestId");
+    log(
+      `[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return c.json(
+      { message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" },
+      500,
+    );
+  };
+}
