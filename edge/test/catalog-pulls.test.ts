@@ -194,6 +194,8 @@ describe("Acumatica catalog pull", () => {
     expect(job.result).toMatchObject({
       total: items.length,
       stockItems: items.filter((item) => item.isStockItem).length,
+      // One quantity row per stock item and warehouse, read once (not once per retry or page).
+      quantityRows: items.reduce((rows, item) => rows + item.warehouses.length, 0),
     });
 
     const products = await allAcumatica(target);
