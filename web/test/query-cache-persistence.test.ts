@@ -46,6 +46,18 @@ describe("the persisted query cache", () => {
     expect(next.getQueryData(["products", "shopify", "list"])).toEqual(LIST);
   });
 
+  it("marks restored lists stale, so a screen refetches what may predate the last write", async () => {
+    const db = freshDatabase();
+    const persister = await saveCache(db, (client) =>
+      client.setQueryData(["products", "shopify", "list"], LIST),
+    );
+
+    const next = new QueryClient({ defaultOptions: { queries: { staleTime: 5 * 60_000 } } });
+    await restoreQueryCache({ queryClient: next, persister, buster: "1.0.0", maxAge: PERSIST_MAX_AGE_MS });
+    expect(next.getQueryState(["products", "shopify", "list"])?.isInvalidated).toBe(true);
+    expect(next.getQueryData(["products", "shopify", "list"])).toEqual(LIST);
+  });
+
   it("drops a cache written by another app version", async () => {
     const db = freshDatabase();
     const persister = await saveCache(db, (client) => client.setQueryData(["products"], LIST), "1.0.0");

@@ -28,6 +28,14 @@ export async function restoreQueryCache(options: PersistQueryCacheOptions): Prom
       return;
     }
     hydrate(options.queryClient, saved.clientState);
+    // A saved list may predate the last change the user made (writes are throttled, a reload can
+    // come first), so restored data is shown at once but counts as stale: mounted screens refetch
+    // it when online, and offline it stays on screen.
+    const restored = new Set(saved.clientState.queries.map((query) => query.queryHash));
+    await options.queryClient.invalidateQueries({
+      predicate: (query) => restored.has(query.queryHash),
+      refetchType: "none",
+    });
   } catch {
     // A cache that cannot be read is worth nothing; the lists load from the server instead.
     await Promise.resolve(options.persister.removeClient()).catch(() => undefined);
