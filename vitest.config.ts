@@ -18,6 +18,15 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: "cli",
+          include: ["cli/test/**/*.test.ts"],
+          globalSetup: ["cli/test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -15,7 +15,7 @@ ensureDependencies();
 ensureChromium();
 
 check("lint and format (biome)", "npx", ["biome", "check", "."]);
-for (const pkg of ["shared", "edge", "sandbox", "web", "e2e"]) {
+for (const pkg of ["shared", "edge", "sandbox", "web", "e2e", "cli"]) {
   check(`types: ${pkg} (tsc)`, "npx", ["tsc", "-p", `${pkg}/tsconfig.json`]);
 }
 for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {

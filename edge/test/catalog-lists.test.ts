@@ -23,13 +23,14 @@ async function pulled(size = 300, systems: ("shopify" | "acumatica")[] = ["shopi
 }
 
 describe("GET /api/shopify/products", () => {
-  it("pages with total and totalPages, newest sync first, ties broken by id", async () => {
+  it("pages with total and totalPages, newest sync first, then the latest stored first", async () => {
     const target = await pulled();
     const first = await target.api.call("shopifyProducts");
     expect(first).toMatchObject({ total: 288, page: 1, totalPages: 29 });
     expect(first.products).toHaveLength(10);
-    const ids = first.products.map((product) => product._id);
-    expect(ids).toEqual([...ids].sort().reverse());
+    // One pull synced them all at once; the pull stored them in Shopify's order (by variant id).
+    const variantIds = first.products.map((product) => Number(product.variantId.split("/").pop()));
+    expect(variantIds).toEqual([...variantIds].sort((a, b) => b - a));
     const last = await target.api.call("shopifyProducts", { query: { page: "29" } });
     expect(last.products).toHaveLength(8);
     const beyond = await target.api.call("shopifyProducts", { query: { page: "30" } });
@@ -58,8 +59,11 @@ describe("GET /api/shopify/products", () => {
     ["available", "desc"],
     ["onHandInventory", "asc"],
     ["sku", "desc"],
-  ] as const)("sorts by %s %s with the id as tie-break", async (sortBy, sortDirection) => {
+  ] as const)("sorts by %s %s, ties in the order the pull stored them", async (sortBy, sortDirection) => {
     const target = await pulled();
+    const stored = await storedOrder((page) =>
+      target.api.call("shopifyProducts", { query: { page: String(page), limit: "100" } }),
+    );
     const answer = await target.api.call("shopifyProducts", {
       query: { sortBy, sortDirection, limit: "100" },
     });
@@ -78,7 +82,7 @@ describe("GET /api/shopify/products", () => {
       expect(order * sign).toBeLessThanOrEqual(0);
       if (order === 0)
         expect(
-          answer.products[index - 1]!._id.localeCompare(answer.products[index]!._id) * sign,
+          (stored.get(answer.products[index - 1]!._id)! - stored.get(answer.products[index]!._id)!) * sign,
         ).toBeLessThan(0);
     }
   });
@@ -182,11 +186,22 @@ async function everyProduct<P extends { _id: string }>(
   }
 }
 
-/** Sorts like SQLite: NULL first ascending, then the value, then the id (binary order). */
+/**
+ * Each product's place in the order a pull stored the catalog: the default list (lastSynced
+ * descending, all equal after one pull) read backwards.
+ */
+async function storedOrder<P extends { _id: string }>(
+  read: (page: number) => Promise<{ products: P[]; totalPages: number }>,
+): Promise<Map<string, number>> {
+  const newestFirst = await everyProduct(read);
+  return new Map(newestFirst.reverse().map((product, index) => [product._id, index]));
+}
+
+/** Sorts like the lists: NULL first ascending, then the value; ties keep their order in `products`. */
 function sortedBy<P extends { _id: string }>(products: P[], value: (product: P) => number | string | null) {
   const compare = (a: number | string | null, b: number | string | null) =>
     a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
-  return [...products].sort((a, b) => compare(value(a), value(b)) || compare(a._id, b._id));
+  return [...products].sort((a, b) => compare(value(a), value(b)));
 }
 
 describe("product lists over a large catalog", () => {
@@ -278,7 +293,8 @@ describe("product lists over a large catalog", () => {
         }));
         return { ...answer, products };
       };
-      const all = await everyProduct((page) => read({ page: String(page), limit: "100" }));
+      // The default list is newest stored first: reversed, it is the stored order that breaks ties.
+      const all = (await everyProduct((page) => read({ page: String(page), limit: "100" }))).reverse();
       expect(all).toHaveLength((await read({})).total);
       const sortBy = system === "shopify" ? "price" : "defaultPrice";
       const ascending = sortedBy(all, (product) => product.price);

@@ -177,7 +177,7 @@ describe("Shopify catalog pull", () => {
       /^Failed to sync Shopify products: Shopify is unavailable \(HTTP 50[23] after 5 attempts\)$/,
     );
     expect(await allShopify(target)).toEqual(before);
-    const staged = await target.db.execute("SELECT count(*) AS n FROM shopify_products_staging");
+    const staged = await target.db.execute("SELECT count(*) AS n FROM catalog_staging");
     expect(Number(staged.rows[0]?.n)).toBe(0);
   });
 });

@@ -74,6 +74,12 @@ export function createSubscriptionStore(deps: {
      */
     async hasAccess(userId: string, known?: StoredSubscription | null): Promise<boolean> {
       if (!deps.gateway) return false;
+      if (known === undefined) {
+        // The common case, on every gated request: a running subscription, read narrowly.
+        const state = await repo.findAccessState(userId);
+        if (!state || !grantsAccess(state.status)) return false;
+        if (periodRunning(state.currentPeriodEnd)) return true;
+      }
       const stored = known === undefined ? await repo.findSubscription(userId) : known;
       if (!stored || !grantsAccess(stored.status)) return false;
       if (periodRunning(stored.currentPeriodEnd)) return true;

@@ -18,7 +18,7 @@ export interface ListedPage {
   total: number;
 }
 
-type Sort = { column: string; index: string };
+type Sort = { column: string };
 
 /** Searches matching at most this many rows are sorted by SQL; more are filtered from the catalog order. */
 const FEW_MATCHES = 2_000;
@@ -29,7 +29,7 @@ const FEW_MATCHES = 2_000;
 const MAX_CANDIDATES = 5_000;
 
 /**
- * The list queries of the catalog tables. Every answer equals ORDER BY column, id LIMIT/OFFSET over
+ * The list queries of the catalog tables. Every answer equals ORDER BY column, rowid LIMIT/OFFSET over
  * the user's rows (SKU contains the lowercased search, as instr on sku_key); the caches only
  * change how the rows are found. Rows cross into JS as one JSON text each: per-value conversion
  * in the driver costs more than the queries.
@@ -70,7 +70,7 @@ export function createListQueries(
     return { rows: await rowsAt(t, userId, rowids), total: match.total };
   }
 
-  /** Every rowid of the user's catalog in ascending order of the sort column, then id. */
+  /** Every rowid of the user's catalog in ascending order of the sort column, then rowid. */
   function catalogOrder(t: CatalogTable, userId: string, sort: Sort, version: number) {
     return caches.orders.get(`${t.system}|${userId}|${sort.column}`, version, () =>
       readOrder(t, userId, sort),
@@ -79,7 +79,7 @@ export function createListQueries(
 
   /**
    * No catalog state, so nothing to key a cache by (rows written outside a pull, which code should
-   * not do): plain queries, a page found by walking the sort index.
+   * not do): plain queries that sort the user's rows.
    */
   async function listUnversioned(
     t: CatalogTable,
@@ -89,15 +89,15 @@ export function createListQueries(
     term: string,
   ) {
     const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
-    const orderBy = `ORDER BY p.${sort.column} ${direction}, p.id ${direction}`;
+    const orderBy = `ORDER BY p.${sort.column} ${direction}, p.rowid ${direction}`;
     const filter = term ? "AND instr(p.sku_key, ?) > 0" : "";
     const total = term
       ? (await matches(t, userId, term, sort)).total
       : await count(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]);
-    // The page's rowids first (OFFSET skips index entries), then the JSON of only those rows.
+    // The page's rowids first, then the JSON of only those rows.
     const result = await db.execute({
       sql: `WITH page AS MATERIALIZED (
-              SELECT p.rowid AS r FROM ${t.table} AS p INDEXED BY ${sort.index}
+              SELECT p.rowid AS r FROM ${t.table} AS p
               WHERE p.user_id = ? ${filter} ${orderBy} LIMIT ? OFFSET ?)
             SELECT ${t.listed} AS j FROM page CROSS JOIN ${t.table} AS p ON p.rowid = page.r ${orderBy}`,
       args: [userId, ...(term ? [term] : []), request.limit, (request.page - 1) * request.limit],
@@ -134,7 +134,7 @@ export function createListQueries(
     const match = `p.user_id = ? AND instr(p.sku_key, ?) > 0`;
     const result = await db.execute({
       sql: `SELECT CASE WHEN count(*) > ? THEN NULL
-                   ELSE coalesce(group_concat(CASE WHEN ${match} THEN p.rowid END, ',' ORDER BY p.${sort.column}, p.id), '')
+                   ELSE coalesce(group_concat(CASE WHEN ${match} THEN p.rowid END, ',' ORDER BY p.${sort.column}, p.rowid), '')
                    END AS rowids
             FROM (SELECT rowid AS r FROM ${t.skuSearch} WHERE ${t.skuSearch} MATCH ? LIMIT ?) AS c
             CROSS JOIN ${t.table} AS p ON p.rowid = c.r`,
@@ -179,12 +179,12 @@ export function createListQueries(
     return parseRowids(
       within === undefined
         ? await rowidsText(
-            `SELECT group_concat(rowid, ',' ORDER BY ${sort.column}, id) AS rowids
-             FROM ${t.table} INDEXED BY ${sort.index} WHERE user_id = ?`,
+            `SELECT group_concat(rowid, ',' ORDER BY ${sort.column}, rowid) AS rowids
+             FROM ${t.table} WHERE user_id = ?`,
             [userId],
           )
         : await rowidsText(
-            `SELECT group_concat(p.rowid, ',' ORDER BY p.${sort.column}, p.id) AS rowids
+            `SELECT group_concat(p.rowid, ',' ORDER BY p.${sort.column}, p.rowid) AS rowids
              FROM json_each(?) AS m CROSS JOIN ${t.table} AS p ON p.rowid = m.value WHERE p.user_id = ?`,
             [`[${within}]`, userId],
           ),

@@ -1,4 +1,3 @@
-import type { InArgs } from "@libsql/client";
 import type { AcumaticaItemRow } from "../connectors/acumatica/catalog-reader.ts";
 import type { ShopifyVariantRow } from "../connectors/shopify/catalog-reader.ts";
 import type { Db } from "../db/client.ts";
@@ -17,9 +16,6 @@ export interface SwapCounts {
   unchanged: number;
   removed: number;
 }
-
-/** Rows per INSERT statement (17 columns x 1,000 stays under SQLite's 32,766 parameters). */
-const ROWS_PER_INSERT = 1_000;
 
 /**
  * Remembered sort orders: a catalog's is 4 bytes a row (16 MB at most, 40 orders of 100,000 rows);
@@ -42,22 +38,25 @@ export function createCatalogRepo(
     searchOrders: options.searchOrders ?? createSortOrders(SEARCH_ORDERS),
   });
 
-  async function stage(table: CatalogTable, columns: string[], values: unknown[][]) {
-    for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
-      const chunk = values.slice(start, start + ROWS_PER_INSERT);
-      const placeholders = `(${columns.map(() => "?").join(", ")})`;
-      await db.execute({
-        sql: `INSERT OR REPLACE INTO ${table.staging} (${columns.join(", ")}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
-        args: chunk.flat() as InArgs,
-      });
-    }
+  /**
+   * A pull stages each chunk it reads as one row of JSON (`[key, newId, ...columns]` per product):
+   * one small write per chunk while reading, and the swap spreads them into columns once. Rows
+   * staged a row each cost more to write, index and delete than the swap's own work.
+   */
+  async function stage(system: CatalogSystem, jobId: string, userId: string, rows: unknown[][]) {
+    if (rows.length === 0) return;
+    await db.execute({
+      sql: `INSERT INTO catalog_staging (job_id, chunk, user_id, system, rows_json)
+            VALUES (?, (SELECT coalesce(max(chunk), 0) + 1 FROM catalog_staging WHERE job_id = ?), ?, ?, ?)`,
+      args: [jobId, jobId, userId, system, JSON.stringify(rows)],
+    });
   }
 
   /**
    * Replaces the user's catalog with the staged pull in one transaction: vanished rows removed, new
    * rows added (with the staged ids), changed rows rewritten in place (ids kept), unchanged rows
    * only get the new lastSynced (so their other indexes are not rewritten), staging emptied, total
-   * and version recorded.
+   * and version recorded. (A key staged twice, as a shifting page can do, ends with its last values.)
    */
   async function swap(
     system: CatalogSystem,
@@ -66,31 +65,37 @@ export function createCatalogRepo(
     syncedAt: string,
   ): Promise<SwapCounts> {
     const t = TABLES[system];
-    const staged = `SELECT 1 FROM ${t.staging} s WHERE s.job_id = ? AND s.${t.key} = ${t.table}.${t.key}`;
+    const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
+    const stagedKeys = `SELECT DISTINCT r.value ->> 0 AS k FROM ${chunks}`;
+    // Materialized: each product's JSON text is rendered once, not once per column read from it.
+    const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v FROM ${chunks})
+      SELECT ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
     const sameValues = t.columns.map((column) => `p.${column} IS s.${column}`).join(" AND ");
     const results = await db.batch(
       [
         {
           sql: `SELECT count(*) AS staged,
-                       coalesce(sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key})), 0) AS added
-                FROM ${t.staging} s WHERE s.job_id = ?`,
-          args: [jobId],
+                       coalesce(sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = ? AND p.${t.key} = s.k)), 0) AS added
+                FROM (${stagedKeys}) s`,
+          args: [userId, jobId],
         },
-        { sql: `DELETE FROM ${t.table} WHERE user_id = ? AND NOT EXISTS (${staged})`, args: [userId, jobId] },
+        {
+          sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
+          args: [userId, jobId],
+        },
         {
           sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, last_synced)
-                SELECT new_id, user_id, ${t.key}, ${t.columns.join(", ")}, ? FROM ${t.staging} s
-                WHERE s.job_id = ? AND NOT EXISTS (
-                  SELECT 1 FROM ${t.table} p WHERE p.user_id = s.user_id AND p.${t.key} = s.${t.key} AND ${sameValues})
+                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, ? FROM (${stagedRows}) s
+                WHERE NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = ? AND p.${t.key} = s.k AND ${sameValues})
                 ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
                   ${[...t.columns, "last_synced"].map((column) => `${column} = excluded.${column}`).join(", ")}`,
-          args: [syncedAt, jobId],
+          args: [userId, syncedAt, jobId, userId],
         },
         {
           sql: `UPDATE ${t.table} SET last_synced = ? WHERE user_id = ? AND last_synced IS NOT ?`,
           args: [syncedAt, userId, syncedAt],
         },
-        { sql: `DELETE FROM ${t.staging} WHERE job_id = ?`, args: [jobId] },
+        { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
         {
           sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
                 VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
@@ -102,14 +107,14 @@ export function createCatalogRepo(
       ],
       "write",
     );
-    const stagedRows = Number(results[0]?.rows[0]?.staged ?? 0);
+    const staged = Number(results[0]?.rows[0]?.staged ?? 0);
     const added = Number(results[0]?.rows[0]?.added ?? 0);
     const written = results[2]?.rowsAffected ?? 0;
     return {
       total: Number(results[5]?.rows[0]?.total ?? 0),
       added,
-      updated: written - added,
-      unchanged: stagedRows - written,
+      updated: Math.max(0, written - added),
+      unchanged: Math.max(0, staged - written),
       removed: results[1]?.rowsAffected ?? 0,
     };
   }
@@ -121,13 +126,11 @@ export function createCatalogRepo(
     swap,
 
     async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {
-      const columns = ["job_id", "user_id", "variant_id", "new_id", ...SHOPIFY_TABLE.columns];
       await stage(
-        SHOPIFY_TABLE,
-        columns,
+        "shopify",
+        jobId,
+        userId,
         rows.map((row) => [
-          jobId,
-          userId,
           row.variantId,
           newId(),
           row.productId,
@@ -152,13 +155,11 @@ export function createCatalogRepo(
     },
 
     async stageAcumatica(jobId: string, userId: string, rows: AcumaticaItemRow[], newId: () => string) {
-      const columns = ["job_id", "user_id", "acumatica_id", "new_id", ...ACUMATICA_TABLE.columns];
       await stage(
-        ACUMATICA_TABLE,
-        columns,
+        "acumatica",
+        jobId,
+        userId,
         rows.map((row) => [
-          jobId,
-          userId,
           row.acumaticaId,
           newId(),
           row.sku,
@@ -176,9 +177,14 @@ export function createCatalogRepo(
 
     /** Drops a pull's staged rows (failed pull), or every leftover of the user's (a crashed one). */
     async discardStaging(system: CatalogSystem, filter: { jobId: string } | { userId: string }) {
-      const t = TABLES[system];
-      const [column, value] = "jobId" in filter ? ["job_id", filter.jobId] : ["user_id", filter.userId];
-      await db.execute({ sql: `DELETE FROM ${t.staging} WHERE ${column} = ?`, args: [value] });
+      await db.execute(
+        "jobId" in filter
+          ? { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [filter.jobId] }
+          : {
+              sql: "DELETE FROM catalog_staging WHERE user_id = ? AND system = ?",
+              args: [filter.userId, system],
+            },
+      );
     },
 
     /**

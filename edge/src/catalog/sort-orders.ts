@@ -1,8 +1,8 @@
 /**
  * Remembers, per catalog version, the order of a user's rows under one sort column: their rowids
- * ascending (a descending list reads it backwards, as the id tie-break flips too). A page at any
- * depth is then a slice of it plus one lookup by rowid, where OFFSET would walk up to 100,000 index
- * entries per request. Every change to a listed row bumps the version (pulls, and triggers for
+ * ascending (a descending list reads it backwards, as the rowid tie-break flips too). A page at any
+ * depth is then a slice of it plus one lookup by rowid, where each request would otherwise sort up
+ * to 100,000 rows (there is no index per sort column: see migration 10). Every change to a listed row bumps the version (pulls, and triggers for
  * in-place updates), so an order is never served for data it was not read from.
  */
 export interface SortOrders {

@@ -2,15 +2,14 @@ import type { AcumaticaProductQuery, ShopifyProductQuery } from "@stockbridge/sh
 
 export type CatalogSystem = "shopify" | "acumatica";
 
-/** How a catalog table is listed: sortable fields map to a column and the index that orders by it. */
+/** How a catalog table is listed: each sortable field maps to a column (ties fall to the rowid). */
 export interface CatalogTable {
   system: CatalogSystem;
   table: string;
-  staging: string;
   /** The natural key the pull matches rows on. */
   key: string;
   columns: string[];
-  sorts: Record<string, { column: string; index: string }>;
+  sorts: Record<string, { column: string }>;
   skuIndex: string;
   /** Trigram index of sku_key (migration 9): narrows a SKU search to candidate rowids. */
   skuSearch: string;
@@ -49,7 +48,6 @@ const ACUMATICA_COLUMNS = [
 export const SHOPIFY_TABLE: CatalogTable = {
   system: "shopify",
   table: "shopify_products",
-  staging: "shopify_products_staging",
   key: "variant_id",
   columns: SHOPIFY_COLUMNS,
   skuIndex: "shopify_products_sku",
@@ -57,19 +55,18 @@ export const SHOPIFY_TABLE: CatalogTable = {
   listed: `json_array(p.id, p.variant_id, p.product_id, p.inventory_item_id, p.title, p.sku, p.price_cents,
     p.compare_at_price_cents, p.is_physical, p.tracked, json(p.locations_json), p.last_synced)`,
   sorts: {
-    sku: { column: "sku_key", index: "shopify_products_sku" },
-    price: { column: "price_cents", index: "shopify_products_price" },
-    compareAtPrice: { column: "compare_at_price_cents", index: "shopify_products_compare_at" },
-    available: { column: "available", index: "shopify_products_available" },
-    onHandInventory: { column: "on_hand", index: "shopify_products_on_hand" },
-    lastSynced: { column: "last_synced", index: "shopify_products_synced" },
+    sku: { column: "sku_key" },
+    price: { column: "price_cents" },
+    compareAtPrice: { column: "compare_at_price_cents" },
+    available: { column: "available" },
+    onHandInventory: { column: "on_hand" },
+    lastSynced: { column: "last_synced" },
   } satisfies Record<ShopifyProductQuery["sortBy"], unknown>,
 };
 
 export const ACUMATICA_TABLE: CatalogTable = {
   system: "acumatica",
   table: "acumatica_products",
-  staging: "acumatica_products_staging",
   key: "acumatica_id",
   columns: ACUMATICA_COLUMNS,
   skuIndex: "acumatica_products_sku",
@@ -77,12 +74,12 @@ export const ACUMATICA_TABLE: CatalogTable = {
   listed: `json_array(p.id, p.acumatica_id, p.sku, p.description, p.default_price_cents, p.msrp_cents, p.available,
     p.on_hand, p.available_for_shipping, p.is_stock_item, p.last_synced)`,
   sorts: {
-    sku: { column: "sku_key", index: "acumatica_products_sku" },
-    defaultPrice: { column: "default_price_cents", index: "acumatica_products_price" },
-    msrp: { column: "msrp_cents", index: "acumatica_products_msrp" },
-    available: { column: "available", index: "acumatica_products_available" },
-    onHandInventory: { column: "on_hand", index: "acumatica_products_on_hand" },
-    availableForShipping: { column: "available_for_shipping", index: "acumatica_products_shipping" },
-    lastSynced: { column: "last_synced", index: "acumatica_products_synced" },
+    sku: { column: "sku_key" },
+    defaultPrice: { column: "default_price_cents" },
+    msrp: { column: "msrp_cents" },
+    available: { column: "available" },
+    onHandInventory: { column: "on_hand" },
+    availableForShipping: { column: "available_for_shipping" },
+    lastSynced: { column: "last_synced" },
   } satisfies Record<AcumaticaProductQuery["sortBy"], unknown>,
 };

@@ -393,4 +393,36 @@ export const MIGRATIONS: Migration[] = [
       END`,
     ],
   },
+  {
+    version: 10,
+    name: "catalog staging by chunk, sort orders without indexes",
+    statements: [
+      // A pull stages each chunk it reads as one JSON row; the swap spreads them into columns.
+      "DROP TABLE shopify_products_staging",
+      "DROP TABLE acumatica_products_staging",
+      `CREATE TABLE catalog_staging (
+        job_id TEXT NOT NULL,
+        chunk INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        system TEXT NOT NULL,
+        rows_json TEXT NOT NULL,
+        PRIMARY KEY (job_id, chunk)
+      )`,
+      "CREATE INDEX catalog_staging_user ON catalog_staging(user_id, system)",
+      // No index per sortable column any more: lists read each sort order once per catalog version
+      // and keep it in memory (catalog/sort-orders.ts), and writing six indexes was two thirds of
+      // saving a 50,000-row pull. The SKU index stays (searches scan it), without the id migration 7
+      // added to it: ties sort by rowid, the order rows were first stored in.
+      ...["synced", "price", "compare_at", "available", "on_hand"].map(
+        (suffix) => `DROP INDEX shopify_products_${suffix}`,
+      ),
+      ...["synced", "price", "msrp", "available", "on_hand", "shipping"].map(
+        (suffix) => `DROP INDEX acumatica_products_${suffix}`,
+      ),
+      "DROP INDEX shopify_products_sku",
+      "CREATE INDEX shopify_products_sku ON shopify_products(user_id, sku_key)",
+      "DROP INDEX acumatica_products_sku",
+      "CREATE INDEX acumatica_products_sku ON acumatica_products(user_id, sku_key)",
+    ],
+  },
 ];

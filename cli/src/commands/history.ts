@@ -1,0 +1,87 @@
+import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistory } from "@stockbridge/shared";
+import type { Command } from "commander";
+import { type CommandContext, runCommand } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { wholeNumber } from "../options.ts";
+import { formatDateTime, plural } from "../output/format.ts";
+import { printJson } from "../output/json.ts";
+import { type Column, printTable } from "../output/table.ts";
+
+/** `history list` (fixed page size 10, as the spec's screen) and `history show <id>`. */
+export function registerHistoryCommands(program: Command, io: CliIo): void {
+  const history = program.command("history").description("execution history of sync runs");
+
+  history
+    .command("list")
+    .description(`list sync runs, newest first (${EXECUTION_HISTORY_PAGE_SIZE} per page)`)
+    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
+    .action((options: { page?: number }, command: Command) =>
+      runCommand(io, command, (context) => list(context, options.page)),
+    );
+
+  history
+    .command("show")
+    .description("one run with its counts and each failed mapping's error")
+    .argument("<id>", "run id (from `history list` or `sync`)")
+    .action((id: string, _options: object, command: Command) =>
+      runCommand(io, command, (context) => show(context, id)),
+    );
+}
+
+async function list(context: CommandContext, page: number | undefined): Promise<void> {
+  context.requireSignedIn();
+  const data = await context.api.call("executionHistory", {
+    query: { page: page === undefined ? undefined : String(page) },
+  });
+  if (context.json) return printJson(context.io.stdout, data);
+  if (data.histories.length === 0) {
+    context.out(data.total === 0 ? "No sync runs yet." : "No runs on this page.");
+    return;
+  }
+  await printTable(context, RUN_COLUMNS, data.histories);
+  context.out();
+  context.out(`Page ${data.page} of ${data.totalPages} (${plural(data.total, "run")})`);
+}
+
+async function show(context: CommandContext, id: string): Promise<void> {
+  context.requireSignedIn();
+  const entry = await context.api.call("executionHistoryEntry", { params: { id } });
+  if (context.json) return printJson(context.io.stdout, entry);
+  context.out(`Run ${entry._id}: ${runName(entry)}`);
+  context.out(`  Status:  ${entry.status}`);
+  context.out(`  Started: ${formatDateTime(entry.startDate, { seconds: true })}`);
+  context.out(`  Ended:   ${formatDateTime(entry.endDate, { seconds: true })}`);
+  context.out(`  Success: ${entry.successCount}`);
+  context.out(`  Failure: ${entry.failureCount}`);
+  context.out(`  Skipped: ${entry.skippedCount}`);
+  if (entry.error) context.out(`  Error:   ${entry.error}`);
+  if (entry.failedMappings.length === 0) return;
+  context.out();
+  context.out("Failed Mappings");
+  await printTable(
+    context,
+    [
+      { header: "Shopify SKU", value: (row: ExecutionHistory["failedMappings"][number]) => row.shopifySku },
+      { header: "Acumatica SKU", value: (row) => row.acumaticaSku },
+      { header: "Error", value: (row) => row.error },
+    ],
+    entry.failedMappings,
+  );
+}
+
+/** The schedule's name; runs started by hand have none (as the web's history screen). */
+function runName(entry: Pick<ExecutionHistory, "schedule" | "trigger">): string {
+  if (entry.schedule?.name) return entry.schedule.name;
+  return entry.trigger === "manual" ? "Manual sync" : "Unknown Schedule";
+}
+
+const RUN_COLUMNS: ReadonlyArray<Column<ExecutionHistory>> = [
+  { header: "ID", value: (row) => row._id },
+  { header: "Schedule", value: runName },
+  { header: "Start", value: (row) => formatDateTime(row.startDate, { seconds: true }) },
+  { header: "End", value: (row) => formatDateTime(row.endDate, { seconds: true }) },
+  { header: "Success", value: (row) => row.successCount, align: "right" },
+  { header: "Failure", value: (row) => row.failureCount, align: "right" },
+  { header: "Skipped", value: (row) => row.skippedCount, align: "right" },
+  { header: "Status", value: (row) => row.status },
+];

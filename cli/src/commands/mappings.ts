@@ -1,0 +1,153 @@
+import { type AutoMapResult, MAX_PAGE_SIZE, type Mapping, MESSAGES } from "@stockbridge/shared";
+import type { Command } from "commander";
+import { type CommandContext, runCommand } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { endJob, followJob, type JobTexts } from "../jobs.ts";
+import { queryText, wholeNumber } from "../options.ts";
+import { formatShortDate, plural } from "../output/format.ts";
+import { printJson } from "../output/json.ts";
+import { type Column, printTable } from "../output/table.ts";
+
+interface ListOptions {
+  search?: string;
+  page?: number;
+  limit?: number;
+}
+
+/** `mappings list`, `mappings auto` (exact-SKU auto mapping, a job, with its report), `mappings unmapped`. */
+export function registerMappingCommands(program: Command, io: CliIo): void {
+  const mappings = program.command("mappings").description("list and create Shopify ↔ Acumatica mappings");
+
+  mappings
+    .command("list")
+    .description("list mappings (their ids are what `sync --mapping` takes)")
+    .option("--search <text>", "SKU contains")
+    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
+    .option(
+      "--limit <n>",
+      `rows per page (at most ${MAX_PAGE_SIZE})`,
+      wholeNumber("--limit", 1, MAX_PAGE_SIZE),
+    )
+    .action((options: ListOptions, command: Command) =>
+      runCommand(io, command, (context) => list(context, options)),
+    );
+
+  mappings
+    .command("auto")
+    .description("map every identical SKU (a job) and report what was created and skipped")
+    .action((_options: object, command: Command) => runCommand(io, command, autoMap));
+
+  mappings
+    .command("unmapped")
+    .description("list the variants and ERP items that no mapping uses yet")
+    .action((_options: object, command: Command) => runCommand(io, command, unmapped));
+}
+
+const AUTO_MAP_TEXTS: JobTexts = {
+  label: "Auto mapping",
+  succeeded: MESSAGES.mapping.autoMapped,
+  failed: MESSAGES.mapping.autoMapFailed,
+};
+
+async function list(context: CommandContext, options: ListOptions): Promise<void> {
+  context.requireSignedIn();
+  const data = await context.api.call("mappingHistory", {
+    query: { search: options.search, page: queryText(options.page), limit: queryText(options.limit) },
+  });
+  if (context.json) return printJson(context.io.stdout, data);
+  if (data.mappings.length === 0) {
+    context.out(
+      data.total === 0
+        ? "No mappings (create them with `stockbridge mappings auto`)."
+        : "No mappings on this page.",
+    );
+    return;
+  }
+  await printTable(context, MAPPING_COLUMNS, data.mappings);
+  context.out();
+  context.out(`Page ${data.page} of ${data.totalPages} (${plural(data.total, "mapping")})`);
+}
+
+async function autoMap(context: CommandContext): Promise<void> {
+  context.requireSignedIn();
+  const { job } = await context.api.call("autoMap");
+  const finished = await followJob(context, job, AUTO_MAP_TEXTS);
+  endJob(context, finished, AUTO_MAP_TEXTS);
+  if (context.json) return;
+  const report = autoMapReport(finished.result);
+  if (report) printAutoMapReport(context, report);
+}
+
+/**
+ * The job's result as an AutoMapResult. Checked by hand: the CLI does not depend on valibot itself
+ * (shared's AutoMapResultSchema would need it); a result of another shape is simply not reported.
+ */
+function autoMapReport(result: Record<string, unknown> | null): AutoMapResult | null {
+  const duplicates = result?.duplicateSkus;
+  if (!result || typeof result.created !== "number" || typeof result.alreadyMapped !== "number") return null;
+  if (typeof duplicates !== "object" || duplicates === null) return null;
+  const list = (value: unknown) =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  const sides = duplicates as Record<string, unknown>;
+  return {
+    created: result.created,
+    alreadyMapped: result.alreadyMapped,
+    duplicateSkus: { shopify: list(sides.shopify), acumatica: list(sides.acumatica) },
+  };
+}
+
+function printAutoMapReport(context: CommandContext, report: AutoMapResult): void {
+  const { shopify, acumatica } = report.duplicateSkus;
+  context.out(`Mappings created:       ${report.created}`);
+  context.out(`Already mapped:         ${report.alreadyMapped}`);
+  context.out(`Duplicate SKUs skipped: ${shopify.length + acumatica.length}`);
+  if (shopify.length + acumatica.length === 0) return;
+  context.out(
+    "A SKU that appears more than once in a system is never matched automatically; map these by hand.",
+  );
+  if (shopify.length > 0) context.out(`  Duplicate in Shopify:   ${shopify.join(", ")}`);
+  if (acumatica.length > 0) context.out(`  Duplicate in Acumatica: ${acumatica.join(", ")}`);
+}
+
+async function unmapped(context: CommandContext): Promise<void> {
+  context.requireSignedIn();
+  const data = await context.api.call("unmapped");
+  if (context.json) return printJson(context.io.stdout, data);
+  context.out(`Shopify variants without a mapping: ${data.shopify.length}`);
+  if (data.shopify.length > 0) {
+    await printTable(
+      context,
+      [
+        { header: "SKU", value: (row: (typeof data.shopify)[number]) => row.sku },
+        { header: "Variant ID", value: (row) => row.variantId },
+      ],
+      data.shopify,
+    );
+  }
+  context.out();
+  context.out(`Acumatica items without a mapping: ${data.acumatica.length}`);
+  if (data.acumatica.length > 0) {
+    await printTable(
+      context,
+      [
+        { header: "SKU", value: (row: (typeof data.acumatica)[number]) => row.sku },
+        { header: "Acumatica ID", value: (row) => row.acumaticaId },
+      ],
+      data.acumatica,
+    );
+  }
+}
+
+/** A side whose item the last pull no longer found is marked, as the web shows a broken mapping. */
+function sku(details: { sku: string; missing: boolean }): string {
+  return details.missing ? `${details.sku} (missing)` : details.sku;
+}
+
+const MAPPING_COLUMNS: ReadonlyArray<Column<Mapping>> = [
+  { header: "ID", value: (row) => row._id },
+  { header: "Shopify SKU", value: (row) => sku(row.shopifyDetails) },
+  { header: "Acumatica SKU", value: (row) => sku(row.acumaticaDetails) },
+  { header: "Mapping Type", value: (row) => row.mappingType },
+  { header: "Last Updated", value: (row) => formatShortDate(row.updatedAt) },
+  { header: "Last Synced", value: (row) => formatShortDate(row.lastSyncedAt) },
+];

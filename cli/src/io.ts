@@ -1,0 +1,28 @@
+import { homedir } from "node:os";
+
+/** The process around a run: streams, environment and home folder, injected so tests run it in-process. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Readonly<Record<string, string | undefined>>;
+  homeDir: string;
+}
+
+export function nodeIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    homeDir: homedir(),
+  };
+}
+
+/** Reads stdin to its end (`--password-stdin`). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: string[] = [];
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) chunks.push(String(chunk));
+  return chunks.join("");
+}

@@ -1,0 +1,38 @@
+import { Argument, InvalidArgumentError } from "commander";
+import { CliError } from "./errors.ts";
+import { parseApiUrl } from "./session.ts";
+
+export const SYSTEMS = ["shopify", "acumatica"] as const;
+export type System = (typeof SYSTEMS)[number];
+
+export const SYSTEM_NAMES: Record<System, string> = { shopify: "Shopify", acumatica: "Acumatica" };
+
+/** `<system>`: shopify or acumatica, checked by commander (a usage error names the choices). */
+export function systemArgument(): Argument {
+  return new Argument("<system>", "shopify or acumatica").choices(SYSTEMS);
+}
+
+/** A flag value parser for whole numbers in a range; commander reports the rule with the flag. */
+export function wholeNumber(flag: string, min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text.trim());
+    if (text.trim() === "" || !Number.isInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max}.`);
+    }
+    return value;
+  };
+}
+
+/** `--api <url>`: http or https only. */
+export function apiUrlOption(text: string): string {
+  try {
+    return parseApiUrl(text);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof CliError ? error.message : String(error));
+  }
+}
+
+/** Query values travel as text (the contract parses them on the server). */
+export function queryText(value: number | string | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}

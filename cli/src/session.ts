@@ -1,0 +1,126 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ApiClient, createApiClient } from "@stockbridge/shared";
+import { usageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+
+export const DEFAULT_API_URL = "http://127.0.0.1:8000";
+const CREDENTIALS_FILE = "credentials.json";
+
+/** What `login` saves: the token and the API it belongs to (a token is useless elsewhere). */
+export interface Credentials {
+  apiUrl: string;
+  token: string;
+  email: string;
+  savedAt: string;
+}
+
+/** `$STOCKBRIDGE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/stockbridge`, else `~/.config/stockbridge`. */
+export function configDir(io: Pick<CliIo, "env" | "homeDir">): string {
+  const explicit = io.env.STOCKBRIDGE_CONFIG_DIR?.trim();
+  if (explicit) return explicit;
+  const xdg = io.env.XDG_CONFIG_HOME?.trim();
+  return join(xdg || join(io.homeDir, ".config"), "stockbridge");
+}
+
+export function credentialsPath(io: Pick<CliIo, "env" | "homeDir">): string {
+  return join(configDir(io), CREDENTIALS_FILE);
+}
+
+/** The saved credentials, or null when there are none (or the file is not ours to understand). */
+export function readCredentials(io: Pick<CliIo, "env" | "homeDir">): Credentials | null {
+  let text: string;
+  try {
+    text = readFileSync(credentialsPath(io), "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isRecord(value)) return null;
+    const { apiUrl, token, email, savedAt } = value;
+    if (typeof apiUrl !== "string" || typeof token !== "string" || !token) return null;
+    return {
+      apiUrl,
+      token,
+      email: typeof email === "string" ? email : "",
+      savedAt: typeof savedAt === "string" ? savedAt : "",
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Written to a temp file then renamed, readable by the owner only (0600) — it holds a bearer token. */
+export function saveCredentials(io: Pick<CliIo, "env" | "homeDir">, credentials: Credentials): string {
+  const dir = configDir(io);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, CREDENTIALS_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  // The mode above applies only to a new file; a leftover temp file keeps its own, so set it again.
+  chmodSync(temp, 0o600);
+  renameSync(temp, path);
+  return path;
+}
+
+export function removeCredentials(io: Pick<CliIo, "env" | "homeDir">): void {
+  rmSync(credentialsPath(io), { force: true });
+}
+
+/** An http(s) origin with an optional base path, without a trailing slash or `/api`; else a usage error. */
+export function parseApiUrl(text: string, source = "--api"): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw usageError(`${source} must be an http:// or https:// URL (got "${text}")`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw usageError(`${source} must be an http:// or https:// URL (got "${text}")`);
+  }
+  if (url.search || url.hash)
+    throw usageError(`${source} must not carry a query or fragment (got "${text}")`);
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/api$/, "");
+  return `${url.origin}${path}`;
+}
+
+export interface Session {
+  apiUrl: string;
+  client: ApiClient;
+  /** Where the token came from: `STOCKBRIDGE_TOKEN`, the saved credentials, or nowhere. */
+  tokenSource: "env" | "file" | null;
+  hasToken: boolean;
+}
+
+/**
+ * The API to talk to and the token to send. The URL comes from `--api`, `STOCKBRIDGE_API_URL`, the
+ * saved credentials, then the default; a saved token is sent only to the URL it was issued by.
+ */
+export function openSession(io: CliIo, options: { api?: string | undefined }): Session {
+  const saved = readCredentials(io);
+  const fromEnv = io.env.STOCKBRIDGE_API_URL?.trim();
+  const apiUrl =
+    options.api ??
+    (fromEnv ? parseApiUrl(fromEnv, "STOCKBRIDGE_API_URL") : undefined) ??
+    saved?.apiUrl ??
+    DEFAULT_API_URL;
+  const envToken = io.env.STOCKBRIDGE_TOKEN?.trim();
+  const fileToken = saved && saved.apiUrl === apiUrl ? saved.token : null;
+  const token = envToken || fileToken || null;
+  const tokenSource = envToken ? "env" : fileToken ? "file" : null;
+  // Spec: a 401 removes the stored token. One from the environment is not ours to remove.
+  const client = apiClient(apiUrl, token, () => {
+    if (tokenSource === "file") removeCredentials(io);
+  });
+  return { apiUrl, client, tokenSource, hasToken: token !== null };
+}
+
+/** The shared typed client for `{apiUrl}/api`: the only way this CLI talks to the server. */
+export function apiClient(apiUrl: string, token: string | null, onUnauthorized?: () => void): ApiClient {
+  return createApiClient({ baseUrl: `${apiUrl}/api`, getToken: () => token, onUnauthorized });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
