@@ -109,12 +109,13 @@ export function createCatalogRepo(
     );
     const staged = Number(results[0]?.rows[0]?.staged ?? 0);
     const added = Number(results[0]?.rows[0]?.added ?? 0);
-    const written = results[2]?.rowsAffected ?? 0;
+    // A key staged twice is written twice: the counts are of distinct keys.
+    const updated = Math.min(Math.max(0, (results[2]?.rowsAffected ?? 0) - added), staged - added);
     return {
       total: Number(results[5]?.rows[0]?.total ?? 0),
       added,
-      updated: Math.max(0, written - added),
-      unchanged: Math.max(0, staged - written),
+      updated,
+      unchanged: staged - added - updated,
       removed: results[1]?.rowsAffected ?? 0,
     };
   }
@@ -185,20 +186,6 @@ export function createCatalogRepo(
               args: [filter.userId, system],
             },
       );
-    },
-
-    /**
-     * For code that adds or removes catalog rows outside a pull: refreshes the stored total. (The
-     * version that keys cached orders and searches is bumped by triggers on any change to a listed
-     * row, so updating prices or quantities in place needs nothing.)
-     */
-    async catalogChanged(system: CatalogSystem, userId: string, syncedAt: string) {
-      const t = TABLES[system];
-      await db.execute({
-        sql: `UPDATE catalog_state SET total = (SELECT count(*) FROM ${t.table} WHERE user_id = ?), version = version + 1,
-                last_synced = ? WHERE user_id = ? AND system = ?`,
-        args: [userId, syncedAt, userId, system],
-      });
     },
   };
 }

@@ -423,6 +423,18 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX shopify_products_sku ON shopify_products(user_id, sku_key)",
       "DROP INDEX acumatica_products_sku",
       "CREATE INDEX acumatica_products_sku ON acumatica_products(user_id, sku_key)",
+      // last_synced is only written by a pull's swap, which bumps the version once itself: a
+      // trigger per row on it made a re-pull update catalog_state 50,000 times.
+      "DROP TRIGGER shopify_products_order_changed",
+      `CREATE TRIGGER shopify_products_order_changed AFTER UPDATE OF id, sku_key, price_cents, compare_at_price_cents, available, on_hand ON shopify_products
+      WHEN old.id IS NOT new.id OR old.sku_key IS NOT new.sku_key OR old.price_cents IS NOT new.price_cents OR old.compare_at_price_cents IS NOT new.compare_at_price_cents OR old.available IS NOT new.available OR old.on_hand IS NOT new.on_hand BEGIN
+        UPDATE catalog_state SET version = version + 1 WHERE user_id = new.user_id AND system = 'shopify';
+      END`,
+      "DROP TRIGGER acumatica_products_order_changed",
+      `CREATE TRIGGER acumatica_products_order_changed AFTER UPDATE OF id, sku_key, default_price_cents, msrp_cents, available, on_hand, available_for_shipping ON acumatica_products
+      WHEN old.id IS NOT new.id OR old.sku_key IS NOT new.sku_key OR old.default_price_cents IS NOT new.default_price_cents OR old.msrp_cents IS NOT new.msrp_cents OR old.available IS NOT new.available OR old.on_hand IS NOT new.on_hand OR old.available_for_shipping IS NOT new.available_for_shipping BEGIN
+        UPDATE catalog_state SET version = version + 1 WHERE user_id = new.user_id AND system = 'acumatica';
+      END`,
     ],
   },
 ];

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { createCatalogRepo } from "../src/catalog/repo.ts";
+import { createSearchCache } from "../src/catalog/search-cache.ts";
+import type { AcumaticaItemRow } from "../src/connectors/acumatica/catalog-reader.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+
+const USER = "user-1";
+
+async function repoOnFreshDatabase() {
+  const db = openDatabase(":memory:");
+  await migrate(db);
+  await db.execute({
+    sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+          VALUES (?, 'Swap Test', 'swap@example.com', 'swap@example.com', 'x', 't', 't', 't')`,
+    args: [USER],
+  });
+  let ids = 0;
+  const repo = createCatalogRepo(db, createSearchCache());
+  const stage = (jobId: string, rows: AcumaticaItemRow[]) =>
+    repo.stageAcumatica(jobId, USER, rows, () => `id-${jobId}-${++ids}`);
+  const listed = async () =>
+    (
+      await repo.list("acumatica", USER, {
+        page: 1,
+        limit: 100,
+        search: "",
+        sortBy: "sku",
+        sortDirection: "asc",
+      })
+    ).rows;
+  return { db, repo, stage, listed };
+}
+
+function item(sku: string, priceCents: number): AcumaticaItemRow {
+  return {
+    acumaticaId: `note-${sku}`,
+    sku,
+    description: `Item ${sku}`,
+    defaultPriceCents: priceCents,
+    msrpCents: null,
+    available: 1,
+    onHand: 2,
+    availableForShipping: 1,
+    isStockItem: true,
+  };
+}
+
+describe("catalog swap", () => {
+  it("adds, updates, keeps and removes by key across chunks, ids kept for rows that stay", async () => {
+    const { repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100), item("B", 200)]);
+    await stage("pull-1", [item("C", 300)]);
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toEqual({
+      total: 3,
+      added: 3,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+    });
+    const before = new Map((await listed()).map((row) => [row[2], row[0]]));
+
+    await stage("pull-2", [item("A", 100), item("B", 250)]);
+    await stage("pull-2", [item("D", 400)]);
+    expect(await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z")).toEqual({
+      total: 3,
+      added: 1,
+      updated: 1,
+      unchanged: 1,
+      removed: 1,
+    });
+    const after = await listed();
+    expect(after.map((row) => [row[2], row[4], row[10]])).toEqual([
+      ["A", 100, "2026-11-21T11:00:00.000Z"],
+      ["B", 250, "2026-11-21T11:00:00.000Z"],
+      ["D", 400, "2026-11-21T11:00:00.000Z"],
+    ]);
+    expect(after[0]?.[0]).toBe(before.get("A"));
+    expect(after[1]?.[0]).toBe(before.get("B"));
+  });
+
+  it("keeps the last values of a key staged twice and counts it once", async () => {
+    const { repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100)]);
+    await stage("pull-1", [item("A", 150), item("B", 200)]);
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+      total: 2,
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+    });
+    expect((await listed()).map((row) => [row[2], row[4]])).toEqual([
+      ["A", 150],
+      ["B", 200],
+    ]);
+  });
+
+  it("empties the pull's staging, and a discarded pull leaves the catalog as it was", async () => {
+    const { db, repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await stage("pull-2", [item("B", 200)]);
+    await repo.discardStaging("acumatica", { jobId: "pull-2" });
+    expect((await listed()).map((row) => row[2])).toEqual(["A"]);
+    const staged = await db.execute("SELECT count(*) AS n FROM catalog_staging");
+    expect(Number(staged.rows[0]?.n)).toBe(0);
+  });
+});
