@@ -58,14 +58,14 @@ describe("Execution History", () => {
       const cells = async (index: number) =>
         (await rows.nth(index).locator("td").allTextContents()).map((text) => text.trim());
       const [name, start, end, success, failure, status] = await cells(0);
-      expect([name, success, failure, status]).toEqual(["Manual sync", "0", "1", "completed"]);
+      expect([name, success, failure, status]).toEqual(["Unknown Schedule", "0", "1", "completed"]);
       expect(start).not.toBe("-");
       expect(end).not.toBe("-");
       const older = await cells(1);
-      expect([older[0], older[3], older[4], older[5]]).toEqual(["Manual sync", "1", "0", "completed"]);
+      expect([older[0], older[3], older[4], older[5]]).toEqual(["Unknown Schedule", "1", "0", "completed"]);
 
       await rows.nth(0).getByRole("button", { name: /^View/ }).click();
-      const details = page.getByRole("dialog", { name: "Execution Details - Manual sync" });
+      const details = page.getByRole("dialog", { name: "Execution Details - Unknown Schedule" });
       await details.waitFor();
       await expect(
         details.getByText("Failure", { exact: true }).locator("..").textContent(),

@@ -111,12 +111,10 @@ describe("mapping labels and dates", () => {
 });
 
 describe("execution history display", () => {
-  it("names a run by its schedule, 'Manual sync' for runs started by hand, else 'Unknown Schedule'", () => {
-    expect(scheduleDisplayName({ schedule: { _id: "s1", name: "Nightly" }, trigger: "schedule" })).toBe(
-      "Nightly",
-    );
-    expect(scheduleDisplayName({ schedule: null, trigger: "manual" })).toBe("Manual sync");
-    expect(scheduleDisplayName({ schedule: null, trigger: "schedule" })).toBe("Unknown Schedule");
+  it("names a run by its schedule, else 'Unknown Schedule' (runs started by hand have none)", () => {
+    expect(scheduleDisplayName({ schedule: { _id: "s1", name: "Nightly" } })).toBe("Nightly");
+    expect(scheduleDisplayName({ schedule: null })).toBe("Unknown Schedule");
+    expect(scheduleDisplayName({ schedule: { _id: "s2", name: "" } })).toBe("Unknown Schedule");
   });
 
   it("styles completed as success, running as primary and anything else as error", () => {

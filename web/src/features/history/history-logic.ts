@@ -2,10 +2,9 @@ import type { ExecutionHistory } from "@stockbridge/shared";
 import { format } from "date-fns";
 import type { ChipTone } from "../../ui/chip.tsx";
 
-/** The schedule's name; runs started by hand from the mapping screen have none. */
-export function scheduleDisplayName(entry: Pick<ExecutionHistory, "schedule" | "trigger">): string {
-  if (entry.schedule?.name) return entry.schedule.name;
-  return entry.trigger === "manual" ? "Manual sync" : "Unknown Schedule";
+/** The schedule's name, else the spec's 'Unknown Schedule' (as for runs started by hand). */
+export function scheduleDisplayName(entry: Pick<ExecutionHistory, "schedule">): string {
+  return entry.schedule?.name || "Unknown Schedule";
 }
 
 /** completed = success style, running = primary (with a spinner), anything else = error style. */
