@@ -6,6 +6,9 @@
  * Optional (3) `--paged-variants n`: a paged Shopify pull of n variants, where the throttle bucket
  * is the limit (about n * 5 points at 100 per s).
  *
+ * The floor of a pull is what the outside system and its limits take on their own: the same reads
+ * with nothing stored (at 50,000 rows neither rate limit binds, so the limits alone imply far less).
+ *
  * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-pull.ts [--variants 50000] [--paged-variants 2000]
  */
 import { createApp } from "../edge/src/app.ts";
@@ -175,11 +178,12 @@ try {
     `  waited on limits     ${seconds(Number(r.waitedMs))} bucket pacing and back-off; ${seconds(Number(r.exportWaitMs))} waiting for the export`,
   );
   console.log(
-    `  floor from limits    ${seconds(shopifyFloorMs)} (points beyond the 2,000 bucket at 100/s, plus the export's 0.5 s)`,
+    `  limits alone imply   ${seconds(shopifyFloorMs)} (points beyond the 2,000 bucket at 100/s, plus the export's 0.5 s)`,
   );
   console.log(
-    `  read alone           ${seconds(shopifyRawMs)} (same reads, nothing stored: export + download + parse) -> ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x`,
+    `  floor                ${seconds(shopifyRawMs)} (the same reads with nothing stored: limits, export, download, parse)`,
   );
+  console.log(`  pull / floor         ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x (target: at most 1.5x)`);
   console.log(`  peak RSS (app)       ${mb(shopify.peak)}`);
 
   // (2) Acumatica.
@@ -201,10 +205,13 @@ try {
     `  waited on limits     ${seconds(Number(a.waitedMs))} client back-off; licence delayed ${acumatica.after.delayed - acumatica.before.delayed} requests, peak ${acumatica.after.runningPeak} running`,
   );
   console.log(
-    `  floor from limits    ${seconds(acumaticaFloorMs)} (requests beyond 150 in a minute at 300/min)`,
+    `  limits alone imply   ${seconds(acumaticaFloorMs)} (requests beyond 150 in a minute at 300/min)`,
   );
   console.log(
-    `  read alone           ${seconds(acumaticaRawMs)} (same calls, nothing stored) -> ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x`,
+    `  floor                ${seconds(acumaticaRawMs)} (the same calls with nothing stored: limits, answers, parse)`,
+  );
+  console.log(
+    `  pull / floor         ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x (target: at most 1.5x)`,
   );
   console.log(`  peak RSS (app)       ${mb(acumatica.peak)}`);
   console.log(`  sessions left open   ${acumatica.after.loginsOpen}`);
@@ -218,8 +225,9 @@ try {
   console.log("\nSecond pulls (catalogs already stored, nothing changed upstream)");
   for (const [system, run] of Object.entries(again)) {
     const { added, updated, unchanged, removed } = run.job.result;
+    const floor = system === "shopify" ? shopifyRawMs : acumaticaRawMs;
     console.log(
-      `  ${system.padEnd(10)} wall ${seconds(run.wallMs)}, peak RSS ${mb(run.peak)}; ${added} added, ${updated} updated, ${unchanged} unchanged, ${removed} removed`,
+      `  ${system.padEnd(10)} wall ${seconds(run.wallMs)} (${(run.wallMs / floor).toFixed(2)}x the floor above), peak RSS ${mb(run.peak)}; ${added} added, ${updated} updated, ${unchanged} unchanged, ${removed} removed`,
     );
   }
 

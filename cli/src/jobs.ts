@@ -1,4 +1,4 @@
-import type { Job } from "@stockbridge/shared";
+import { ApiError, type Job } from "@stockbridge/shared";
 import type { CommandContext } from "./context.ts";
 import { CliError } from "./errors.ts";
 import { printJson } from "./output/json.ts";
@@ -13,6 +13,27 @@ export interface JobTexts {
   /** The closing message when the job has none of its own. */
   succeeded: string;
   failed: string;
+  /** True when a job that succeeded still had failed items (a sync): the view then ends as a failure. */
+  itemsFailed?(job: Job): boolean;
+}
+
+/**
+ * Starts a job. When the server answers 409 because the same work already runs (started from the
+ * web app, a schedule or another terminal), answers that running job instead, so the caller follows
+ * it rather than failing; `started` tells which.
+ */
+export async function startJob(
+  context: CommandContext,
+  start: () => Promise<{ job: Job }>,
+): Promise<{ job: Job; started: boolean }> {
+  try {
+    return { job: (await start()).job, started: true };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 409 || !error.jobId) throw error;
+    // stderr, so `--json` output stays the job alone.
+    context.err(`${error.message} Following the running job ${error.jobId}.`);
+    return { job: await context.api.call("job", { params: { id: error.jobId } }), started: false };
+  }
 }
 
 /**
@@ -34,7 +55,10 @@ export async function followJob(context: CommandContext, job: Job, texts: JobTex
     await view?.close();
     throw error;
   }
-  await view?.finish(jobState(current, texts));
+  const final = jobState(current, texts);
+  await view?.finish(
+    final.status === "succeeded" && texts.itemsFailed?.(current) ? { ...final, status: "failed" } : final,
+  );
   return current;
 }
 

@@ -1,7 +1,7 @@
 import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, inject, it } from "vitest";
 import { cliEnv, runCli } from "./support/cli.ts";
-import { newConnectedSubscriber, newMappedSubscriber, newUser } from "./support/users.ts";
+import { holdAcumatica, newConnectedSubscriber, newMappedSubscriber, newUser } from "./support/users.ts";
 
 describe("subscriber-only commands", () => {
   it("exit 1 with the server's subscription message for a user without a plan", async () => {
@@ -88,6 +88,26 @@ describe("products", () => {
     expect(waited.code).toBe(0);
     expect(waited.stdout).toContain(MESSAGES.products.synchronized);
     expect(waited.stdout).toMatch(/\d+ products: \d+ added/);
+  });
+  it("follows the pull already running when the server answers 409", async () => {
+    const appUrl = inject("appUrl");
+    const user = await newConnectedSubscriber(appUrl, inject("sandboxUrl"));
+    const env = cliEnv(appUrl, { token: user.token });
+    const hold = await holdAcumatica(user);
+    const { job } = await user.api.call("syncAcumaticaProducts");
+
+    let stderr = "";
+    const run = await runCli(["products", "pull", "acumatica", "--json"], {
+      env,
+      onStderr(text) {
+        stderr += text;
+        if (stderr.includes("Following the running job")) hold.release();
+      },
+    });
+
+    expect(run.stderr).toContain(`Following the running job ${job._id}.`);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ _id: job._id, kind: "acumatica-pull", status: "failed" });
   });
 });
 

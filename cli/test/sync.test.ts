@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { findSyncableMapping, setErpQuantity } from "../../e2e/support/catalog-setup.ts";
 import { cliEnv, runCli } from "./support/cli.ts";
-import { newMappedSubscriber } from "./support/users.ts";
+import { holdAcumatica, newMappedSubscriber } from "./support/users.ts";
 
 /** Shopify refuses a total quantity above 1,000,000,000: an ERP quantity above it fails that one item. */
 const TOO_MANY_PER_WAREHOUSE = 400_000_000;
@@ -30,9 +30,12 @@ describe("sync", () => {
     expect(run.stdout).toContain("Synced 2 mappings: 1 succeeded, 0 unchanged, 0 skipped, 1 failed.");
     expect(run.stderr.trim()).toBe("1 of 2 mappings failed; see Execution History");
 
-    const { histories } = await user.api.call("executionHistory");
+    // One job, one execution-history run for both mappings.
+    const { histories, total } = await user.api.call("executionHistory");
+    expect(total).toBe(1);
     const failedRun = histories.find((entry) => entry.failureCount === 1);
-    expect(failedRun).toBeDefined();
+    expect(failedRun).toMatchObject({ successCount: 1, failureCount: 1 });
+    expect(run.stdout).toContain(`Execution history: stockbridge history show ${failedRun?._id}`);
     const shown = await runCli(["history", "show", failedRun?._id ?? ""], { env });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/Failure: 1/);
@@ -42,25 +45,63 @@ describe("sync", () => {
     const listed = await runCli(["history", "list"], { env });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(failedRun?._id);
-    expect(listed.stdout).toContain("Page 1 of 1 (2 runs)");
+    expect(listed.stdout).toContain("Page 1 of 1 (1 run)");
   });
 
-  it("plans with --dry-run --json and writes nothing", async () => {
+  it("plans every mapping with --all --dry-run --json (the finished job) and writes nothing", async () => {
     const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
     const user = await newMappedSubscriber(appUrl, sandboxUrl);
     const env = cliEnv(appUrl, { token: user.token });
     const { mapping, from, to } = await findSyncableMapping(user.api, sandboxUrl);
+    const { total: mappings } = await user.api.call("mappingHistory");
 
-    const run = await runCli(["sync", "--mapping", mapping._id, "--quantity", "--dry-run", "--json"], {
-      env,
-    });
+    const run = await runCli(["sync", "--all", "--quantity", "--dry-run", "--json"], { env });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(report).toMatchObject({ dryRun: true, counts: { planned: 1, failed: 0 } });
-    expect(report.runs[0].results[0].changes).toContainEqual({ field: "quantity", from, to });
+    const job = JSON.parse(run.stdout);
+    expect(job).toMatchObject({
+      kind: "sync",
+      status: "succeeded",
+      result: { dryRun: true, historyId: null, total: mappings, failure: 0, truncated: false },
+    });
+    expect(job.result.planned).toBeGreaterThanOrEqual(1);
+    const planned = job.result.changes.find(
+      (change: { mappingId: string }) => change.mappingId === mapping._id,
+    );
+    expect(planned.changes).toContainEqual({ field: "quantity", from, to });
     const { total } = await user.api.call("executionHistory");
     expect(total).toBe(0);
+  });
+
+  it("follows the sync already running instead of starting another, and exits 1 when it fails", async () => {
+    const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
+    const user = await newMappedSubscriber(appUrl, sandboxUrl);
+    const env = cliEnv(appUrl, { token: user.token });
+    const hold = await holdAcumatica(user);
+    const { job } = await user.api.call("syncMappings", {
+      body: { syncOptions: { price: false, quantity: true } },
+    });
+
+    let stderr = "";
+    const run = await runCli(["sync", "--all", "--json"], {
+      env,
+      onStderr(text) {
+        stderr += text;
+        // The CLI got the 409 and follows the running job: now let that job end.
+        if (stderr.includes("Following the running job")) hold.release();
+      },
+    });
+
+    expect(run.stderr).toContain(
+      `A sync is already running; wait for it to finish. Following the running job ${job._id}.`,
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      _id: job._id,
+      kind: "sync",
+      status: "failed",
+      message: expect.stringMatching(/^Acumatica/),
+    });
   });
 
   it("needs --all or --mapping (exit 2)", async () => {

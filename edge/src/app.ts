@@ -148,8 +148,9 @@ export function createApp(deps: AppDeps) {
   const mappingRepo = createMappingRepo(db);
   const mappings = createMappingService({ repo: mappingRepo, now, newId });
 
+  const syncRepo = createSyncRepo(db);
   const syncEngine = createSyncEngine({
-    repo: createSyncRepo(db),
+    repo: syncRepo,
     history: historyRepo,
     settings: settingsRepo,
     connectors: createSyncConnectors({ credentials: connections, connectors }),
@@ -219,7 +220,7 @@ export function createApp(deps: AppDeps) {
         mappings,
         startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
       }),
-      ...syncHandlers({ engine: syncEngine, mappings }),
+      ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo }),
       ...historyHandlers(createHistoryService({ repo: historyRepo })),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
     },

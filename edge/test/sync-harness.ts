@@ -10,7 +10,7 @@ import { createSettingsRepo } from "../src/settings/repo.ts";
 import { type CredentialSource, createSyncConnectors } from "../src/sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "../src/sync/engine.ts";
 import { createSyncRepo } from "../src/sync/repo.ts";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, createTestClock, type TestApp } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
 
 const SEED = 42;
@@ -43,20 +43,22 @@ export interface MappedPair {
 export async function startSyncWorld(
   options: { size?: number; releaseDate?: Date; engine?: Partial<SyncEngineDeps> } = {},
 ) {
-  const app = await createTestApp();
-  const clock = stoppedClock(app.clock.now());
+  // The sandbox starts first so the app can be pointed at it; both clocks start at the same instant.
+  const clock = stoppedClock(createTestClock().now());
   const running = await startSandbox({
     clock,
     seed: SEED,
     size: options.size ?? 40,
     shopifyReleaseDate: options.releaseDate,
   });
-  const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
-  const subscriber = await registerSubscriber(app);
   const connectorClock: ConnectorClock = {
     now: () => clock.now().getTime(),
     sleep: async (milliseconds) => clock.advance(Math.max(0, milliseconds)),
   };
+  // The app's own engine (the sync routes) reaches the same sandbox once `connect()` saved connections.
+  const app = await createTestApp({ env: { SANDBOX_URL: running.origin }, deps: { connectorClock } });
+  const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
+  const subscriber = await registerSubscriber(app);
   const base = createConnectors({
     fetch: (input, init) => fetch(input, init),
     clock: connectorClock,
@@ -137,6 +139,22 @@ export async function startSyncWorld(
     pairs,
     acumaticaLogin,
     graphql,
+
+    /** Saves the sandbox's demo connections for the subscriber, so the app's sync routes reach it. */
+    async connect(overrides: { acumaticaPassword?: string } = {}) {
+      await subscriber.api.call("saveShopify", { body: { ...SANDBOX_DEMO.shopify } });
+      await subscriber.api.call("saveAcumatica", {
+        body: {
+          name: SANDBOX_DEMO.acumatica.name,
+          apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+          instanceUri: `${running.origin}${SANDBOX_DEMO.acumatica.instancePath}`,
+          endpointName: SANDBOX_DEMO.acumatica.endpointName,
+          username: SANDBOX_DEMO.acumatica.username,
+          password: overrides.acumaticaPassword ?? SANDBOX_DEMO.acumatica.password,
+          company: SANDBOX_DEMO.acumatica.company,
+        },
+      });
+    },
 
     /** Maps pairs the way a pull plus auto mapping would leave them (catalog rows included). */
     async map(

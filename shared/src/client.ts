@@ -17,13 +17,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: ValidationIssue[];
+  /** A 409 from work that runs as a job (a pull, a sync) names the job already running: follow it. */
+  readonly jobId: string | null;
 
-  constructor(message: string, options: { status: number; code: string; errors?: ValidationIssue[] }) {
+  constructor(
+    message: string,
+    options: { status: number; code: string; errors?: ValidationIssue[]; jobId?: string | null },
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = options.status;
     this.code = options.code;
     this.errors = options.errors ?? [];
+    this.jobId = options.jobId ?? null;
   }
 
   /** True when the server was not reached at all (offline, DNS, refused) or did not answer in time. */
@@ -114,6 +120,7 @@ export function createApiClient(options: ApiClientOptions) {
           status: response.status,
           code: typeof body.code === "string" ? body.code : `HTTP_${response.status}`,
           errors: Array.isArray(body.errors) ? (body.errors as ValidationIssue[]) : [],
+          jobId: typeof body.jobId === "string" ? body.jobId : null,
         },
       );
     }

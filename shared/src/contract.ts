@@ -42,6 +42,7 @@ import {
   MappingSelectorSchema,
   SelectorQuerySchema,
   SyncMappingInputSchema,
+  SyncMappingsInputSchema,
   SyncRunSchema,
   UnmappedSchema,
 } from "./schemas/mapping.ts";
@@ -93,8 +94,9 @@ function endpoint<const E extends Endpoint>(definition: E): E {
 const JobStartedSchema = v.object({ job: JobSchema });
 
 /**
- * Every endpoint of spec section 7 (plus logout, me, health, jobs, sandbox). The edge registers its
- * handlers against this table, the typed client is derived from it: one source, no drift.
+ * Every endpoint of spec section 7 (plus logout, me, health, jobs, sandbox and the multi-mapping
+ * sync). The edge registers its handlers against this table, the typed client is derived from it:
+ * one source, no drift.
  */
 export const contract = {
   health: endpoint({
@@ -353,6 +355,14 @@ export const contract = {
     params: IdParamsSchema,
     body: SyncMappingInputSchema,
     output: SyncRunSchema,
+    defaultError: MESSAGES.mapping.syncFailed,
+  }),
+  syncMappings: endpoint({
+    method: "POST",
+    path: "/mapping/sync",
+    access: "subscriber",
+    body: SyncMappingsInputSchema,
+    output: JobStartedSchema,
     defaultError: MESSAGES.mapping.syncFailed,
   }),
 

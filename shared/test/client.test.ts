@@ -65,6 +65,21 @@ describe("the typed API client", () => {
     expect(signedOut).toBe(1);
   });
 
+  it("carries the running job's id from a 409 so the caller can follow that job", async () => {
+    const server = fakeServer(() =>
+      Response.json(
+        { message: "A sync is already running; wait for it to finish.", code: "CONFLICT", jobId: "job-1" },
+        { status: 409 },
+      ),
+    );
+    const client = createApiClient({ baseUrl: "http://x/api", getToken: () => "t", fetch: server.fetch });
+    const error = await client
+      .call("syncMappings", { body: { syncOptions: { price: true, quantity: false } } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 409, code: "CONFLICT", jobId: "job-1" });
+    expect(server.calls[0]?.url).toBe("http://x/api/mapping/sync");
+  });
+
   it("gives up after the timeout with the endpoint's default message", async () => {
     const server = fakeServer(
       (request) =>

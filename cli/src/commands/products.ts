@@ -12,7 +12,7 @@ import { type Command, Option } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import { usageError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
-import { endJob, followJob, type JobTexts } from "../jobs.ts";
+import { endJob, followJob, type JobTexts, startJob } from "../jobs.ts";
 import { queryText, SYSTEM_NAMES, type System, systemArgument, wholeNumber } from "../options.ts";
 import { formatCount, formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
@@ -72,12 +72,13 @@ async function pull(context: CommandContext, system: System, options: PullOption
     failed:
       system === "shopify" ? MESSAGES.products.syncShopifyFailed : MESSAGES.products.syncAcumaticaFailed,
   };
-  const { job } = await context.api.call(
-    system === "shopify" ? "syncShopifyProducts" : "syncAcumaticaProducts",
+  const { job, started } = await startJob(context, () =>
+    context.api.call(system === "shopify" ? "syncShopifyProducts" : "syncAcumaticaProducts"),
   );
   if (!options.wait) {
     if (context.json) return printJson(context.io.stdout, job);
-    context.out(`Started job ${job._id}; follow it with \`stockbridge jobs wait ${job._id}\``);
+    const what = started ? `Started job ${job._id}` : `Job ${job._id} is already running`;
+    context.out(`${what}; follow it with \`stockbridge jobs wait ${job._id}\``);
     return;
   }
   const finished = await followJob(context, job, texts);

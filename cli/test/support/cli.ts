@@ -17,6 +17,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed (stdin is never a TTY here). */
   input?: string;
+  /** Sees stderr as it arrives, so a test can act while the command still runs. */
+  onStderr?: (text: string) => void;
 }
 
 /** A fresh, empty config folder (STOCKBRIDGE_CONFIG_DIR) for the current test, removed after it. */
@@ -44,6 +46,8 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
         resolveRun({ code: typeof error?.code === "number" ? error.code : 0, stdout, stderr });
       },
     );
+    const { onStderr } = options;
+    if (onStderr) child.stderr?.on("data", (chunk) => onStderr(String(chunk)));
     child.stdin?.end(options.input ?? "");
   });
 }

@@ -8,6 +8,7 @@ import {
 } from "@stockbridge/shared";
 import { waitForJob } from "../../../e2e/support/catalog-setup.ts";
 import { subscribeThroughCheckout } from "../../../e2e/support/subscribe.ts";
+import { startHoldServer } from "./hold-server.ts";
 
 export interface TestUser {
   name: string;
@@ -61,6 +62,27 @@ export async function newMappedSubscriber(appUrl: string, sandboxUrl: string): P
   await Promise.all([waitForJob(user.api, shopify.job), waitForJob(user.api, acumatica.job)]);
   await waitForJob(user.api, (await user.api.call("autoMap")).job);
   return user;
+}
+
+/**
+ * Points the user's Acumatica connection at a server that holds every request until `release()`
+ * (then refuses the login): the user's next sync or Acumatica pull runs until the test releases it.
+ */
+export async function holdAcumatica(user: TestUser): Promise<{ release(): void }> {
+  const hold = await startHoldServer();
+  const { acumatica } = SANDBOX_DEMO;
+  await user.api.call("saveAcumatica", {
+    body: {
+      name: acumatica.name,
+      apiVersion: oneOf(ACUMATICA_API_VERSIONS, acumatica.apiVersion),
+      instanceUri: hold.url,
+      endpointName: acumatica.endpointName,
+      username: acumatica.username,
+      password: acumatica.password,
+      company: acumatica.company,
+    },
+  });
+  return hold;
 }
 
 function oneOf<T extends string>(choices: readonly T[], value: string): T {

@@ -4,17 +4,18 @@ import type { AppEnv } from "./types.ts";
 
 /**
  * The one place errors become HTTP: an AppError answers its envelope `{ message, code, errors? }`
- * (and headers such as Retry-After); anything else is a bug, logged with the request id and
- * answered 500 without details.
+ * plus its details (and headers such as Retry-After); anything else is a bug, logged with the
+ * request id and answered 500 without internals.
  */
 export function errorHandler(log: (line: string) => void): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      // Details first: they add fields to the envelope and can never replace message or code.
       const body =
         error.errors.length > 0
-          ? { message: error.message, code: error.code, errors: error.errors }
-          : { message: error.message, code: error.code };
+          ? { ...error.details, message: error.message, code: error.code, errors: error.errors }
+          : { ...error.details, message: error.message, code: error.code };
       return c.json(body, error.status);
     }
     const id = c.get("requestId");

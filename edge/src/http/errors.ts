@@ -10,6 +10,9 @@ export interface FieldIssue {
  * `{ message, code, errors? }`. Anything else is a bug and answers 500 without details.
  */
 export class AppError extends Error {
+  /** More fields of the failure envelope, beside message and code (a busy job's `jobId`). */
+  details: Readonly<Record<string, unknown>> = {};
+
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: string,
@@ -47,8 +50,9 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string) {
+  constructor(message: string, details: Record<string, unknown> = {}) {
     super(409, "CONFLICT", message);
+    this.details = details;
   }
 }
 

@@ -41,6 +41,17 @@ export function createJobsRepo(db: Db) {
       return result.rowsAffected === 1;
     },
 
+    /** The user's live job of this kind (what `insertIfIdle` found in the way), if any. */
+    async liveJobId(userId: string, kind: JobKind, now: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: `SELECT id FROM jobs WHERE user_id = ? AND kind = ? AND status IN ('queued', 'running')
+                AND (lease_until IS NULL OR lease_until > ?) ORDER BY created_at DESC LIMIT 1`,
+        args: [userId, kind, now],
+      });
+      const row = result.rows[0];
+      return row ? String(row.id) : null;
+    },
+
     async find(userId: string, id: string): Promise<Job | null> {
       const result = await db.execute({
         sql: "SELECT * FROM jobs WHERE id = ? AND user_id = ?",

@@ -41,7 +41,8 @@ const PROGRESS_WRITE_MS = 300;
  * Long work as job rows (ARCHITECTURE "Long work"): the POST answers the job at once, the work runs
  * in this process, progress is written to the row and pushed to listeners (the SSE stream). The row
  * carries a lease renewed by a heartbeat; if the process dies, the next start or read finds the
- * lease expired and fails the job with SERVER_STOPPED. One live job per user and kind.
+ * lease expired and fails the job with SERVER_STOPPED. One live job per user and kind: a second
+ * start answers 409 with the live job's id (`jobId`).
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const leaseMs = deps.leaseMs ?? 60_000;
@@ -80,15 +81,16 @@ export function createJobRunner(deps: JobRunnerDeps) {
     await recoverStale();
     const jobId = deps.newId();
     const phase = options.phase ?? "Starting";
-    const inserted = await deps.repo.insertIfIdle({
-      id: jobId,
-      userId,
-      kind,
-      now: deps.now().toISOString(),
-      leaseUntil: leaseUntil(),
-      phase,
-    });
-    if (!inserted) throw new ConflictError(options.busyMessage);
+    // The job in the way may end between the refused insert and the look-up: then try again.
+    for (let attempt = 1; ; attempt += 1) {
+      const now = deps.now().toISOString();
+      const row = { id: jobId, userId, kind, now, leaseUntil: leaseUntil(), phase };
+      if (await deps.repo.insertIfIdle(row)) break;
+      const running = await deps.repo.liveJobId(userId, kind, now);
+      // The 409 names the running job so a client can follow it instead of giving up.
+      if (running || attempt === 3)
+        throw new ConflictError(options.busyMessage, running ? { jobId: running } : {});
+    }
     const job = await deps.repo.find(userId, jobId);
     if (!job) throw new Error(`job ${jobId} vanished right after it was created`);
     running.set(jobId, run(job, userId, work));

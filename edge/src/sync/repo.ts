@@ -45,6 +45,17 @@ export function createSyncRepo(db: Db) {
       }));
     },
 
+    /** The ids among `ids` that are not the user's mappings (gone, never existed, or another user's). */
+    async unknownIds(userId: string, ids: readonly string[]): Promise<string[]> {
+      const result = await db.execute({
+        sql: `SELECT j.value AS id FROM json_each(?) AS j
+              WHERE NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = ? AND m.id = j.value)
+              ORDER BY j.key`,
+        args: [JSON.stringify(ids), userId],
+      });
+      return [...new Set(result.rows.map((row) => String(row.id)))];
+    },
+
     /**
      * Writes fresh values into the cached catalog rows (so the product lists show what the stores
      * hold now) and moves last sync on the mappings that synced. One `UPDATE ... FROM json_each`

@@ -1,11 +1,25 @@
 import type { SyncRun } from "@stockbridge/shared";
 import type { Handlers } from "../http/contract-routes.ts";
 import { NotFoundError } from "../http/errors.ts";
+import type { JobRunner } from "../jobs/runner.ts";
 import type { MappingService } from "../mapping/service.ts";
 import type { SyncEngine } from "./engine.ts";
+import type { SyncRepo } from "./repo.ts";
+import { startSyncJob } from "./sync-job.ts";
 
-/** `POST /mapping/:id/sync`: one mapping, synchronously; `dryRun` answers the plan and writes nothing. */
-export function syncHandlers(deps: { engine: SyncEngine; mappings: Pick<MappingService, "get"> }): Handlers {
+/** How many unknown ids a 404 lists before it only counts the rest. */
+const IDS_SHOWN = 5;
+
+/**
+ * `POST /mapping/:id/sync`: one mapping, synchronously; `dryRun` answers the plan and writes nothing.
+ * `POST /mapping/sync`: the named mappings, or all of them, as one job (one execution-history run).
+ */
+export function syncHandlers(deps: {
+  engine: SyncEngine;
+  jobs: JobRunner;
+  mappings: Pick<MappingService, "get">;
+  repo: Pick<SyncRepo, "unknownIds">;
+}): Handlers {
   return {
     syncMapping: async ({ caller, input }) => {
       const mapping = await deps.mappings.get(caller.userId, input.params.id);
@@ -21,5 +35,33 @@ export function syncHandlers(deps: { engine: SyncEngine; mappings: Pick<MappingS
       const answer: SyncRun = { dryRun: run.dryRun, historyId: run.historyId, results: run.results };
       return answer;
     },
+
+    syncMappings: async ({ caller, input }) => {
+      const { mappingIds, syncOptions, dryRun } = input.body;
+      // Checked before the job starts: a typo answers at once instead of as a failed item later.
+      if (mappingIds) {
+        const unknown = await deps.repo.unknownIds(caller.userId, mappingIds);
+        if (unknown.length > 0) throw new NotFoundError(notFoundText(unknown));
+      }
+      const job = await startSyncJob(
+        { jobs: deps.jobs, engine: deps.engine },
+        {
+          userId: caller.userId,
+          scope: mappingIds ? { mappingIds } : "all",
+          syncOptions,
+          trigger: "manual",
+          dryRun,
+        },
+      );
+      return { job };
+    },
   };
+}
+
+/** Names the caller's own ids back; another user's mapping reads exactly like one that never existed. */
+function notFoundText(ids: readonly string[]): string {
+  const shown = ids.slice(0, IDS_SHOWN).join(", ");
+  const more = ids.length > IDS_SHOWN ? ` and ${ids.length - IDS_SHOWN} more` : "";
+  const what = ids.length === 1 ? "Mapping not found" : `${ids.length} mappings not found`;
+  return `Cannot sync: ${what}: ${shown}${more}`;
 }

@@ -1,16 +1,23 @@
-import type { Job } from "@stockbridge/shared";
+import type { Job, SyncJobResult } from "@stockbridge/shared";
 import { MESSAGES } from "@stockbridge/shared";
+import { UpstreamError } from "../http/errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
-import type { RunSyncInput, SyncEngine } from "./engine.ts";
+import type { RunSyncInput, RunSyncResult, SyncEngine } from "./engine.ts";
+
+/** The most planned changes a dry-run job keeps in its result row; the counts cover the rest. */
+export const DRY_RUN_CHANGES_LIMIT = 1_000;
+
+export const SYNC_BUSY = "A sync is already running; wait for it to finish.";
 
 /**
  * A multi-mapping (or full) sync as a job: answers the job at once, reports the engine's phases as
  * progress, and ends with the run's counts and history id as the job result. The run itself is
- * recorded in execution history like every other.
+ * recorded in execution history like every other; a dry run writes nothing (no Shopify write, no
+ * history) and ends with its planned changes instead.
  */
 export function startSyncJob(
   deps: { jobs: JobRunner; engine: SyncEngine },
-  input: Omit<RunSyncInput, "onProgress" | "dryRun">,
+  input: Omit<RunSyncInput, "onProgress">,
 ): Promise<Job> {
   return deps.jobs.start(
     input.userId,
@@ -20,15 +27,38 @@ export function startSyncJob(
         ...input,
         onProgress: ({ phase, done, total }) => context.progress({ phase, done, total }),
       });
-      if (run.status === "failed" && run.cause) throw run.cause;
-      return {
-        message:
-          run.counts.failure === 0
-            ? MESSAGES.mapping.synchronized
-            : `${run.counts.failure} of ${run.results.length} mappings failed; see Execution History`,
-        result: { historyId: run.historyId, ...run.counts, total: run.results.length },
-      };
+      if (run.status === "failed" && run.cause) throw jobFailure(run.cause, run.error);
+      const result = syncJobResult(run);
+      return { message: closingMessage(result), result };
     },
-    { busyMessage: "A sync is already running; wait for it to finish.", phase: "Starting" },
+    { busyMessage: SYNC_BUSY, phase: "Starting" },
   );
+}
+
+/** The job row keeps counts, not every mapping's answer: a 10,000-mapping run stays a small row. */
+export function syncJobResult(run: RunSyncResult): SyncJobResult {
+  const planned = run.results.filter((result) => result.outcome === "planned");
+  return {
+    dryRun: run.dryRun,
+    historyId: run.historyId,
+    total: run.results.length,
+    ...run.counts,
+    unchanged: run.results.filter((result) => result.outcome === "unchanged").length,
+    planned: planned.length,
+    changes: planned.slice(0, DRY_RUN_CHANGES_LIMIT),
+    truncated: planned.length > DRY_RUN_CHANGES_LIMIT,
+  };
+}
+
+/** The job's message names the outside system that stopped the run, as its history entry does. */
+function jobFailure(cause: unknown, described: string | null): unknown {
+  if (cause instanceof UpstreamError && described) return new UpstreamError(cause.system, described);
+  return cause;
+}
+
+function closingMessage(result: SyncJobResult): string {
+  if (result.dryRun)
+    return `Plan ready: ${result.planned} of ${result.total} mappings would change; nothing was written`;
+  if (result.failure === 0) return MESSAGES.mapping.synchronized;
+  return `${result.failure} of ${result.total} mappings failed; see Execution History`;
 }

@@ -76,10 +76,13 @@ export const MappingIdsInputSchema = v.object({
 export const MappingListSchema = v.object({ mappings: v.array(MappingSchema) });
 
 export const SyncOptionsSchema = v.pipe(
-  v.object({
-    price: v.boolean("syncOptions.price must be true or false"),
-    quantity: v.boolean("syncOptions.quantity must be true or false"),
-  }),
+  v.object(
+    {
+      price: v.boolean("syncOptions.price must be true or false"),
+      quantity: v.boolean("syncOptions.quantity must be true or false"),
+    },
+    "syncOptions must be an object with price and quantity",
+  ),
   v.check((options) => options.price || options.quantity, MESSAGES.mapping.selectSyncOption),
 );
 export type SyncOptions = v.InferOutput<typeof SyncOptionsSchema>;
@@ -88,6 +91,30 @@ export const SyncMappingInputSchema = v.object({
   syncOptions: SyncOptionsSchema,
   dryRun: v.optional(v.boolean("dryRun must be true or false"), false),
 });
+
+/** The most mappings one `POST /mapping/sync` may name; a full sync (no ids) has no limit. */
+export const SYNC_MAPPING_IDS_MAX = 10_000;
+
+/** `POST /mapping/sync`: the named mappings, or every mapping of the user when `mappingIds` is left out. */
+export const SyncMappingsInputSchema = v.object({
+  mappingIds: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string("mappingIds must hold ids (strings)"),
+          v.nonEmpty("mappingIds must not hold an empty id"),
+          v.maxLength(64, "mappingIds must not hold an id longer than 64 characters"),
+        ),
+        "mappingIds must be a list of ids",
+      ),
+      v.minLength(1, "mappingIds must hold at least 1 id (leave it out to sync every mapping)"),
+      v.maxLength(SYNC_MAPPING_IDS_MAX, "mappingIds may hold at most 10,000 ids"),
+    ),
+  ),
+  syncOptions: SyncOptionsSchema,
+  dryRun: v.optional(v.boolean("dryRun must be true or false"), false),
+});
+export type SyncMappingsInput = v.InferOutput<typeof SyncMappingsInputSchema>;
 
 export const SYNC_OUTCOMES = ["succeeded", "unchanged", "skipped", "failed", "planned"] as const;
 
@@ -115,6 +142,33 @@ export const SyncRunSchema = v.object({
   results: v.array(MappingSyncResultSchema),
 });
 export type SyncRun = v.InferOutput<typeof SyncRunSchema>;
+
+/**
+ * What a sync job ends with (`job.result` of a "sync" job). Counts as execution history counts
+ * them (`success` is succeeded plus unchanged); a dry run records no history (`historyId` null)
+ * and carries its planned changes instead, at most a thousand, `truncated` when there were more.
+ */
+export const SyncJobResultSchema = v.object({
+  dryRun: v.boolean(),
+  historyId: v.nullable(v.string()),
+  total: v.number(),
+  success: v.number(),
+  /** Of `success`, the mappings that already held the ERP's values. */
+  unchanged: v.number(),
+  failure: v.number(),
+  skipped: v.number(),
+  /** Mappings a dry run would change; 0 for a run that wrote. */
+  planned: v.number(),
+  changes: v.array(MappingSyncResultSchema),
+  truncated: v.boolean(),
+});
+export type SyncJobResult = v.InferOutput<typeof SyncJobResultSchema>;
+
+/** A sync job's result, or null when it has none (the job failed or still runs) or not this shape. */
+export function readSyncJobResult(result: unknown): SyncJobResult | null {
+  const parsed = v.safeParse(SyncJobResultSchema, result);
+  return parsed.success ? parsed.output : null;
+}
 
 export const AutoMapResultSchema = v.object({
   created: v.number(),

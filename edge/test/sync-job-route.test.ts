@@ -1,0 +1,327 @@
+import { type Job, type MappingSyncResult, MESSAGES, type SyncJobResult } from "@stockbridge/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunSyncResult } from "../src/sync/engine.ts";
+import { DRY_RUN_CHANGES_LIMIT, SYNC_BUSY, syncJobResult } from "../src/sync/sync-job.ts";
+import { failure } from "./helpers.ts";
+import { registerSubscriber } from "./mapping-fixtures.ts";
+import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+
+let world: SyncWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** The sandbox world with the subscriber's connections saved, so `POST /mapping/sync` reaches it. */
+async function open() {
+  world = await startSyncWorld();
+  await world.connect();
+  await world.setSettings({ syncPrice: true });
+  return world;
+}
+
+/** Matched, tracked, stocked pairs (not the seeded special cases). */
+function plainPairs(w: SyncWorld, count: number) {
+  return w.pairs
+    .filter(
+      ({ variant, item }) =>
+        variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem,
+    )
+    .slice(0, count);
+}
+
+const ALL = { price: true, quantity: true };
+const QUANTITY = { price: false, quantity: true };
+
+/** Follows the job through `GET /jobs/:id` until it ends, as a client would. */
+async function finished(w: SyncWorld, job: Job): Promise<Job> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const current = await w.api.call("job", { params: { id: job._id } });
+    if (current.status === "succeeded" || current.status === "failed") return current;
+    if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function jobCount(w: SyncWorld): Promise<number> {
+  const result = await w.app.db.execute("SELECT COUNT(*) AS n FROM jobs");
+  return Number(result.rows[0]?.n);
+}
+
+function resultOf(job: Job): SyncJobResult {
+  return job.result as SyncJobResult;
+}
+
+describe("POST /mapping/sync", () => {
+  it("syncs only the named mappings as one job and one execution-history run", async () => {
+    const w = await open();
+    const [first, second, untouched] = await w.map(plainPairs(w, 3));
+    const before = await w.shopifyVariant(untouched!.variant.id);
+
+    const { job } = await w.api.call("syncMappings", {
+      body: { mappingIds: [first!.mappingId, second!.mappingId], syncOptions: ALL },
+    });
+    expect(job).toMatchObject({ kind: "sync", status: "running" });
+    const done = await finished(w, job);
+
+    expect(done).toMatchObject({ status: "succeeded", message: MESSAGES.mapping.synchronized });
+    expect(resultOf(done)).toMatchObject({ dryRun: false, total: 2, success: 2, failure: 0, skipped: 0 });
+    for (const pair of [first!, second!]) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    expect(await w.shopifyVariant(untouched!.variant.id)).toEqual(before);
+    const history = await w.api.call("executionHistory");
+    expect(history.total).toBe(1);
+    expect(history.histories[0]).toMatchObject({
+      _id: resultOf(done).historyId,
+      trigger: "manual",
+      status: "completed",
+      successCount: 2,
+      failureCount: 0,
+    });
+  });
+
+  it("syncs every mapping of the user when mappingIds is left out", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 4));
+
+    const { job } = await w.api.call("syncMappings", { body: { syncOptions: ALL } });
+    const done = await finished(w, job);
+
+    expect(resultOf(done)).toMatchObject({ total: 4, success: 4, failure: 0 });
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
+    expect((await w.api.call("executionHistory")).total).toBe(1);
+  });
+
+  it("ends a dry run with the counts and the planned changes, writing nothing to Shopify or history", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 3));
+    const before = await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)));
+
+    const { job } = await w.api.call("syncMappings", { body: { syncOptions: ALL, dryRun: true } });
+    const done = await finished(w, job);
+
+    expect(done.status).toBe("succeeded");
+    expect(done.message).toBe("Plan ready: 3 of 3 mappings would change; nothing was written");
+    const result = resultOf(done);
+    expect(result).toMatchObject({ dryRun: true, historyId: null, total: 3, planned: 3, truncated: false });
+    mapped.forEach((pair, index) => {
+      const planned = result.changes.find((change) => change.mappingId === pair.mappingId);
+      expect(planned).toMatchObject({ outcome: "planned", shopifySku: pair.variant.sku });
+      expect(planned?.changes).toContainEqual({
+        field: "quantity",
+        from: before[index]!.available,
+        to: erpTotals(pair.item).available,
+      });
+    });
+    expect(w.state().shopify.mutations).toBe(0);
+    expect(await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)))).toEqual(before);
+    expect((await w.api.call("executionHistory")).total).toBe(0);
+  });
+
+  it("records one history entry for the job, listing each failed item with Shopify's error", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 3));
+    const bad = mapped[1]!;
+    // Above Shopify's 1,000,000,000 limit, still a 32-bit integer: Shopify refuses this one item.
+    await control(w, "/__control/acumatica/quantities", {
+      inventoryId: bad.item.inventoryId,
+      warehouseId: bad.item.warehouses[0]!.warehouseId,
+      onHand: 2_000_000_000,
+      available: 2_000_000_000,
+      availableForShipment: 0,
+    });
+
+    const { job } = await w.api.call("syncMappings", {
+      body: { mappingIds: mapped.map((pair) => pair.mappingId), syncOptions: QUANTITY },
+    });
+    const done = await finished(w, job);
+
+    expect(done).toMatchObject({
+      status: "succeeded",
+      message: "1 of 3 mappings failed; see Execution History",
+    });
+    expect(resultOf(done)).toMatchObject({ total: 3, success: 2, failure: 1 });
+    const history = await w.api.call("executionHistory");
+    expect(history.total).toBe(1);
+    const entry = await w.api.call("executionHistoryEntry", { params: { id: resultOf(done).historyId! } });
+    expect(entry).toMatchObject({ status: "completed", successCount: 2, failureCount: 1 });
+    expect(entry.failedMappings).toEqual([
+      {
+        mappingId: bad.mappingId,
+        shopifySku: bad.variant.sku,
+        acumaticaSku: bad.item.inventoryId,
+        error: "The total quantity can't be higher than 1,000,000,000.",
+      },
+    ]);
+  });
+
+  it("fails the job naming Acumatica when the saved connection no longer signs in", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    await w.connect({ acumaticaPassword: "Wrong-Passw0rd" });
+
+    const { job } = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
+    const done = await finished(w, job);
+
+    expect(done).toMatchObject({ status: "failed", message: expect.stringMatching(/^Acumatica/) });
+    const [entry] = (await w.api.call("executionHistory")).histories;
+    expect(entry).toMatchObject({ status: "failed", error: expect.stringMatching(/^Acumatica: /) });
+  });
+
+  it("answers 404 for another user's mapping id, naming only the ids sent, and starts nothing", async () => {
+    const w = await open();
+    const [mine] = await w.map(plainPairs(w, 1));
+    const stranger = await registerSubscriber(w.app);
+
+    const foreign = await failure(
+      stranger.api.call("syncMappings", { body: { mappingIds: [mine!.mappingId], syncOptions: ALL } }),
+    );
+    expect(foreign).toMatchObject({
+      status: 404,
+      message: `Cannot sync: Mapping not found: ${mine!.mappingId}`,
+    });
+
+    const mixed = await failure(
+      w.api.call("syncMappings", {
+        body: { mappingIds: [mine!.mappingId, "no-such-1", "no-such-2"], syncOptions: ALL },
+      }),
+    );
+    expect(mixed).toMatchObject({
+      status: 404,
+      message: "Cannot sync: 2 mappings not found: no-such-1, no-such-2",
+    });
+    expect(await jobCount(w)).toBe(0);
+    expect(w.state().shopify.mutations).toBe(0);
+  });
+
+  it("answers 400 naming the field and the rule for each bad body", async () => {
+    const w = await open();
+    const cases: { body: unknown; path: string; message: string }[] = [
+      { body: {}, path: "syncOptions", message: "syncOptions is required" },
+      {
+        body: { syncOptions: "yes" },
+        path: "syncOptions",
+        message: "syncOptions must be an object with price and quantity",
+      },
+      {
+        body: { syncOptions: { price: false, quantity: false } },
+        path: "syncOptions",
+        message: MESSAGES.mapping.selectSyncOption,
+      },
+      {
+        body: { syncOptions: { price: "yes", quantity: true } },
+        path: "syncOptions.price",
+        message: "syncOptions.price must be true or false",
+      },
+      {
+        body: { syncOptions: ALL, mappingIds: "abc" },
+        path: "mappingIds",
+        message: "mappingIds must be a list of ids",
+      },
+      {
+        body: { syncOptions: ALL, mappingIds: [] },
+        path: "mappingIds",
+        message: "mappingIds must hold at least 1 id (leave it out to sync every mapping)",
+      },
+      {
+        body: { syncOptions: ALL, mappingIds: ["a", ""] },
+        path: "mappingIds.1",
+        message: "mappingIds must not hold an empty id",
+      },
+      {
+        body: { syncOptions: ALL, mappingIds: [7] },
+        path: "mappingIds.0",
+        message: "mappingIds must hold ids (strings)",
+      },
+      {
+        body: {
+          syncOptions: ALL,
+          mappingIds: Array.from({ length: 10_001 }, (_, index) => `m-${index}`),
+        },
+        path: "mappingIds",
+        message: "mappingIds may hold at most 10,000 ids",
+      },
+      { body: { syncOptions: ALL, dryRun: "no" }, path: "dryRun", message: "dryRun must be true or false" },
+    ];
+    for (const { body, path, message } of cases) {
+      const response = await w.app.request("/api/mapping/sync", { token: w.token, body });
+      expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      const answer = await response.json();
+      expect(answer).toMatchObject({ message, code: "VALIDATION_FAILED" });
+      expect(answer.errors).toContainEqual({ path, message });
+    }
+  });
+
+  it("answers 409 with the running job's id while a sync runs, and so does a second catalog pull", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    // Slow Shopify answers keep the first job running while the second request comes in.
+    await w.faults({ shopify: { latencyMs: 100 } });
+
+    const { job } = await w.api.call("syncMappings", { body: { syncOptions: ALL } });
+    const busy = await w.app.request("/api/mapping/sync", { token: w.token, body: { syncOptions: ALL } });
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toEqual({ message: SYNC_BUSY, code: "CONFLICT", jobId: job._id });
+    expect((await finished(w, job)).status).toBe("succeeded");
+
+    const pull = await w.api.call("syncShopifyProducts");
+    const again = await failure(w.api.call("syncShopifyProducts"));
+    expect(again).toMatchObject({ status: 409, jobId: pull.job._id });
+    await finished(w, pull.job);
+  });
+
+  it("answers 403 to a signed-in user without a subscription", async () => {
+    const w = await open();
+    const { token } = await w.app.registerUser();
+
+    const response = await w.app.request("/api/mapping/sync", { token, body: { syncOptions: ALL } });
+
+    expect(response.status).toBe(403);
+    expect((await response.json()).message).toBe(MESSAGES.access.subscriptionRequired);
+    expect(await jobCount(w)).toBe(0);
+  });
+});
+
+describe("syncJobResult", () => {
+  it(`keeps at most ${DRY_RUN_CHANGES_LIMIT} planned changes and says when it left some out`, () => {
+    const planned = (index: number): MappingSyncResult => ({
+      mappingId: `m-${index}`,
+      shopifySku: `S-${index}`,
+      acumaticaSku: `S-${index}`,
+      outcome: "planned",
+      changes: [{ field: "quantity", from: 1, to: 2 }],
+      reason: null,
+    });
+    const results = Array.from({ length: DRY_RUN_CHANGES_LIMIT + 5 }, (_, index) => planned(index));
+    const run: RunSyncResult = {
+      dryRun: true,
+      historyId: null,
+      results: [...results, { ...planned(-1), outcome: "unchanged", changes: [] }],
+      status: "completed",
+      error: null,
+      counts: { success: 1, failure: 0, skipped: 0 },
+    };
+
+    const result = syncJobResult(run);
+
+    expect(result).toMatchObject({ total: DRY_RUN_CHANGES_LIMIT + 6, planned: DRY_RUN_CHANGES_LIMIT + 5 });
+    expect(result.changes).toHaveLength(DRY_RUN_CHANGES_LIMIT);
+    expect(result.changes[0]?.mappingId).toBe("m-0");
+    expect(result.truncated).toBe(true);
+  });
+});
+
+async function control(w: SyncWorld, path: string, body: unknown) {
+  const response = await fetch(`${w.origin}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
+}
