@@ -269,6 +269,46 @@ describe("isolation and skips", () => {
     ]);
   });
 
+  it("fails an item whose ERP quantity Shopify cannot take before any call, and writes the rest of its batch", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 4));
+    const bad = mapped[1]!;
+    // Past Shopify's 32-bit Int: sent in the batch, it would fail GraphQL coercion for all four.
+    for (const [index, warehouse] of bad.item.warehouses.entries()) {
+      const quantity = index === 0 ? 3_000_000_000 : 0;
+      await control(w, "/__control/acumatica/quantities", {
+        inventoryId: bad.item.inventoryId,
+        warehouseId: warehouse.warehouseId,
+        onHand: quantity,
+        available: quantity,
+        availableForShipment: 0,
+      });
+    }
+    const before = await w.shopifyVariant(bad.variant.id);
+    const refused = "Quantity 3000000000 is above 2,147,483,647, the largest number Shopify's API takes";
+
+    const run = await syncAll(w, QUANTITY);
+
+    const failed = run.results.find((r) => r.mappingId === bad.mappingId);
+    expect(failed).toMatchObject({ outcome: "failed", reason: refused, changes: [] });
+    expect(run.results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
+    for (const pair of mapped.filter((p) => p !== bad))
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    expect(await w.shopifyVariant(bad.variant.id)).toEqual(before);
+    // One inventorySetQuantities for the three, no call spent on the refused one.
+    expect(w.state().shopify.mutations).toBe(1);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "completed", successCount: 3, failureCount: 1 });
+    expect(history?.failedMappings).toEqual([
+      {
+        mappingId: bad.mappingId,
+        shopifySku: bad.variant.sku,
+        acumaticaSku: bad.item.inventoryId,
+        error: refused,
+      },
+    ]);
+  });
+
   it("skips untracked, bundle and unstocked variants and items missing on a side, each with its reason", async () => {
     const w = await open();
     const untracked = w.pairs.find((p) => !p.variant.tracked)!;

@@ -1,5 +1,6 @@
 import type { FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
 import { fromCents } from "@stockbridge/shared";
+import { unsendableReason } from "./shopify-limits.ts";
 
 /** A mapping as the engine reads it: ids and SKU snapshots (the catalog rows may be gone). */
 export interface SyncTarget {
@@ -52,9 +53,15 @@ export interface MappingPlan {
   /** Only the price fields that differ; `compareAtCents: null` clears the compare-at price. */
   prices: { priceCents?: number; compareAtCents?: number | null } | null;
   quantity: QuantityWrite | null;
-  outcome: "planned" | "unchanged" | "skipped";
-  /** Why the mapping (or one of its fields) was skipped. */
+  /** "failed": every field to write holds an ERP value that cannot be sent (see `refused`). */
+  outcome: "planned" | "unchanged" | "skipped" | "failed";
+  /** Why the mapping (or one of its fields) was skipped; for "failed", why it cannot be sent. */
   reason: string | null;
+  /**
+   * ERP values that cannot be sent to Shopify, one text each. Such a field is left out of the
+   * writes (so it cannot sink a batch), the mapping's other fields still write, and it ends failed.
+   */
+  refused: string[];
 }
 
 export const SKIP = {
@@ -79,11 +86,12 @@ export function planMapping(
   settings: Settings,
   options: SyncOptions,
 ): MappingPlan {
-  const base = { target, erp, shopify, prices: null, quantity: null };
+  const base = { target, erp, shopify, prices: null, quantity: null, refused: [] };
   if (!shopify) return { ...base, outcome: "skipped", reason: SKIP.missingShopify };
   if (!erp) return { ...base, outcome: "skipped", reason: SKIP.missingAcumatica };
 
   const reasons: string[] = [];
+  const refused: string[] = [];
   let fields = 0;
   const prices: NonNullable<MappingPlan["prices"]> = {};
   if (options.price) {
@@ -91,13 +99,17 @@ export function planMapping(
     if (!syncPrice && !syncMsrp) reasons.push(SKIP.priceSettingsOff);
     if (syncPrice && erp.defaultPriceCents !== null) {
       fields += 1;
-      if (erp.defaultPriceCents !== shopify.priceCents) prices.priceCents = erp.defaultPriceCents;
+      const refusal = unsendableReason("price", erp.defaultPriceCents);
+      if (refusal) refused.push(refusal);
+      else if (erp.defaultPriceCents !== shopify.priceCents) prices.priceCents = erp.defaultPriceCents;
     }
     if (syncMsrp) {
       fields += 1;
       // An MSRP of 0 means "none" in Acumatica; Shopify shows no compare-at price for null.
       const wanted = erp.msrpCents ? erp.msrpCents : null;
-      if (wanted !== shopify.compareAtCents) prices.compareAtCents = wanted;
+      const refusal = wanted === null ? null : unsendableReason("compareAtPrice", wanted);
+      if (refusal) refused.push(refusal);
+      else if (wanted !== shopify.compareAtCents) prices.compareAtCents = wanted;
     }
   }
 
@@ -112,7 +124,9 @@ export function planMapping(
       const from = (name === "available" ? shopify.available : shopify.onHand) ?? 0;
       // Shopify refuses negative quantities; an oversold ERP item means none to sell.
       const to = Math.max(0, erpQuantity(erp, settings.quantityMapping.acumaticaQuantity));
-      if (from !== to)
+      const refusal = unsendableReason("quantity", to);
+      if (refusal) refused.push(refusal);
+      else if (from !== to)
         quantity = {
           name,
           inventoryItemId: shopify.inventoryItemId!,
@@ -126,12 +140,15 @@ export function planMapping(
   const reason = reasons.length > 0 ? reasons.join("; ") : null;
   if (fields === 0) return { ...base, outcome: "skipped", reason };
   const hasPrices = "priceCents" in prices || "compareAtCents" in prices;
+  if (!hasPrices && !quantity && refused.length > 0)
+    return { ...base, outcome: "failed", reason: refused.join("; "), refused };
   return {
     ...base,
     prices: hasPrices ? prices : null,
     quantity,
     outcome: hasPrices || quantity ? "planned" : "unchanged",
     reason,
+    refused,
   };
 }
 

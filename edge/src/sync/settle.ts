@@ -18,7 +18,8 @@ export function settle(
   if (item.outcome !== "planned")
     return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
   const id = item.target.mappingId;
-  const errors: string[] = [];
+  // Values refused while planning were never sent; the fields that were still count as written.
+  const errors: string[] = [...item.refused];
   const reasons = item.reason ? [item.reason] : [];
   let shopify = item.shopify;
   let wrote = false;

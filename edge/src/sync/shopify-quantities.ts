@@ -73,9 +73,9 @@ async function writeBatch(
   let pending = batch;
   while (pending.length > 0) {
     const answer = await send(port, pending, runId);
-    if (typeof answer === "string") {
-      for (const item of pending) outcome.set(item.mappingId, { kind: "failed", error: answer });
-      return;
+    if ("refused" in answer) {
+      pending = await isolateRefused(port, pending, answer, runId, outcome);
+      continue;
     }
     if (answer.general.length > 0) {
       for (const item of pending)
@@ -150,13 +150,70 @@ async function refreshStale(
   return retry;
 }
 
+/**
+ * The whole call failed: Shopify refused it before running it, or the transport gave up. `input`
+ * says Shopify refused the variables (a value that failed GraphQL coercion, e.g. an Int past
+ * 2,147,483,647), which names a culprit among the items rather than a state of the store.
+ */
+interface Refused {
+  refused: string;
+  input: boolean;
+}
+
+/**
+ * Answers what is left to send after a refused call. Items the refusal names by index fail with
+ * Shopify's explanation and the rest go again (one more call); when it names none, the batch is
+ * halved until each bad item stands alone, so at most 2 x log2(250) = 16 more calls per bad item.
+ * Anything else (access denied, Shopify down) fails the batch: sending it again would not help.
+ */
+async function isolateRefused(
+  port: ShopifyPort,
+  pending: Pending[],
+  answer: Refused,
+  runId: string,
+  outcome: Map<string, QuantityOutcome>,
+): Promise<Pending[]> {
+  const named = answer.input ? namedQuantities(answer.refused, pending.length) : new Map<number, string>();
+  if (named.size > 0) {
+    for (const [index, explanation] of named) {
+      const item = pending[index]!;
+      outcome.set(item.mappingId, {
+        kind: "failed",
+        error: `Shopify refused quantity ${item.to}: ${explanation}`,
+      });
+    }
+    return pending.filter((_, index) => !named.has(index));
+  }
+  if (!answer.input || pending.length === 1) {
+    for (const item of pending) outcome.set(item.mappingId, { kind: "failed", error: answer.refused });
+    return [];
+  }
+  const half = Math.ceil(pending.length / 2);
+  await writeBatch(port, pending.slice(0, half), runId, outcome);
+  await writeBatch(port, pending.slice(half), runId, outcome);
+  return [];
+}
+
+/**
+ * Items a variable error names, with Shopify's explanation: graphql-ruby words it "Variable $input
+ * of type ... was provided invalid value for quantities.1.quantity (Could not coerce ...), ...".
+ */
+function namedQuantities(message: string, count: number): Map<number, string> {
+  const named = new Map<number, string>();
+  for (const match of message.matchAll(/\bquantities\.(\d+)\.\w+ \(([^)]*)\)/g)) {
+    const index = Number(match[1]);
+    if (index < count && !named.has(index)) named.set(index, match[2]!);
+  }
+  return named;
+}
+
 interface Answer {
   byIndex: Map<number, { code: string; message: string }[]>;
   general: string[];
 }
 
-/** One call; a string is a failure of the whole call (after the transport's own retries). */
-async function send(port: ShopifyPort, items: Pending[], runId: string): Promise<Answer | string> {
+/** One call: per-item user errors, or why the whole call failed (after the transport's own retries). */
+async function send(port: ShopifyPort, items: Pending[], runId: string): Promise<Answer | Refused> {
   const changeFrom = usesChangeFromQuantity(port.servedVersion);
   const input = {
     name: items[0]!.name,
@@ -178,9 +235,16 @@ async function send(port: ShopifyPort, items: Pending[], runId: string): Promise
           idempotencyKey: crypto.randomUUID(),
         })
       : await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_COMPARE_MUTATION, { input });
-    if (answer.errors.length > 0) return answer.errors.map((error) => error.message).join("; ");
+    if (answer.errors.length > 0) {
+      return {
+        refused: answer.errors.map((error) => error.message).join("; "),
+        input: answer.errors.some(
+          (error) => error.code === "INVALID_VARIABLE" || error.message.startsWith("Variable $"),
+        ),
+      };
+    }
     const payload = record(answer.data?.inventorySetQuantities);
-    if (!payload) return "Shopify answered without a result";
+    if (!payload) return { refused: "Shopify answered without a result", input: false };
     const result: Answer = { byIndex: new Map(), general: [] };
     for (const entry of (payload.userErrors as unknown[] | undefined) ?? []) {
       const error = record(entry);
@@ -194,10 +258,8 @@ async function send(port: ShopifyPort, items: Pending[], runId: string): Promise
     }
     return result;
   } catch (error) {
-    return error instanceof ShopifyError
-      ? error.message
-      : error instanceof Error
-        ? error.message
-        : String(error);
+    const message =
+      error instanceof ShopifyError ? error.message : error instanceof Error ? error.message : String(error);
+    return { refused: message, input: false };
   }
 }
