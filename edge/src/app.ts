@@ -53,7 +53,7 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
-import { systemHandlers } from "./system/routes.ts";
+import { registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
@@ -231,6 +231,8 @@ export function createApp(deps: AppDeps) {
   registerStripeWebhook(app, billing);
   // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
   registerJobEvents(app, { authenticate: auth.authenticate, jobs });
+  // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
+  registerOpenApiDocument(app, { version: config.version });
   app.all("/api/*", (c) =>
     c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
   );

@@ -4,6 +4,7 @@ export * from "./constants.ts";
 export * from "./contract.ts";
 export * from "./format.ts";
 export * from "./messages.ts";
+export * from "./openapi.ts";
 export * from "./sandbox-demo.ts";
 export * from "./schedule.ts";
 export * from "./schemas/auth.ts";

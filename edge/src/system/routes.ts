@@ -1,7 +1,9 @@
-import { SANDBOX_DEMO } from "@stockbridge/shared";
+import { type OpenApiDocument, openApiDocument, SANDBOX_DEMO } from "@stockbridge/shared";
+import type { Hono } from "hono";
 import type { Db } from "../db/client.ts";
 import type { Handlers } from "../http/contract-routes.ts";
 import { AppError } from "../http/errors.ts";
+import type { AppEnv } from "../http/types.ts";
 
 export function systemHandlers(deps: { db: Db; version: string; sandboxUrl: string | undefined }): Handlers {
   const handlers: Handlers = {
@@ -31,4 +33,17 @@ export function systemHandlers(deps: { db: Db; version: string; sandboxUrl: stri
     });
   }
   return handlers;
+}
+
+/**
+ * `GET /api/openapi.json`: the OpenAPI document generated from the contract. Outside the contract:
+ * API tools read the document itself, not a `{ data }` envelope. Built on the first request, then
+ * kept (the contract cannot change while the process runs).
+ */
+export function registerOpenApiDocument(app: Hono<AppEnv>, deps: { version: string }) {
+  let document: OpenApiDocument | null = null;
+  app.get("/api/openapi.json", (c) => {
+    document ??= openApiDocument({ version: deps.version });
+    return c.json(document);
+  });
 }
