@@ -66,19 +66,14 @@ export function createCatalogRepo(
   ): Promise<SwapCounts> {
     const t = TABLES[system];
     const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
-    const stagedKeys = `SELECT DISTINCT r.value ->> 0 AS k FROM ${chunks}`;
+    const stagedKeys = `SELECT r.value ->> 0 FROM ${chunks}`;
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
     const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v FROM ${chunks})
       SELECT ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
     const sameValues = t.columns.map((column) => `p.${column} IS s.${column}`).join(" AND ");
     const results = await db.batch(
       [
-        {
-          sql: `SELECT count(*) AS staged,
-                       coalesce(sum(NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = ? AND p.${t.key} = s.k)), 0) AS added
-                FROM (${stagedKeys}) s`,
-          args: [userId, jobId],
-        },
+        { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
         {
           sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
           args: [userId, jobId],
@@ -96,6 +91,8 @@ export function createCatalogRepo(
           args: [syncedAt, userId, syncedAt],
         },
         { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
+        // The one version bump of the swap: rows added, removed or given a new lastSynced by it bump
+        // nothing themselves (migration 10), and cached orders and searches key on this.
         {
           sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
                 VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
@@ -107,17 +104,14 @@ export function createCatalogRepo(
       ],
       "write",
     );
-    const staged = Number(results[0]?.rows[0]?.staged ?? 0);
-    const added = Number(results[0]?.rows[0]?.added ?? 0);
+    // After the swap the catalog holds exactly the staged keys, so the counts follow from totals.
+    const before = Number(results[0]?.rows[0]?.total ?? 0);
+    const removed = results[1]?.rowsAffected ?? 0;
+    const total = Number(results[5]?.rows[0]?.total ?? 0);
+    const added = total - (before - removed);
     // A key staged twice is written twice: the counts are of distinct keys.
-    const updated = Math.min(Math.max(0, (results[2]?.rowsAffected ?? 0) - added), staged - added);
-    return {
-      total: Number(results[5]?.rows[0]?.total ?? 0),
-      added,
-      updated,
-      unchanged: staged - added - updated,
-      removed: results[1]?.rowsAffected ?? 0,
-    };
+    const updated = Math.min(Math.max(0, (results[2]?.rowsAffected ?? 0) - added), total - added);
+    return { total, added, updated, unchanged: total - added - updated, removed };
   }
 
   return {

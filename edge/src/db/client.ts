@@ -20,4 +20,7 @@ export async function tuneLocalDatabase(db: Db, url: string): Promise<void> {
   await db.execute("PRAGMA busy_timeout = 5000");
   await db.execute("PRAGMA foreign_keys = ON");
   await db.execute("PRAGMA mmap_size = 268435456");
+  // libSQL is built to keep temporary tables in memory; a pull's swap materializes every staged row
+  // and the set of staged keys there (tens of MB at 50,000 rows), so they go to temporary files.
+  await db.execute("PRAGMA temp_store = FILE");
 }

@@ -423,8 +423,20 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX shopify_products_sku ON shopify_products(user_id, sku_key)",
       "DROP INDEX acumatica_products_sku",
       "CREATE INDEX acumatica_products_sku ON acumatica_products(user_id, sku_key)",
-      // last_synced is only written by a pull's swap, which bumps the version once itself: a
-      // trigger per row on it made a re-pull update catalog_state 50,000 times.
+      // Rows are only added and removed, and last_synced only written, by a pull's swap, which bumps
+      // the catalog's version once itself: a bump per row made a 50,000-row pull update
+      // catalog_state 50,000 times. In-place changes to listed columns (the sync engine's) still
+      // bump it per row, below.
+      ...(["shopify", "acumatica"] as const).flatMap((system) => [
+        `DROP TRIGGER ${system}_products_added`,
+        `CREATE TRIGGER ${system}_products_added AFTER INSERT ON ${system}_products BEGIN
+          INSERT OR REPLACE INTO ${system}_products_sku_search (rowid, sku_key) VALUES (new.rowid, new.sku_key);
+        END`,
+        `DROP TRIGGER ${system}_products_removed`,
+        `CREATE TRIGGER ${system}_products_removed AFTER DELETE ON ${system}_products BEGIN
+          DELETE FROM ${system}_products_sku_search WHERE rowid = old.rowid;
+        END`,
+      ]),
       "DROP TRIGGER shopify_products_order_changed",
       `CREATE TRIGGER shopify_products_order_changed AFTER UPDATE OF id, sku_key, price_cents, compare_at_price_cents, available, on_hand ON shopify_products
       WHEN old.id IS NOT new.id OR old.sku_key IS NOT new.sku_key OR old.price_cents IS NOT new.price_cents OR old.compare_at_price_cents IS NOT new.compare_at_price_cents OR old.available IS NOT new.available OR old.on_hand IS NOT new.on_hand BEGIN
