@@ -61,13 +61,30 @@ export function createAuthRepo(db: Db) {
       });
     },
 
-    /** A session is live when it is the user's, not revoked and not past its absolute expiry. */
-    async isSessionLive(sessionId: string, userId: string, now: string): Promise<boolean> {
+    /**
+     * A session is live when it is the user's, not revoked and not past its absolute expiry. A live
+     * one answers the user's subscription status and period end too (null without one): every
+     * gated request needs both, and one query costs the driver half of two.
+     */
+    async liveSession(
+      sessionId: string,
+      userId: string,
+      now: string,
+    ): Promise<{ subscription: { status: string; currentPeriodEnd: string | null } | null } | null> {
       const result = await db.execute({
-        sql: "SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+        sql: `SELECT b.status, b.current_period_end FROM sessions s LEFT JOIN subscriptions b ON b.user_id = s.user_id
+              WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
         args: [sessionId, userId, now],
       });
-      return result.rows.length > 0;
+      const row = result.rows[0];
+      if (!row) return null;
+      if (row.status === null || row.status === undefined) return { subscription: null };
+      return {
+        subscription: {
+          status: String(row.status),
+          currentPeriodEnd: row.current_period_end === null ? null : String(row.current_period_end),
+        },
+      };
     },
 
     async touchSession(sessionId: string, now: string) {

@@ -111,7 +111,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!verdict.ok) throw new UnauthorizedError(MESSAGES.auth.refreshFailed);
       const { userId, sessionId } = verdict.claims;
       const now = deps.now().toISOString();
-      if (!(await repo.isSessionLive(sessionId, userId, now)))
+      if (!(await repo.liveSession(sessionId, userId, now)))
         throw new UnauthorizedError(MESSAGES.auth.refreshFailed);
       await repo.touchSession(sessionId, now);
       return { user: await requireUser(userId), token: await tokens.issue(userId, sessionId) };
@@ -143,9 +143,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const verdict = await tokens.verify(token);
       if (!verdict.ok || verdict.expired) throw new UnauthorizedError();
       const { userId, sessionId } = verdict.claims;
-      if (!(await repo.isSessionLive(sessionId, userId, deps.now().toISOString())))
-        throw new UnauthorizedError();
-      return { userId, sessionId };
+      const session = await repo.liveSession(sessionId, userId, deps.now().toISOString());
+      if (!session) throw new UnauthorizedError();
+      return { userId, sessionId, subscription: session.subscription };
     },
   };
 }

@@ -11,7 +11,7 @@ import { BillingNotConfiguredError } from "./errors.ts";
 import { createPlanCatalog } from "./plans.ts";
 import type { BillingRepo } from "./repo.ts";
 import type { StripeGateway, SubscriptionView } from "./stripe-gateway.ts";
-import { createSubscriptionStore, hasEnded, toSubscription } from "./subscription-store.ts";
+import { type AccessState, createSubscriptionStore, hasEnded, toSubscription } from "./subscription-store.ts";
 import { createWebhookProcessor } from "./webhooks.ts";
 
 /** Stripe Checkout Sessions expire after 24 hours: older ones cannot have started a subscription since. */
@@ -216,7 +216,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     },
 
     /** The gate of "subscriber" routes. */
-    hasAccess: (userId: string) => subscriptions.hasAccess(userId),
+    hasAccess: (userId: string, known?: AccessState | null) => subscriptions.hasAccess(userId, known),
 
     handleWebhook: (payload: string, signature: string) => webhooks.handle(payload, signature),
   };

@@ -3,6 +3,9 @@ import type { PlanCatalog } from "./plans.ts";
 import type { BillingRepo, StoredSubscription } from "./repo.ts";
 import type { StripeGateway, SubscriptionView } from "./stripe-gateway.ts";
 
+/** What the access decision reads first: enough while a subscription's period is running. */
+export type AccessState = Pick<StoredSubscription, "status" | "currentPeriodEnd">;
+
 /** A renewal whose webhook is late is checked with Stripe at most this often per user. */
 const REFRESH_AFTER_MS = 60_000;
 
@@ -72,15 +75,13 @@ export function createSubscriptionStore(deps: {
      * period end even before the deletion webhook. A renewing one whose period end has passed is
      * re-read from Stripe once (the renewal webhook may be late) before access is refused.
      */
-    async hasAccess(userId: string, known?: StoredSubscription | null): Promise<boolean> {
+    async hasAccess(userId: string, known?: StoredSubscription | AccessState | null): Promise<boolean> {
       if (!deps.gateway) return false;
-      if (known === undefined) {
-        // The common case, on every gated request: a running subscription, read narrowly.
-        const state = await repo.findAccessState(userId);
-        if (!state || !grantsAccess(state.status)) return false;
-        if (periodRunning(state.currentPeriodEnd)) return true;
-      }
-      const stored = known === undefined ? await repo.findSubscription(userId) : known;
+      // The common case, on every gated request: a running subscription, known or read narrowly.
+      const state = known === undefined ? await repo.findAccessState(userId) : known;
+      if (!state || !grantsAccess(state.status)) return false;
+      if (periodRunning(state.currentPeriodEnd)) return true;
+      const stored = known && "subscriptionId" in known ? known : await repo.findSubscription(userId);
       if (!stored || !grantsAccess(stored.status)) return false;
       if (periodRunning(stored.currentPeriodEnd)) return true;
       if (stored.cancelAtPeriodEnd) return false;

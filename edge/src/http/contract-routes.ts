@@ -24,8 +24,8 @@ export type Handlers = { [K in EndpointName]?: Handler<K> };
 export interface Gatekeeper {
   /** Verifies a Bearer token (signature, expiry, live session) or throws UnauthorizedError. */
   authenticate(token: string): Promise<Caller>;
-  /** True when the user's subscription is active or trialing. */
-  hasAccess(userId: string): Promise<boolean>;
+  /** True when the user's subscription grants access; `known` is the caller's, read with the session. */
+  hasAccess(userId: string, known?: Caller["subscription"]): Promise<boolean>;
 }
 
 /**
@@ -67,7 +67,7 @@ async function identify(c: AppContext, access: Access, gatekeeper: Gatekeeper): 
   if (access === "public") return null;
   const caller = await gatekeeper.authenticate(token);
   c.set("caller", caller);
-  if (access === "subscriber" && !(await gatekeeper.hasAccess(caller.userId))) {
+  if (access === "subscriber" && !(await gatekeeper.hasAccess(caller.userId, caller.subscription))) {
     throw new ForbiddenError(MESSAGES.access.subscriptionRequired, "SUBSCRIPTION_REQUIRED");
   }
   return caller;

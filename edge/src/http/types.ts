@@ -4,6 +4,11 @@ import type { Context } from "hono";
 export interface Caller {
   userId: string;
   sessionId: string;
+  /**
+   * The user's subscription status and period end, read with the session in one query so the
+   * subscription gate needs no second one; null when the user has none.
+   */
+  subscription?: { status: string; currentPeriodEnd: string | null } | null;
 }
 
 export type AppEnv = { Variables: { requestId: string; caller: Caller | null } };
