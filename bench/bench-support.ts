@@ -35,6 +35,7 @@ export async function startProcess(entry: string, env: Record<string, string>, r
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
+    pid: child.pid,
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -56,6 +57,28 @@ export function sampleRss() {
     stop(): number {
       clearInterval(timer);
       return Math.max(peak, Deno.memoryUsage().rss);
+    },
+  };
+}
+
+/**
+ * Samples another process's resident memory (VmRSS in /proc, Linux) every 25 ms; `stop()` answers
+ * the peak in bytes.
+ */
+export function sampleProcessRss(pid: number) {
+  const read = () => {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
+    return kb * 1024;
+  };
+  let peak = read();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, read());
+  }, 25);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      return Math.max(peak, read());
     },
   };
 }

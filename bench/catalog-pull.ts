@@ -1,26 +1,24 @@
 /**
- * Catalog pull benchmark, real time over real HTTP: the sandbox runs in its own process, the edge
- * app in this one (so the peak RSS below is the app's). Figures only, nothing is asserted.
+ * Catalog pull benchmark, real time over real HTTP: the sandbox and the edge (edge/main.ts, as
+ * `npm start` runs it) each in their own process, so the peak RSS below is the edge's alone.
+ * Figures only, nothing is asserted.
  *   (1) Shopify: 50,000 variants, standard throttle profile (2,000 points, 100/s) -> bulk export;
  *   (2) Acumatica: 50,000+ items, licence of 4 concurrent requests and 300 per minute.
- * Optional (3) `--paged-variants n`: a paged Shopify pull of n variants, where the throttle bucket
- * is the limit (about n * 5 points at 100 per s).
+ * Optional (3) `--paged-variants n` (n below 2,500): a paged Shopify pull of n variants, where the
+ * throttle bucket is the limit (about n * 5 points at 100 per s).
  *
  * The floor of a pull is what the outside system and its limits take on their own: the same reads
  * with nothing stored (at 50,000 rows neither rate limit binds, so the limits alone imply far less).
  *
  * Run: node_modules/.bin/deno run --config deno.json -A bench/catalog-pull.ts [--variants 50000] [--rounds 5] [--paged-variants 2000]
  */
-import { createApp } from "../edge/src/app.ts";
-import { parseConfig } from "../edge/src/config.ts";
 import { readAcumaticaCatalog } from "../edge/src/connectors/acumatica/catalog-reader.ts";
 import { createConnectors } from "../edge/src/connectors/connectors.ts";
 import { readShopifyCatalog } from "../edge/src/connectors/shopify/catalog-reader.ts";
 import { realClock } from "../edge/src/connectors/transport.ts";
-import { openDatabase, tuneLocalDatabase } from "../edge/src/db/client.ts";
-import { migrate } from "../edge/src/db/migrate.ts";
+import { openDatabase } from "../edge/src/db/client.ts";
 import { SANDBOX_DEMO } from "../shared/src/sandbox-demo.ts";
-import { freePort, mb, numberArg, sampleRss, seconds, startProcess } from "./bench-support.ts";
+import { freePort, mb, numberArg, sampleProcessRss, seconds, startProcess } from "./bench-support.ts";
 
 const VARIANTS = numberArg("variants", 50_000);
 const PAGED_VARIANTS = numberArg("paged-variants", 0);
@@ -36,6 +34,7 @@ const sandbox = await startProcess(
   `${sandboxUrl}/__control/state`,
 );
 const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-bench-" });
+const stops: (() => Promise<void>)[] = [];
 
 try {
   const control = async (path: string, body?: unknown) => {
@@ -52,22 +51,28 @@ try {
   console.log(`sandbox seeded with ${VARIANTS} variants in ${seconds(Date.now() - started)}`);
   await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
 
-  const url = `file:${dataDir}/bench.db`;
-  const db = openDatabase(url);
-  await tuneLocalDatabase(db, url);
-  await migrate(db);
-  const config = parseConfig({
+  // The edge as `npm start` runs it, in its own process: its peak RSS is the edge's alone.
+  const edgePort = freePort();
+  const origin = `http://127.0.0.1:${edgePort}`;
+  const edgeEnv = {
+    PORT: String(edgePort),
+    DATA_DIR: dataDir,
+    WEB_DIST: `${dataDir}/no-web`,
     JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
     PASSWORD_ITERATIONS: "1000",
     ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
     SANDBOX_URL: sandboxUrl,
     STRIPE_SECRET_KEY: "sk_test_bench",
     STRIPE_API_URL: "http://127.0.0.1:9",
-  });
-  const logs: string[] = [];
-  const app = createApp({ config, db, log: (line) => logs.push(line), resolveHost: async () => [] });
+  };
+  const edge = await startProcess("edge/main.ts", edgeEnv, `${origin}/api/health`);
+  stops.push(() => edge.stop());
+  // The bench's own connection to the edge's database, for set-up only (a subscription, clearing a
+  // catalog between rounds).
+  const db = openDatabase(`file:${dataDir}/stockbridge.db`);
+  await db.execute("PRAGMA busy_timeout = 5000");
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const response = await app.request(`/api${path}`, {
+    const response = await fetch(`${origin}/api${path}`, {
       method,
       headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -99,7 +104,7 @@ try {
 
   async function pull(system: "shopify" | "acumatica") {
     const before = await control("state");
-    const rss = sampleRss();
+    const rss = sampleProcessRss(edge.pid);
     const t0 = performance.now();
     const { job } = await call("POST", `/${system}/products/sync`, token);
     let done = job;
@@ -234,7 +239,7 @@ try {
   console.log(
     `  pull / floor         ${(shopify.wallMs / shopifyRawMs).toFixed(2)}x, the median of ${ratios(shopifyMeasured.ratios)} (target: at most 1.5x)`,
   );
-  console.log(`  peak RSS (app)       ${mb(shopifyMeasured.peak)} (the highest of the rounds)`);
+  console.log(`  peak RSS (edge)       ${mb(shopifyMeasured.peak)} (the highest of the rounds)`);
 
   // (2) Acumatica.
   const acumaticaMeasured = await againstFloor("acumatica", rawAcumatica, "empty");
@@ -264,7 +269,7 @@ try {
   console.log(
     `  pull / floor         ${(acumatica.wallMs / acumaticaRawMs).toFixed(2)}x, the median of ${ratios(acumaticaMeasured.ratios)} (target: at most 1.5x)`,
   );
-  console.log(`  peak RSS (app)       ${mb(acumaticaMeasured.peak)} (the highest of the rounds)`);
+  console.log(`  peak RSS (edge)       ${mb(acumaticaMeasured.peak)} (the highest of the rounds)`);
   console.log(`  sessions left open   ${acumatica.after.loginsOpen}`);
 
   // The usual case after the first day: pulling again when nothing changed (rows kept in place).
@@ -280,49 +285,26 @@ try {
     );
   }
 
-  // (3) Optional: a paged Shopify pull, where the bucket sets the pace.
+  // (3) Optional: a paged Shopify pull, where the bucket sets the pace (stores below the edge's bulk
+  // threshold of 2,500 variants are read in pages).
   if (PAGED_VARIANTS > 0) {
     await control("reset", { size: PAGED_VARIANTS });
     await control("faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
-    const pagedApp = createApp({
-      config,
-      db,
-      log: (line) => logs.push(line),
-      resolveHost: async () => [],
-      catalogTuning: { shopifyBulkThreshold: Number.MAX_SAFE_INTEGER },
-    });
-    const response = await pagedApp.request("/api/shopify/products/sync", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    const { data } = await response.json();
-    const rss = sampleRss();
-    const t0 = performance.now();
-    const before = await control("state");
-    let job = data.job;
-    while (job.status === "running") {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      job = (
-        await (
-          await pagedApp.request(`/api/jobs/${job._id}`, { headers: { Authorization: `Bearer ${token}` } })
-        ).json()
-      ).data;
-    }
-    const wallMs = performance.now() - t0;
-    const after = await control("state");
-    const spent = after.shopify.pointsSpent - before.shopify.pointsSpent;
-    const floor = (Math.max(0, job.result.points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000;
-    console.log(`\nShopify paged pull: ${job.result.total} variants, mode ${job.result.mode}`);
+    const paged = await pull("shopify");
+    const result = paged.job.result;
+    const spent = paged.after.pointsSpent - paged.before.pointsSpent;
+    const floor = (Math.max(0, result.points - STANDARD.maximumAvailable) / STANDARD.restoreRate) * 1000;
+    console.log(`\nShopify paged pull: ${result.total} variants, mode ${result.mode}`);
     console.log(
-      `  wall time ${seconds(wallMs)}, calls ${job.result.calls}, points ${job.result.points} (sandbox counted ${spent}), throttled ${job.result.throttled}`,
+      `  wall time ${seconds(paged.wallMs)}, calls ${result.calls}, points ${result.points} (sandbox counted ${spent}), throttled ${result.throttled}`,
     );
     console.log(
-      `  waited on limits ${seconds(job.result.waitedMs)}, floor from limits ${seconds(floor)}, ratio ${(wallMs / floor).toFixed(2)}x, peak RSS ${mb(rss.stop())}`,
+      `  waited on limits ${seconds(result.waitedMs)}, floor from limits ${seconds(floor)}, ratio ${(paged.wallMs / floor).toFixed(2)}x, peak RSS ${mb(paged.peak)}`,
     );
   }
-  if (logs.length > 0) console.log(`\napp log lines: ${logs.length}\n${logs.slice(0, 5).join("\n")}`);
   db.close();
 } finally {
+  for (const stop of stops) await stop();
   await sandbox.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }
