@@ -1,0 +1,56 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startDeno } from "../../scripts/lib.mjs";
+
+/**
+ * The product as `npm start` runs it, for a suite's global set-up: the sandbox and the edge under
+ * Deno on a fresh libSQL file. `edgeEnv` adds to the edge's environment (given the data folder).
+ * `stop()` ends both and removes the data.
+ */
+export async function startProduct(
+  suite: string,
+  edgeEnv: (dataDir: string) => Record<string, string> = () => ({}),
+) {
+  const dataDir = mkdtempSync(join(tmpdir(), `stockbridge-${suite}-`));
+  const [appPort, sandboxPort] = [await freePort(), await freePort()];
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const webhookSecret = `whsec_${suite}_sandbox`;
+  const children: ChildProcess[] = [];
+  const stop = () => {
+    for (const child of children) child.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    children.push(
+      await startDeno(
+        "sandbox",
+        "sandbox/main.ts",
+        { SANDBOX_PORT: String(sandboxPort), PORT: String(appPort), STRIPE_WEBHOOK_SECRET: webhookSecret },
+        `${sandboxUrl}/__control/state`,
+      ),
+    );
+    children.push(
+      await startDeno(
+        "edge",
+        "edge/main.ts",
+        {
+          PORT: String(appPort),
+          DATA_DIR: dataDir,
+          SANDBOX_URL: sandboxUrl,
+          STRIPE_SECRET_KEY: `sk_test_${suite}`,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+          PASSWORD_ITERATIONS: "1000",
+          ...edgeEnv(dataDir),
+        },
+        `${appUrl}/api/health`,
+      ),
+    );
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { appUrl, sandboxUrl, stop };
+}
