@@ -5,7 +5,7 @@ import { createJobRunner } from "../src/jobs/runner.ts";
 import type { RunSyncInput } from "../src/sync/engine.ts";
 import { SKIP } from "../src/sync/plan.ts";
 import { startSyncJob } from "../src/sync/sync-job.ts";
-import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+import { erpTotals, plainPairs, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -16,16 +16,6 @@ afterEach(async () => {
 async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
   world = await startSyncWorld(options);
   return world;
-}
-
-/** Matched, tracked, stocked pairs (not the seeded special cases). */
-function plainPairs(w: SyncWorld, count: number) {
-  return w.pairs
-    .filter(
-      ({ variant, item }) =>
-        variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem,
-    )
-    .slice(0, count);
 }
 
 const ALL = { price: true, quantity: true };

@@ -233,6 +233,16 @@ export async function startSyncWorld(
 
 export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
 
+/** Matched, tracked, stocked pairs (not the seeded special cases). */
+export function plainPairs(w: SyncWorld, count: number) {
+  return w.pairs
+    .filter(
+      ({ variant, item }) =>
+        variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem,
+    )
+    .slice(0, count);
+}
+
 /** ERP totals over warehouses, as the engine reads them. */
 export function erpTotals(item: SeedErpItem) {
   return item.warehouses.reduce(

@@ -4,7 +4,7 @@ import type { RunSyncResult } from "../src/sync/engine.ts";
 import { DRY_RUN_CHANGES_LIMIT, SYNC_BUSY, syncJobResult } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
-import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+import { erpTotals, plainPairs, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -18,16 +18,6 @@ async function open() {
   await world.connect();
   await world.setSettings({ syncPrice: true });
   return world;
-}
-
-/** Matched, tracked, stocked pairs (not the seeded special cases). */
-function plainPairs(w: SyncWorld, count: number) {
-  return w.pairs
-    .filter(
-      ({ variant, item }) =>
-        variant.tracked && !variant.isBundle && variant.levels.length > 0 && item.isStockItem,
-    )
-    .slice(0, count);
 }
 
 const ALL = { price: true, quantity: true };
