@@ -1,4 +1,5 @@
-import { Argument, InvalidArgumentError } from "commander";
+import { MAX_PAGE_SIZE } from "@stockbridge/shared";
+import { Argument, type Command, InvalidArgumentError } from "commander";
 import { CliError } from "./errors.ts";
 import { parseApiUrl } from "./session.ts";
 
@@ -21,6 +22,24 @@ export function wholeNumber(flag: string, min: number, max: number): (text: stri
     }
     return value;
   };
+}
+
+/** The flags of a paged list: which page, and how many rows on it. */
+export interface PageOptions {
+  page?: number;
+  limit?: number;
+}
+
+/** `--page <n>`, and `--limit <n>` unless the list's page size is fixed (execution history). */
+export function addPageOptions(command: Command, { limit = true } = {}): Command {
+  command.option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000));
+  if (limit)
+    command.option(
+      "--limit <n>",
+      `rows per page (at most ${MAX_PAGE_SIZE})`,
+      wholeNumber("--limit", 1, MAX_PAGE_SIZE),
+    );
+  return command;
 }
 
 /** `--api <url>`: http or https only. */

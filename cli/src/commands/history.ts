@@ -2,7 +2,7 @@ import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistory } from "@stockbridge
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { wholeNumber } from "../options.ts";
+import { addPageOptions } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
@@ -11,13 +11,14 @@ import { type Column, printTable } from "../output/table.ts";
 export function registerHistoryCommands(program: Command, io: CliIo): void {
   const history = program.command("history").description("execution history of sync runs");
 
-  history
-    .command("list")
-    .description(`list sync runs, newest first (${EXECUTION_HISTORY_PAGE_SIZE} per page)`)
-    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
-    .action((options: { page?: number }, command: Command) =>
-      runCommand(io, command, (context) => list(context, options.page)),
-    );
+  addPageOptions(
+    history
+      .command("list")
+      .description(`list sync runs, newest first (${EXECUTION_HISTORY_PAGE_SIZE} per page)`),
+    { limit: false },
+  ).action((options: { page?: number }, command: Command) =>
+    runCommand(io, command, (context) => list(context, options.page)),
+  );
 
   history
     .command("show")

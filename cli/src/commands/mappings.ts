@@ -1,36 +1,29 @@
-import { type AutoMapResult, MAX_PAGE_SIZE, type Mapping, MESSAGES } from "@stockbridge/shared";
+import { type AutoMapResult, type Mapping, MESSAGES } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { endJob, followJob, type JobTexts } from "../jobs.ts";
-import { queryText, wholeNumber } from "../options.ts";
+import { addPageOptions, type PageOptions, queryText } from "../options.ts";
 import { formatShortDate, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   search?: string;
-  page?: number;
-  limit?: number;
 }
 
 /** `mappings list`, `mappings auto` (exact-SKU auto mapping, a job, with its report), `mappings unmapped`. */
 export function registerMappingCommands(program: Command, io: CliIo): void {
   const mappings = program.command("mappings").description("list and create Shopify ↔ Acumatica mappings");
 
-  mappings
-    .command("list")
-    .description("list mappings (their ids are what `sync --mapping` takes)")
-    .option("--search <text>", "SKU contains")
-    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
-    .option(
-      "--limit <n>",
-      `rows per page (at most ${MAX_PAGE_SIZE})`,
-      wholeNumber("--limit", 1, MAX_PAGE_SIZE),
-    )
-    .action((options: ListOptions, command: Command) =>
-      runCommand(io, command, (context) => list(context, options)),
-    );
+  addPageOptions(
+    mappings
+      .command("list")
+      .description("list mappings (their ids are what `sync --mapping` takes)")
+      .option("--search <text>", "SKU contains"),
+  ).action((options: ListOptions, command: Command) =>
+    runCommand(io, command, (context) => list(context, options)),
+  );
 
   mappings
     .command("auto")

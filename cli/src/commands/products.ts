@@ -3,7 +3,6 @@ import {
   type AcumaticaProduct,
   formatMoney,
   type Job,
-  MAX_PAGE_SIZE,
   MESSAGES,
   SHOPIFY_SORT_FIELDS,
   type ShopifyProduct,
@@ -13,7 +12,14 @@ import { type CommandContext, runCommand } from "../context.ts";
 import { usageError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import { endJob, followJob, type JobTexts, startJob } from "../jobs.ts";
-import { queryText, SYSTEM_NAMES, type System, systemArgument, wholeNumber } from "../options.ts";
+import {
+  addPageOptions,
+  type PageOptions,
+  queryText,
+  SYSTEM_NAMES,
+  type System,
+  systemArgument,
+} from "../options.ts";
 import { formatCount, formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
@@ -22,12 +28,10 @@ interface PullOptions {
   wait: boolean;
 }
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   search?: string;
   sort?: string;
   direction?: "asc" | "desc";
-  page?: number;
-  limit?: number;
 }
 
 /** `products pull <system>` (a job) and `products list <system>` (a server-paged table). */
@@ -43,25 +47,20 @@ export function registerProductCommands(program: Command, io: CliIo): void {
       runCommand(io, command, (context) => pull(context, system, options)),
     );
 
-  products
-    .command("list")
-    .description("list the pulled products of one system")
-    .addArgument(systemArgument())
-    .option("--search <text>", "SKU or title contains")
-    .option(
-      "--sort <field>",
-      `sort field (shopify: ${SHOPIFY_SORT_FIELDS.join(", ")}; acumatica: ${ACUMATICA_SORT_FIELDS.join(", ")})`,
-    )
-    .addOption(new Option("--direction <direction>", "sort direction").choices(["asc", "desc"]))
-    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
-    .option(
-      "--limit <n>",
-      `rows per page (at most ${MAX_PAGE_SIZE})`,
-      wholeNumber("--limit", 1, MAX_PAGE_SIZE),
-    )
-    .action((system: System, options: ListOptions, command: Command) =>
-      runCommand(io, command, (context) => list(context, system, options)),
-    );
+  addPageOptions(
+    products
+      .command("list")
+      .description("list the pulled products of one system")
+      .addArgument(systemArgument())
+      .option("--search <text>", "SKU contains")
+      .option(
+        "--sort <field>",
+        `sort field (shopify: ${SHOPIFY_SORT_FIELDS.join(", ")}; acumatica: ${ACUMATICA_SORT_FIELDS.join(", ")})`,
+      )
+      .addOption(new Option("--direction <direction>", "sort direction").choices(["asc", "desc"])),
+  ).action((system: System, options: ListOptions, command: Command) =>
+    runCommand(io, command, (context) => list(context, system, options)),
+  );
 }
 
 async function pull(context: CommandContext, system: System, options: PullOptions): Promise<void> {

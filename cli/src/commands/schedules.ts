@@ -1,35 +1,28 @@
-import { describeSchedule, MAX_PAGE_SIZE, MESSAGES, type Schedule } from "@stockbridge/shared";
+import { describeSchedule, MESSAGES, type Schedule } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { queryText, wholeNumber } from "../options.ts";
+import { addPageOptions, type PageOptions, queryText } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   search?: string;
-  page?: number;
-  limit?: number;
 }
 
 /** `schedules list`, `schedules enable <id>`, `schedules disable <id>` (the status endpoint). */
 export function registerScheduleCommands(program: Command, io: CliIo): void {
   const schedules = program.command("schedules").description("recurring sync schedules");
 
-  schedules
-    .command("list")
-    .description("list schedules with their next run")
-    .option("--search <text>", "name contains")
-    .option("--page <n>", "page number", wholeNumber("--page", 1, 1_000_000))
-    .option(
-      "--limit <n>",
-      `rows per page (at most ${MAX_PAGE_SIZE})`,
-      wholeNumber("--limit", 1, MAX_PAGE_SIZE),
-    )
-    .action((options: ListOptions, command: Command) =>
-      runCommand(io, command, (context) => list(context, options)),
-    );
+  addPageOptions(
+    schedules
+      .command("list")
+      .description("list schedules with their next run")
+      .option("--search <text>", "name contains"),
+  ).action((options: ListOptions, command: Command) =>
+    runCommand(io, command, (context) => list(context, options)),
+  );
 
   for (const [name, status] of [
     ["enable", "active"],
