@@ -5,7 +5,7 @@ import { createJobRunner } from "../src/jobs/runner.ts";
 import type { RunSyncInput } from "../src/sync/engine.ts";
 import { SKIP } from "../src/sync/plan.ts";
 import { startSyncJob } from "../src/sync/sync-job.ts";
-import { erpTotals, plainPairs, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+import { erpTotals, plainPairs, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -229,13 +229,7 @@ describe("isolation and skips", () => {
     const w = await open();
     const mapped = await w.map(plainPairs(w, 4));
     const bad = mapped[1]!;
-    await control(w, "/__control/acumatica/quantities", {
-      inventoryId: bad.item.inventoryId,
-      warehouseId: bad.item.warehouses[0]!.warehouseId,
-      onHand: 2_000_000_000,
-      available: 2_000_000_000,
-      availableForShipment: 0,
-    });
+    await setErpQuantity(w, bad.item, 2_000_000_000);
 
     const run = await syncAll(w, QUANTITY);
 
@@ -264,16 +258,7 @@ describe("isolation and skips", () => {
     const mapped = await w.map(plainPairs(w, 4));
     const bad = mapped[1]!;
     // Past Shopify's 32-bit Int: sent in the batch, it would fail GraphQL coercion for all four.
-    for (const [index, warehouse] of bad.item.warehouses.entries()) {
-      const quantity = index === 0 ? 3_000_000_000 : 0;
-      await control(w, "/__control/acumatica/quantities", {
-        inventoryId: bad.item.inventoryId,
-        warehouseId: warehouse.warehouseId,
-        onHand: quantity,
-        available: quantity,
-        availableForShipment: 0,
-      });
-    }
+    await setErpQuantity(w, bad.item, 3_000_000_000);
     const before = await w.shopifyVariant(bad.variant.id);
     const refused = "Quantity 3000000000 is above 2,147,483,647, the largest number Shopify's API takes";
 
@@ -515,15 +500,6 @@ describe("startSyncJob", () => {
     });
   });
 });
-
-async function control(w: SyncWorld, path: string, body: unknown) {
-  const response = await fetch(`${w.origin}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
-}
 
 /** A sale or recount in Shopify (another app), outside the engine: no compare. */
 async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: number) {

@@ -233,6 +233,29 @@ export async function startSyncWorld(
 
 export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
 
+/**
+ * Sets an ERP item's quantities through the sandbox's control API: `quantity` on hand and available
+ * in its first warehouse, none in the others, so the item's totals are exactly `quantity`.
+ */
+export async function setErpQuantity(w: SyncWorld, item: SeedErpItem, quantity: number) {
+  for (const [index, warehouse] of item.warehouses.entries()) {
+    const value = index === 0 ? quantity : 0;
+    const response = await fetch(`${w.origin}/__control/acumatica/quantities`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        inventoryId: item.inventoryId,
+        warehouseId: warehouse.warehouseId,
+        onHand: value,
+        available: value,
+        availableForShipment: 0,
+      }),
+    });
+    if (!response.ok)
+      throw new Error(`setting ${item.inventoryId}'s quantity: ${response.status} ${await response.text()}`);
+  }
+}
+
 /** Matched, tracked, stocked pairs (not the seeded special cases). */
 export function plainPairs(w: SyncWorld, count: number) {
   return w.pairs

@@ -4,7 +4,7 @@ import type { RunSyncResult } from "../src/sync/engine.ts";
 import { DRY_RUN_CHANGES_LIMIT, SYNC_BUSY, syncJobResult } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
-import { erpTotals, plainPairs, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+import { erpTotals, plainPairs, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -119,13 +119,7 @@ describe("POST /mapping/sync", () => {
     const mapped = await w.map(plainPairs(w, 3));
     const bad = mapped[1]!;
     // Above Shopify's 1,000,000,000 limit, still a 32-bit integer: Shopify refuses this one item.
-    await control(w, "/__control/acumatica/quantities", {
-      inventoryId: bad.item.inventoryId,
-      warehouseId: bad.item.warehouses[0]!.warehouseId,
-      onHand: 2_000_000_000,
-      available: 2_000_000_000,
-      availableForShipment: 0,
-    });
+    await setErpQuantity(w, bad.item, 2_000_000_000);
 
     const { job } = await w.api.call("syncMappings", {
       body: { mappingIds: mapped.map((pair) => pair.mappingId), syncOptions: QUANTITY },
@@ -306,12 +300,3 @@ describe("syncJobResult", () => {
     expect(result.truncated).toBe(true);
   });
 });
-
-async function control(w: SyncWorld, path: string, body: unknown) {
-  const response = await fetch(`${w.origin}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`control ${path}: ${response.status} ${await response.text()}`);
-}

@@ -7,7 +7,7 @@ import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSyncConnectors } from "../src/sync/connectors.ts";
 import { type ErpValues, planMapping, type ShopifyValues } from "../src/sync/plan.ts";
 import { type QuantityItem, writeQuantities } from "../src/sync/shopify-quantities.ts";
-import { erpTotals, type SyncWorld, startSyncWorld } from "./sync-harness.ts";
+import { erpTotals, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -32,34 +32,12 @@ function stockedPairs(w: SyncWorld, count: number) {
 }
 
 /** Sets one ERP item's quantities to `quantity` in total (all of it in its first warehouse). */
-async function setErpQuantity(
-  w: SyncWorld,
-  pair: { item: SyncWorld["pairs"][number]["item"] },
-  quantity: number,
-) {
-  for (const [index, warehouse] of pair.item.warehouses.entries()) {
-    const value = index === 0 ? quantity : 0;
-    const response = await fetch(`${w.origin}/__control/acumatica/quantities`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        inventoryId: pair.item.inventoryId,
-        warehouseId: warehouse.warehouseId,
-        onHand: value,
-        available: value,
-        availableForShipment: 0,
-      }),
-    });
-    expect(response.ok).toBe(true);
-  }
-}
-
 describe("ERP values Shopify would refuse", () => {
   it("still writes the price of a mapping whose quantity is refused, and fails the mapping naming the quantity", async () => {
     const w = await open();
     await w.setSettings({ syncPrice: true });
     const [bad, good] = await w.map(stockedPairs(w, 2));
-    await setErpQuantity(w, bad!, 3_000_000_000);
+    await setErpQuantity(w, bad!.item, 3_000_000_000);
     const before = await w.shopifyVariant(bad!.variant.id);
 
     const run = await w.engine.runSync({
@@ -84,7 +62,7 @@ describe("ERP values Shopify would refuse", () => {
   it("shows the refusal in a dry run, as the mapping that would fail", async () => {
     const w = await open();
     const [bad] = await w.map(stockedPairs(w, 1));
-    await setErpQuantity(w, bad!, 2_147_483_648);
+    await setErpQuantity(w, bad!.item, 2_147_483_648);
 
     const plan = await w.engine.runSync({
       userId: w.userId,
