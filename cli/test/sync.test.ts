@@ -48,6 +48,24 @@ describe("sync", () => {
     expect(listed.stdout).toContain("Page 1 of 1 (1 run)");
   });
 
+  it("jobs wait on a sync with a failed item exits 1 and names it, as sync does", async () => {
+    const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
+    const user = await newMappedSubscriber(appUrl, sandboxUrl);
+    const env = cliEnv(appUrl, { token: user.token });
+    const bad = await findSyncableMapping(user.api, sandboxUrl);
+    const badSku = bad.mapping.acumaticaDetails.sku;
+    restore.push(badSku);
+    await setErpQuantity(sandboxUrl, badSku, TOO_MANY_PER_WAREHOUSE);
+    const { job } = await user.api.call("syncMappings", {
+      body: { mappingIds: [bad.mapping._id], syncOptions: { price: false, quantity: true } },
+    });
+
+    const waited = await runCli(["jobs", "wait", job._id], { env });
+    expect(waited.code).toBe(1);
+    expect(waited.stdout).toContain(`✖ ${bad.mapping.shopifyDetails.sku} → ${badSku}: ${REFUSAL}`);
+    expect(waited.stderr.trim()).toBe("1 of 1 mapping failed; see Execution History");
+  });
+
   it("plans every mapping with --all --dry-run --json (the finished job) and writes nothing", async () => {
     const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
     const user = await newMappedSubscriber(appUrl, sandboxUrl);

@@ -7,6 +7,7 @@ import { formatDateTime } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { countsText } from "../output/progress-state.ts";
 import { printPullSummary } from "./products.ts";
+import { reportSync, syncTexts } from "./sync.ts";
 
 /** `jobs show <id>` and `jobs wait <id>` for long work started elsewhere (`--no-wait`, the web app). */
 export function registerJobCommands(program: Command, io: CliIo): void {
@@ -22,7 +23,7 @@ export function registerJobCommands(program: Command, io: CliIo): void {
 
   jobs
     .command("wait")
-    .description("follow a job until it ends; exit 1 if it failed")
+    .description("follow a job until it ends; exit 1 if it failed (or, for a sync, if any item failed)")
     .argument("<id>", "job id")
     .action((id: string, _options: object, command: Command) =>
       runCommand(io, command, (context) => wait(context, id)),
@@ -41,6 +42,7 @@ async function wait(context: CommandContext, id: string): Promise<void> {
   const job = await context.api.call("job", { params: { id } });
   const texts = jobTexts(job);
   const finished = await followJob(context, job, texts);
+  if (finished.kind === "sync") return reportSync(context, finished);
   endJob(context, finished, texts);
   if (!context.json && (finished.kind === "shopify-pull" || finished.kind === "acumatica-pull")) {
     printPullSummary(context, finished);
@@ -81,7 +83,7 @@ function jobTexts(job: Job): JobTexts {
         succeeded: MESSAGES.mapping.autoMapped,
         failed: MESSAGES.mapping.autoMapFailed,
       };
-    default:
-      return { label: "Sync", succeeded: MESSAGES.mapping.synchronized, failed: MESSAGES.mapping.syncFailed };
+    case "sync":
+      return syncTexts(false);
   }
 }

@@ -62,10 +62,16 @@ async function sync(context: CommandContext, options: SyncCommandOptions): Promi
   const { job } = await startJob(context, () =>
     context.api.call("syncMappings", { body: { mappingIds, syncOptions, dryRun } }),
   );
-  const texts = syncTexts(dryRun);
-  const finished = await followJob(context, job, texts);
+  await reportSync(context, await followJob(context, job, syncTexts(dryRun)));
+}
+
+/**
+ * How a finished sync job ends the command, for `sync` and `jobs wait` alike: the report (or the
+ * job with `--json`), then exit 1 with each failed item when any failed.
+ */
+export async function reportSync(context: CommandContext, finished: Job): Promise<void> {
   const result = readSyncJobResult(finished.result);
-  if (finished.status === "failed" || !result) return endJob(context, finished, texts);
+  if (finished.status === "failed" || !result) return endJob(context, finished, syncTexts(false));
 
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
@@ -79,7 +85,7 @@ async function sync(context: CommandContext, options: SyncCommandOptions): Promi
   }
 }
 
-function syncTexts(dryRun: boolean): JobTexts {
+export function syncTexts(dryRun: boolean): JobTexts {
   return {
     label: dryRun ? "Dry run" : "Sync",
     succeeded: dryRun ? "Plan ready; nothing was written" : MESSAGES.mapping.synchronized,

@@ -60,5 +60,5 @@ function closingMessage(result: SyncJobResult): string {
   if (result.dryRun)
     return `Plan ready: ${result.planned} of ${result.total} mappings would change; nothing was written`;
   if (result.failure === 0) return MESSAGES.mapping.synchronized;
-  return `${result.failure} of ${result.total} mappings failed; see Execution History`;
+  return `${result.failure} of ${result.total} ${result.total === 1 ? "mapping" : "mappings"} failed; see Execution History`;
 }
