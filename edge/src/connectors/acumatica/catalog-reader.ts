@@ -77,7 +77,11 @@ export async function readAcumaticaCatalog(
   return summary;
 }
 
-/** Pages of `$top` records, `parallelPages` at a time, until a short page. */
+/**
+ * Pages of `$top` records until a short page, `parallelPages` requests kept in flight: as soon as
+ * a page arrives the next one is asked for, so the ERP is never idle while a page is written.
+ * Pages are handled in order; requests already sent past the end are awaited (empty) and dropped.
+ */
 async function readPages(
   api: AcumaticaApi,
   entity: string,
@@ -96,24 +100,26 @@ async function readPages(
       throw new AcumaticaError(`${entity} list answered something that is not a list`, "protocol");
     return records as Wrapped[];
   };
-  const wave = (first: number) =>
-    Promise.all(Array.from({ length: options.parallelPages }, (_, offset) => page(first + offset)));
+  const inFlight: Promise<Wrapped[]>[] = [];
   let next = 0;
-  let pending = wave(next);
-  for (;;) {
-    const pages = await pending;
-    next += options.parallelPages;
-    const ended = pages.some((records) => records.length < size);
-    // The next wave is already on its way while this one is written (its failure surfaces at the await).
-    if (!ended) {
-      pending = wave(next);
-      pending.catch(() => {});
-    }
-    for (const records of pages) {
+  const ask = () => {
+    const request = page(next++);
+    // A failure surfaces when its turn comes (or is dropped if the end was reached first).
+    request.catch(() => {});
+    inFlight.push(request);
+  };
+  for (let index = 0; index < Math.max(1, options.parallelPages); index += 1) ask();
+  try {
+    for (;;) {
+      const records = await (inFlight.shift() as Promise<Wrapped[]>);
+      const ended = records.length < size;
+      if (!ended) ask();
       if (records.length > 0) await handle(records);
-      if (records.length < size) break;
+      if (ended) return;
     }
-    if (ended) return;
+  } finally {
+    // The session is logged out after this read: no request of it may still be running.
+    await Promise.allSettled(inFlight);
   }
 }
 
