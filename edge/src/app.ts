@@ -13,7 +13,6 @@ import { createBillingService } from "./billing/service.ts";
 import { createStripeGateway } from "./billing/stripe-gateway.ts";
 import { createCatalogRepo } from "./catalog/repo.ts";
 import { catalogHandlers } from "./catalog/routes.ts";
-import { createTimeOrderedIds } from "./catalog/row-ids.ts";
 import { createSearchCache } from "./catalog/search-cache.ts";
 import { type CatalogTuning, createCatalogService } from "./catalog/service.ts";
 import type { Config } from "./config.ts";
@@ -138,7 +137,7 @@ export function createApp(deps: AppDeps) {
     connections,
     connectors,
     now,
-    newId: deps.newId ?? createTimeOrderedIds(),
+    newId,
     tuning: deps.catalogTuning,
   });
 
