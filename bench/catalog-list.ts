@@ -64,7 +64,9 @@ try {
       for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(row(n));
       await repo.stageShopify(job, user.user._id, rows, () => crypto.randomUUID());
     }
+    // As a pull does: the swap, then its rows' search entries.
     await repo.swap("shopify", job, user.user._id, new Date().toISOString());
+    await repo.indexSearch("shopify", user.user._id);
   }
   console.log(
     `seeded ${ROWS} products for each of 2 users in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,

@@ -308,7 +308,7 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
     return [
       {
         sql: `INSERT INTO shopify_products (id, user_id, variant_id, product_id, inventory_item_id, title, sku, sku_key, price_cents, compare_at_price_cents,
-                is_physical, tracked, location_id, available, on_hand, locations_json, last_synced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, NULL, 0, 0, '[]', ?)`,
+                is_physical, tracked, location_id, available, on_hand, locations_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, NULL, 0, 0, '[]')`,
         args: [
           crypto.randomUUID(),
           USER,
@@ -320,12 +320,11 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
           sku.toLowerCase(),
           variant.priceCents,
           variant.compareAtPriceCents,
-          stamp,
         ],
       },
       {
-        sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, is_stock_item, last_synced)
-              VALUES (?, ?, ?, ?, ?, ?, 0, NULL, 1, ?)`,
+        sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, is_stock_item)
+              VALUES (?, ?, ?, ?, ?, ?, 0, NULL, 1)`,
         args: [
           crypto.randomUUID(),
           USER,
@@ -333,7 +332,6 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
           item.inventoryId,
           item.inventoryId.toLowerCase(),
           item.description,
-          stamp,
         ],
       },
       {

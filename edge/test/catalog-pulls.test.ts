@@ -229,6 +229,27 @@ describe("Acumatica catalog pull", () => {
     expect(state).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
   });
 
+  it("adds the pulled SKUs to the search index right after the job, and finds them by SKU before and after", async () => {
+    const target = await connected({ size: 300 });
+    const job = await pull(target, "acumatica");
+    expect(job.status).toBe("succeeded");
+    const sku = generateCatalog({ seed: 42, size: 300 }).acumatica.items[7]!.inventoryId;
+    const search = async () =>
+      (await target.api.call("acumaticaProducts", { query: { search: sku.slice(1).toLowerCase() } }))
+        .products;
+    expect((await search()).map((row) => row.sku)).toContain(sku);
+    const mark = async () =>
+      (await target.db.execute("SELECT unindexed_from FROM catalog_state WHERE system = 'acumatica'")).rows[0]
+        ?.unindexed_from;
+    const deadline = Date.now() + 5_000;
+    while ((await mark()) !== null && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await mark()).toBeNull();
+    const entries = await target.db.execute("SELECT count(*) AS n FROM acumatica_products_sku_search");
+    expect(Number(entries.rows[0]?.n)).toBe(Number(job.result?.total));
+    expect((await search()).map((row) => row.sku)).toContain(sku);
+  });
+
   it("reads 20.200.001, where non-stock items have no MSRP and the inquiry columns have older names", async () => {
     const target = await connected({ size: 300 });
     await target.connectAcumatica({ apiVersion: "20.200.001" });

@@ -7,7 +7,7 @@ import { migrate } from "../src/db/migrate.ts";
 
 const USER = "user-1";
 
-async function repoOnFreshDatabase() {
+async function repoOnFreshDatabase(options: { searchIndexWindow?: number } = {}) {
   const db = openDatabase(":memory:");
   await migrate(db);
   await db.execute({
@@ -16,20 +16,33 @@ async function repoOnFreshDatabase() {
     args: [USER],
   });
   let ids = 0;
-  const repo = createCatalogRepo(db, createSearchCache());
+  const repo = createCatalogRepo(db, createSearchCache(), options);
   const stage = (jobId: string, rows: AcumaticaItemRow[]) =>
     repo.stageAcumatica(jobId, USER, rows, () => `id-${jobId}-${++ids}`);
-  const listed = async () =>
+  const listed = async (search = "") =>
     (
       await repo.list("acumatica", USER, {
         page: 1,
         limit: 100,
-        search: "",
+        search,
         sortBy: "sku",
         sortDirection: "asc",
       })
     ).rows;
-  return { db, repo, stage, listed };
+  /** How many rows the trigram index alone would offer for a term (every user's). */
+  const indexed = async (trigram: string) =>
+    Number(
+      (
+        await db.execute({
+          sql: "SELECT count(*) AS n FROM acumatica_products_sku_search WHERE acumatica_products_sku_search MATCH ?",
+          args: [`"${trigram}"`],
+        })
+      ).rows[0]?.n,
+    );
+  const unindexedMark = async () =>
+    (await db.execute("SELECT unindexed_from FROM catalog_state WHERE system = 'acumatica'")).rows[0]
+      ?.unindexed_from;
+  return { db, repo, stage, listed, indexed, unindexedMark };
 }
 
 function item(sku: string, priceCents: number): AcumaticaItemRow {
@@ -70,11 +83,20 @@ describe("catalog swap", () => {
       removed: 1,
     });
     const after = await listed();
-    expect(after.map((row) => [row[2], row[4], row[10]])).toEqual([
-      ["A", 100, "2026-11-21T11:00:00.000Z"],
-      ["B", 250, "2026-11-21T11:00:00.000Z"],
-      ["D", 400, "2026-11-21T11:00:00.000Z"],
+    expect(after.map((row) => [row[2], row[4]])).toEqual([
+      ["A", 100],
+      ["B", 250],
+      ["D", 400],
     ]);
+    // One lastSynced for the catalog: the pull's.
+    const page = await repo.list("acumatica", USER, {
+      page: 1,
+      limit: 10,
+      search: "",
+      sortBy: "lastSynced",
+      sortDirection: "desc",
+    });
+    expect(page.lastSynced).toBe("2026-11-21T11:00:00.000Z");
     expect(after[0]?.[0]).toBe(before.get("A"));
     expect(after[1]?.[0]).toBe(before.get("B"));
   });
@@ -104,5 +126,35 @@ describe("catalog swap", () => {
     expect((await listed()).map((row) => row[2])).toEqual(["A"]);
     const staged = await db.execute("SELECT count(*) AS n FROM catalog_staging");
     expect(Number(staged.rows[0]?.n)).toBe(0);
+  });
+
+  it("finds a pull's new rows by SKU right after the swap, before and after their search entries are written", async () => {
+    // Two rowids per transaction: indexSearch takes several windows here.
+    const { repo, stage, listed, indexed, unindexedMark } = await repoOnFreshDatabase({
+      searchIndexWindow: 2,
+    });
+    await stage("pull-1", [item("ALPHA-100", 100), item("BETA-200", 200), item("GAMMA-300", 300)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    // The swap left its rows to indexSearch: searches scan the SKU index meanwhile.
+    expect(await indexed("pha")).toBe(0);
+    expect(await unindexedMark()).not.toBeNull();
+    expect((await listed("pha-1")).map((row) => row[2])).toEqual(["ALPHA-100"]);
+
+    // A second pull before the first one's rows were indexed: one removed, one added.
+    await stage("pull-2", [item("ALPHA-100", 100), item("GAMMA-300", 300), item("DELTA-400", 400)]);
+    await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z");
+    expect((await listed("a-")).map((row) => row[2])).toEqual(["ALPHA-100", "DELTA-400", "GAMMA-300"]);
+
+    await repo.indexSearch("acumatica", USER);
+    expect(await unindexedMark()).toBeNull();
+    expect(await indexed("pha")).toBe(1);
+    expect(await indexed("amm")).toBe(1);
+    expect(await indexed("del")).toBe(1);
+    expect(await indexed("bet")).toBe(0);
+    expect((await listed("lta-4")).map((row) => row[2])).toEqual(["DELTA-400"]);
+    expect((await listed("a-")).map((row) => row[2])).toEqual(["ALPHA-100", "DELTA-400", "GAMMA-300"]);
+    // Indexing again changes nothing (entries are replaced, not doubled).
+    await repo.indexSearch("acumatica", USER);
+    expect(await indexed("pha")).toBe(1);
   });
 });

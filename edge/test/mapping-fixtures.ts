@@ -40,8 +40,8 @@ export async function insertVariant(
   };
   await db.execute({
     sql: `INSERT INTO shopify_products (id, user_id, variant_id, product_id, inventory_item_id, title, sku, sku_key, price_cents,
-            compare_at_price_cents, is_physical, tracked, location_id, available, on_hand, locations_json, last_synced)
-          VALUES (?, ?, ?, ?, ?, 'Test product', ?, ?, ?, ?, 1, ?, ?, ?, ?, '[]', '2026-11-01T00:00:00.000Z')`,
+            compare_at_price_cents, is_physical, tracked, location_id, available, on_hand, locations_json)
+          VALUES (?, ?, ?, ?, ?, 'Test product', ?, ?, ?, ?, 1, ?, ?, ?, ?, '[]')`,
     args: [
       row.id,
       userId,
@@ -83,8 +83,8 @@ export async function insertItem(
   const row = { id: crypto.randomUUID(), acumaticaId: fields.acumaticaId ?? sku, sku };
   await db.execute({
     sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents,
-            available, on_hand, available_for_shipping, is_stock_item, last_synced)
-          VALUES (?, ?, ?, ?, ?, 'Test item', ?, ?, 5, 5, 5, ?, '2026-11-01T00:00:00.000Z')`,
+            available, on_hand, available_for_shipping, is_stock_item)
+          VALUES (?, ?, ?, ?, ?, 'Test item', ?, ?, 5, 5, 5, ?)`,
     args: [
       row.id,
       userId,

@@ -296,8 +296,8 @@ async function insertPair(
     [
       {
         sql: `INSERT INTO shopify_products (id, user_id, variant_id, product_id, inventory_item_id, title, sku, sku_key, price_cents, compare_at_price_cents,
-                is_physical, tracked, location_id, available, on_hand, locations_json, last_synced)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, '2026-11-01T00:00:00.000Z')`,
+                is_physical, tracked, location_id, available, on_hand, locations_json)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
         args: [
           crypto.randomUUID(),
           userId,
@@ -328,7 +328,7 @@ async function insertPair(
       },
       {
         sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, available, on_hand,
-                available_for_shipping, is_stock_item, last_synced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?, '2026-11-01T00:00:00.000Z')`,
+                available_for_shipping, is_stock_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)`,
         args: [
           crypto.randomUUID(),
           userId,

@@ -12,10 +12,14 @@ export interface ListRequest {
   sortDirection: "asc" | "desc";
 }
 
-/** A page of products, each the values of the table's `listed` array, and the rows matched. */
+/**
+ * A page of products, each the values of the table's `listed` array, the rows matched, and when the
+ * catalog was last pulled: one time for all its rows ("" before the first pull, with no rows).
+ */
 export interface ListedPage {
   rows: unknown[][];
   total: number;
+  lastSynced: string;
 }
 
 type Sort = { column: string };
@@ -45,15 +49,17 @@ export function createListQueries(
     const descending = request.sortDirection !== "asc";
     const term = request.search.toLowerCase();
     const state = await catalogState(t, userId);
-    if (!state) return listUnversioned(t, userId, request, sort, term);
+    // Only a pull's swap stores rows, and it records the catalog's state: none, nothing pulled yet.
+    if (!state) return { rows: [], total: 0, lastSynced: "" };
+    const { lastSynced } = state;
 
     const window = { offset, limit: request.limit, descending };
     if (!term) {
       const order = await catalogOrder(t, userId, sort, state.version);
-      return { rows: await rowsAt(t, userId, pageOf(order, window)), total: state.total };
+      return { rows: await rowsAt(t, userId, pageOf(order, window)), total: state.total, lastSynced };
     }
-    const match = await searchMatch(t, userId, term, sort, state.version);
-    if (match.total === 0 || offset >= match.total) return { rows: [], total: match.total };
+    const match = await searchMatch(t, userId, term, sort, state);
+    if (match.total === 0 || offset >= match.total) return { rows: [], total: match.total, lastSynced };
     let rowids: number[];
     if (match.members) {
       // Many matches: the catalog's order, skipping non-matches, reaches a page after a short stretch.
@@ -67,7 +73,7 @@ export function createListQueries(
       );
       rowids = pageOf(order, window);
     }
-    return { rows: await rowsAt(t, userId, rowids), total: match.total };
+    return { rows: await rowsAt(t, userId, rowids), total: match.total, lastSynced };
   }
 
   /** Every rowid of the user's catalog in ascending order of the sort column, then rowid. */
@@ -77,40 +83,18 @@ export function createListQueries(
     );
   }
 
-  /**
-   * No catalog state, so nothing to key a cache by (rows written outside a pull, which code should
-   * not do): plain queries that sort the user's rows.
-   */
-  async function listUnversioned(
+  /** Which of the user's rows contain the term, remembered per catalog version. */
+  async function searchMatch(
     t: CatalogTable,
     userId: string,
-    request: ListRequest,
-    sort: Sort,
     term: string,
+    sort: Sort,
+    state: { version: number; searchIndexed: boolean },
   ) {
-    const direction = request.sortDirection === "asc" ? "ASC" : "DESC";
-    const orderBy = `ORDER BY p.${sort.column} ${direction}, p.rowid ${direction}`;
-    const filter = term ? "AND instr(p.sku_key, ?) > 0" : "";
-    const total = term
-      ? (await matches(t, userId, term, sort)).total
-      : await count(`SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, [userId]);
-    // The page's rowids first, then the JSON of only those rows.
-    const result = await db.execute({
-      sql: `WITH page AS MATERIALIZED (
-              SELECT p.rowid AS r FROM ${t.table} AS p
-              WHERE p.user_id = ? ${filter} ${orderBy} LIMIT ? OFFSET ?)
-            SELECT ${t.listed} AS j FROM page CROSS JOIN ${t.table} AS p ON p.rowid = page.r ${orderBy}`,
-      args: [userId, ...(term ? [term] : []), request.limit, (request.page - 1) * request.limit],
-    });
-    return { rows: result.rows.map((row) => JSON.parse(String(row.j)) as unknown[]), total };
-  }
-
-  /** Which of the user's rows contain the term, remembered per catalog version. */
-  async function searchMatch(t: CatalogTable, userId: string, term: string, sort: Sort, version: number) {
-    const key = `${t.system}|${userId}|${term}|${version}`;
+    const key = `${t.system}|${userId}|${term}|${state.version}`;
     const cached = caches.searches.get(key);
     if (cached) return cached;
-    const found = await matches(t, userId, term, sort);
+    const found = await matches(t, userId, term, sort, state.searchIndexed);
     const few = found.total <= FEW_MATCHES;
     const match: SearchMatch = {
       total: found.total,
@@ -155,9 +139,13 @@ export function createListQueries(
     return { total: countRowids(rowids), rowids, sortedBy: null };
   }
 
-  /** How many of the user's rows contain the term, and their rowids ("1,5,9"). */
-  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort) {
-    return (await viaTrigrams(t, userId, term, sort)) ?? (await viaSkuIndex(t, userId, term));
+  /**
+   * How many of the user's rows contain the term, and their rowids ("1,5,9"). Right after a pull the
+   * rows it added may not be in the trigram index yet (`searchIndexed` false): the SKU index then.
+   */
+  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort, searchIndexed = true) {
+    const viaIndex = searchIndexed ? await viaTrigrams(t, userId, term, sort) : null;
+    return viaIndex ?? (await viaSkuIndex(t, userId, term));
   }
 
   /** The user's rows with these rowids, in the order given: one JSON array for the whole page. */
@@ -197,18 +185,19 @@ export function createListQueries(
     return String(result.rows[0]?.rowids ?? "");
   }
 
-  async function count(sql: string, args: InArgs): Promise<number> {
-    const result = await db.execute({ sql, args });
-    return Number(result.rows[0]?.total ?? 0);
-  }
-
   async function catalogState(t: CatalogTable, userId: string) {
     const result = await db.execute({
-      sql: "SELECT total, version FROM catalog_state WHERE user_id = ? AND system = ?",
+      sql: "SELECT total, version, last_synced, unindexed_from FROM catalog_state WHERE user_id = ? AND system = ?",
       args: [userId, t.system],
     });
     const row = result.rows[0];
-    return row ? { total: Number(row.total), version: Number(row.version) } : null;
+    if (!row) return null;
+    return {
+      total: Number(row.total),
+      version: Number(row.version),
+      lastSynced: String(row.last_synced),
+      searchIndexed: row.unindexed_from === null,
+    };
   }
 
   return { list };

@@ -11,7 +11,7 @@ export type { ListedPage, ListRequest };
 export interface SwapCounts {
   total: number;
   added: number;
-  /** Rows whose values changed; `unchanged` rows only get their lastSynced moved. */
+  /** Rows whose values changed; `unchanged` rows are left as they were. */
   updated: number;
   unchanged: number;
   removed: number;
@@ -24,14 +24,18 @@ export interface SwapCounts {
 const CATALOG_ORDERS = { orders: 200, rowids: 4_000_000 };
 const SEARCH_ORDERS = { orders: 2_000, rowids: 1_000_000 };
 
+/** Rowids per transaction when a pull's rows are added to the search index (about 20 ms each). */
+const SEARCH_INDEX_WINDOW = 10_000;
+
 const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
 /** The SQL for the cached catalogs: staging writes, the swap, and (list-repo.ts) the list queries. */
 export function createCatalogRepo(
   db: Db,
   searchCache: SearchCache,
-  options: { orders?: SortOrders; searchOrders?: SortOrders } = {},
+  options: { orders?: SortOrders; searchOrders?: SortOrders; searchIndexWindow?: number } = {},
 ) {
+  const searchIndexWindow = options.searchIndexWindow ?? SEARCH_INDEX_WINDOW;
   const lists = createListQueries(db, {
     searches: searchCache,
     orders: options.orders ?? createSortOrders(CATALOG_ORDERS),
@@ -55,8 +59,10 @@ export function createCatalogRepo(
   /**
    * Replaces the user's catalog with the staged pull in one transaction: vanished rows removed, new
    * rows added (with the staged ids), changed rows rewritten in place (ids kept), unchanged rows
-   * only get the new lastSynced (so their other indexes are not rewritten), staging emptied, total
-   * and version recorded. (A key staged twice, as a shifting page can do, ends with its last values.)
+   * left alone, staging emptied, and the catalog's total, version and lastSynced recorded (one
+   * lastSynced for the whole catalog). (A key staged twice, as a shifting page can do, ends with its
+   * last values.) The rows it adds are left out of the SKU search index, marked by `unindexed_from`,
+   * for indexSearch to add after it: the swap holds the database's only write lock.
    */
   async function swap(
     system: CatalogSystem,
@@ -70,29 +76,36 @@ export function createCatalogRepo(
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
     const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v FROM ${chunks})
       SELECT ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
-    const sameValues = t.columns.map((column) => `p.${column} IS s.${column}`).join(" AND ");
+    // An unchanged row is not rewritten.
+    const sameValues = t.columns.map((column) => `${t.table}.${column} IS excluded.${column}`).join(" AND ");
     const results = await db.batch(
       [
         { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
+        // Rows stored from here on skip the search index's insert trigger (migration 11). An older
+        // mark (a previous pull's rows not indexed yet) is kept, so indexSearch covers those too.
+        {
+          sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced, unindexed_from)
+                VALUES (?, ?, 0, 0, ?, (SELECT coalesce(max(seq), 0) FROM ${t.table}))
+                ON CONFLICT(user_id, system) DO UPDATE SET
+                  unindexed_from = coalesce(catalog_state.unindexed_from, excluded.unindexed_from)`,
+          args: [userId, system, syncedAt],
+        },
         {
           sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
           args: [userId, jobId],
         },
         {
-          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, last_synced)
-                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, ? FROM (${stagedRows}) s
-                WHERE NOT EXISTS (SELECT 1 FROM ${t.table} p WHERE p.user_id = ? AND p.${t.key} = s.k AND ${sameValues})
+          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")})
+                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")} FROM (${stagedRows}) s
+                WHERE true
                 ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
-                  ${[...t.columns, "last_synced"].map((column) => `${column} = excluded.${column}`).join(", ")}`,
-          args: [userId, syncedAt, jobId, userId],
-        },
-        {
-          sql: `UPDATE ${t.table} SET last_synced = ? WHERE user_id = ? AND last_synced IS NOT ?`,
-          args: [syncedAt, userId, syncedAt],
+                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}
+                WHERE NOT (${sameValues})`,
+          args: [userId, jobId],
         },
         { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
-        // The one version bump of the swap: rows added, removed or given a new lastSynced by it bump
-        // nothing themselves (migration 10), and cached orders and searches key on this.
+        // The one version bump of the swap: rows it adds or removes bump nothing themselves
+        // (migration 10), and cached orders and searches key on this.
         {
           sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
                 VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
@@ -106,11 +119,11 @@ export function createCatalogRepo(
     );
     // After the swap the catalog holds exactly the staged keys, so the counts follow from totals.
     const before = Number(results[0]?.rows[0]?.total ?? 0);
-    const removed = results[1]?.rowsAffected ?? 0;
+    const removed = results[2]?.rowsAffected ?? 0;
     const total = Number(results[5]?.rows[0]?.total ?? 0);
     const added = total - (before - removed);
-    // A key staged twice is written twice: the counts are of distinct keys.
-    const updated = Math.min(Math.max(0, (results[2]?.rowsAffected ?? 0) - added), total - added);
+    // Inserted and rewritten rows; a key staged twice may count twice, so the counts are clamped.
+    const updated = Math.min(Math.max(0, (results[3]?.rowsAffected ?? 0) - added), total - added);
     return { total, added, updated, unchanged: total - added - updated, removed };
   }
 
@@ -119,6 +132,40 @@ export function createCatalogRepo(
     list: (system: CatalogSystem, userId: string, request: ListRequest): Promise<ListedPage> =>
       lists.list(TABLES[system], userId, request),
     swap,
+
+    /**
+     * Adds the rows the last swaps left out (above `unindexed_from`) to the SKU search index and
+     * clears the mark, a window of rowids per transaction with a turn of the event loop between,
+     * so requests are answered meanwhile. Safe to repeat: an entry is replaced, not doubled.
+     */
+    async indexSearch(system: CatalogSystem, userId: string) {
+      const t = TABLES[system];
+      const state = "catalog_state WHERE user_id = ? AND system = ?";
+      for (;;) {
+        const mark = await db.execute({ sql: `SELECT unindexed_from FROM ${state}`, args: [userId, system] });
+        const from = mark.rows[0]?.unindexed_from;
+        if (from === null || from === undefined) return;
+        const to = Number(from) + searchIndexWindow;
+        await db.batch(
+          [
+            {
+              sql: `INSERT OR REPLACE INTO ${t.skuSearch} (rowid, sku_key)
+                    SELECT seq, sku_key FROM ${t.table} WHERE seq > ? AND seq <= ? AND user_id = ?`,
+              args: [from, to, userId],
+            },
+            // Done once the window reaches the last row (a later swap's rows keep it going).
+            {
+              sql: `UPDATE catalog_state SET unindexed_from =
+                      CASE WHEN ? >= (SELECT coalesce(max(seq), 0) FROM ${t.table}) THEN NULL ELSE ? END
+                    WHERE user_id = ? AND system = ? AND unindexed_from = ?`,
+              args: [to, to, userId, system, from],
+            },
+          ],
+          "write",
+        );
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    },
 
     async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {
       await stage(

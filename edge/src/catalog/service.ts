@@ -75,6 +75,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
             await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
           return {
             message: MESSAGES.products.synchronized,
+            afterwards: () => repo.indexSearch("shopify", userId),
             result: {
               ...counts,
               skippedWithoutSku: summary.withoutSku,
@@ -120,6 +121,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
           return {
             message: MESSAGES.products.synchronized,
+            afterwards: () => repo.indexSearch("acumatica", userId),
             result: {
               ...counts,
               ...summary,
@@ -142,13 +144,13 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     startAcumaticaPull,
 
     async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
-      const { rows, total } = await repo.list("shopify", userId, query);
-      return { products: rows.map(toShopifyProduct), ...pageOf(total, query) };
+      const { rows, total, lastSynced } = await repo.list("shopify", userId, query);
+      return { products: rows.map((row) => toShopifyProduct(row, lastSynced)), ...pageOf(total, query) };
     },
 
     async listAcumatica(userId: string, query: AcumaticaProductQuery): Promise<AcumaticaProductList> {
-      const { rows, total } = await repo.list("acumatica", userId, query);
-      return { products: rows.map(toAcumaticaProduct), ...pageOf(total, query) };
+      const { rows, total, lastSynced } = await repo.list("acumatica", userId, query);
+      return { products: rows.map((row) => toAcumaticaProduct(row, lastSynced)), ...pageOf(total, query) };
     },
   };
 }
@@ -165,8 +167,8 @@ function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string
   return error;
 }
 
-/** The values of SHOPIFY_TABLE.listed, in that order. */
-function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][number] {
+/** The values of SHOPIFY_TABLE.listed, in that order; lastSynced is the catalog's. */
+function toShopifyProduct(values: unknown[], lastSynced: string): ShopifyProductList["products"][number] {
   const [
     id,
     variantId,
@@ -179,7 +181,6 @@ function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][num
     physical,
     tracked,
     locations,
-    synced,
   ] = values;
   return {
     _id: String(id),
@@ -193,14 +194,13 @@ function toShopifyProduct(values: unknown[]): ShopifyProductList["products"][num
     isPhysicalProduct: Number(physical) === 1,
     tracked: Number(tracked) === 1,
     inventoryLocations: storedLocations(locations),
-    lastSynced: String(synced),
+    lastSynced,
   };
 }
 
-/** The values of ACUMATICA_TABLE.listed, in that order. */
-function toAcumaticaProduct(values: unknown[]): AcumaticaProductList["products"][number] {
-  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem, synced] =
-    values;
+/** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
+function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
+  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem] = values;
   return {
     _id: String(id),
     acumaticaId: String(acumaticaId),
@@ -212,7 +212,7 @@ function toAcumaticaProduct(values: unknown[]): AcumaticaProductList["products"]
     onHandInventory: nullableNumber(onHand),
     availableForShipping: nullableNumber(forShipping),
     isStockItem: Number(stockItem) === 1,
-    lastSynced: String(synced),
+    lastSynced,
   };
 }
 

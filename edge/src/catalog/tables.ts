@@ -53,14 +53,15 @@ export const SHOPIFY_TABLE: CatalogTable = {
   skuIndex: "shopify_products_sku",
   skuSearch: "shopify_products_sku_search",
   listed: `json_array(p.id, p.variant_id, p.product_id, p.inventory_item_id, p.title, p.sku, p.price_cents,
-    p.compare_at_price_cents, p.is_physical, p.tracked, json(p.locations_json), p.last_synced)`,
+    p.compare_at_price_cents, p.is_physical, p.tracked, json(p.locations_json))`,
   sorts: {
     sku: { column: "sku_key" },
     price: { column: "price_cents" },
     compareAtPrice: { column: "compare_at_price_cents" },
     available: { column: "available" },
     onHandInventory: { column: "on_hand" },
-    lastSynced: { column: "last_synced" },
+    // One lastSynced for the whole catalog: its order is the ties' order, the order rows were stored in.
+    lastSynced: { column: "seq" },
   } satisfies Record<ShopifyProductQuery["sortBy"], unknown>,
 };
 
@@ -72,7 +73,7 @@ export const ACUMATICA_TABLE: CatalogTable = {
   skuIndex: "acumatica_products_sku",
   skuSearch: "acumatica_products_sku_search",
   listed: `json_array(p.id, p.acumatica_id, p.sku, p.description, p.default_price_cents, p.msrp_cents, p.available,
-    p.on_hand, p.available_for_shipping, p.is_stock_item, p.last_synced)`,
+    p.on_hand, p.available_for_shipping, p.is_stock_item)`,
   sorts: {
     sku: { column: "sku_key" },
     defaultPrice: { column: "default_price_cents" },
@@ -80,6 +81,7 @@ export const ACUMATICA_TABLE: CatalogTable = {
     available: { column: "available" },
     onHandInventory: { column: "on_hand" },
     availableForShipping: { column: "available_for_shipping" },
-    lastSynced: { column: "last_synced" },
+    // One lastSynced for the whole catalog: its order is the ties' order, the order rows were stored in.
+    lastSynced: { column: "seq" },
   } satisfies Record<AcumaticaProductQuery["sortBy"], unknown>,
 };

@@ -21,6 +21,11 @@ export interface JobOutcome {
   /** Shown by the screens (e.g. the spec's toast); null for none. */
   message?: string | null;
   result: Record<string, unknown>;
+  /**
+   * Housekeeping the result does not wait for (a pull's search index): run once the job is
+   * recorded as done, still counted by `idle()`; a failure is logged and leaves the job as it is.
+   */
+  afterwards?: () => Promise<void>;
 }
 
 export type JobWork = (context: JobContext) => Promise<JobOutcome>;
@@ -126,9 +131,11 @@ export function createJobRunner(deps: JobRunnerDeps) {
       },
     };
     let outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown };
+    let afterwards: JobOutcome["afterwards"];
     try {
       const done = await work(context);
       outcome = { status: "succeeded", message: done.message ?? null, result: done.result };
+      afterwards = done.afterwards;
     } catch (error) {
       outcome = { status: "failed", message: failureText(error), result: null };
       deps.log(
@@ -143,8 +150,15 @@ export function createJobRunner(deps: JobRunnerDeps) {
     } catch (error) {
       deps.log(`job ${job._id}: final state not saved: ${describe(error)}`);
     }
-    running.delete(job._id);
     notify(job._id);
+    if (afterwards) {
+      try {
+        await afterwards();
+      } catch (error) {
+        deps.log(`job ${job._id}: follow-up work failed: ${describe(error)}`);
+      }
+    }
+    running.delete(job._id);
   }
 
   return {
