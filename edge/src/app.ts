@@ -72,6 +72,8 @@ export interface AppDeps {
   /** Time for connector pacing and back-off (default real time; tests pass the sandbox's clock). */
   connectorClock?: ConnectorClock;
   catalogTuning?: Partial<CatalogTuning>;
+  /** How often a job's event stream re-reads the job unprompted (tests set it long: no wake-up may be lost). */
+  jobEventsPollMs?: number;
   /** When the sync engine switches to bulk reads / bulk price writes (tests and benchmarks lower them). */
   syncTuning?: Partial<Pick<SyncEngineDeps, "bulkReadThreshold" | "bulkPriceThreshold">>;
 }
@@ -230,7 +232,7 @@ export function createApp(deps: AppDeps) {
   // Stripe calls this one, not our client: outside the contract, before the JSON 404 catch-all.
   registerStripeWebhook(app, billing);
   // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
-  registerJobEvents(app, { authenticate: auth.authenticate, jobs });
+  registerJobEvents(app, { authenticate: auth.authenticate, jobs, pollMs: deps.jobEventsPollMs });
   // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
   registerOpenApiDocument(app, { version: config.version });
   app.all("/api/*", (c) =>

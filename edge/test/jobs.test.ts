@@ -35,8 +35,11 @@ describe("GET /api/jobs/:id", () => {
 });
 
 describe("GET /api/jobs/:id/events", () => {
+  // The stream's fallback re-read comes after a minute here: a change it missed would hang the test.
+  const missNothing = { deps: { jobEventsPollMs: 60_000 } };
+
   it("streams progress until done, with the token in the query (EventSource cannot set headers)", async () => {
-    app = await createConnectedApp();
+    app = await createConnectedApp(missNothing);
     await app.connectShopify();
     const { job } = await app.api.call("syncShopifyProducts");
     const response = await app.request(
@@ -53,7 +56,7 @@ describe("GET /api/jobs/:id/events", () => {
   });
 
   it("accepts the Bearer header and ends at once for a finished job", async () => {
-    app = await createConnectedApp();
+    app = await createConnectedApp(missNothing);
     await app.connectAcumatica();
     const { job } = await app.api.call("syncAcumaticaProducts");
     await app.waitForJob(job._id);
@@ -63,6 +66,22 @@ describe("GET /api/jobs/:id/events", () => {
     expect(events.map((event) => event.event)).toEqual(["progress", "done"]);
     expect(events[1]?.job.status).toBe("succeeded");
   });
+
+  it("ends every stream with the job's end, whenever it lands between the stream's reads and writes", async () => {
+    app = await createConnectedApp({ ...missNothing, size: 40 });
+    await app.connectShopify();
+    await app.connectAcumatica();
+    for (let round = 0; round < 5; round += 1) {
+      const pulls = [await app.api.call("syncShopifyProducts"), await app.api.call("syncAcumaticaProducts")];
+      const streams = await Promise.all(
+        pulls.map(async ({ job }) =>
+          readEvents(await app!.request(`/api/jobs/${job._id}/events`, { token: app!.user.token })),
+        ),
+      );
+      for (const events of streams)
+        expect(events.at(-1)).toMatchObject({ event: "done", job: { status: "succeeded" } });
+    }
+  }, 20_000);
 
   it("refuses a missing or bad token and another user's job", async () => {
     app = await createConnectedApp();

@@ -22,8 +22,9 @@ const POLL_MS = 1_000;
  */
 export function registerJobEvents(
   app: Hono<AppEnv>,
-  deps: { authenticate(token: string): Promise<Caller>; jobs: JobRunner },
+  deps: { authenticate(token: string): Promise<Caller>; jobs: JobRunner; pollMs?: number },
 ) {
+  const pollMs = deps.pollMs ?? POLL_MS;
   app.get("/api/jobs/:id/events", async (c) => {
     const token = c.req.header("Authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? c.req.query("token");
     if (!token) throw new UnauthorizedError(MESSAGES.access.loginRequired);
@@ -35,7 +36,14 @@ export function registerJobEvents(
       let job = first;
       let sent = "";
       let wake: (() => void) | null = null;
-      const unsubscribe = deps.jobs.subscribe(jobId, () => wake?.());
+      // A change that lands while the stream is writing or reading is not lost: it is counted, and
+      // the loop reads the job again instead of waiting (the job's end used to wait for the poll).
+      let changes = 0;
+      let seen = 0;
+      const unsubscribe = deps.jobs.subscribe(jobId, () => {
+        changes += 1;
+        wake?.();
+      });
       stream.onAbort(() => wake?.());
       try {
         while (!stream.aborted) {
@@ -48,14 +56,17 @@ export function registerJobEvents(
             await stream.writeSSE({ event: "done", data });
             return;
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, POLL_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = null;
+          if (changes === seen) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, pollMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = null;
+          }
+          seen = changes;
           job = await deps.jobs.get(caller.userId, jobId);
         }
       } finally {
