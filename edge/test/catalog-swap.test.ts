@@ -7,9 +7,7 @@ import { migrate } from "../src/db/migrate.ts";
 
 const USER = "user-1";
 
-async function repoOnFreshDatabase(
-  options: { searchIndexWindow?: number; stagingMemoryCharacters?: number } = {},
-) {
+async function repoOnFreshDatabase(options: { searchIndexWindow?: number } = {}) {
   const db = openDatabase(":memory:");
   await migrate(db);
   await db.execute({
@@ -158,36 +156,5 @@ describe("catalog swap", () => {
     // Indexing again changes nothing (entries are replaced, not doubled).
     await repo.indexSearch("acumatica", USER);
     expect(await indexed("pha")).toBe(1);
-  });
-
-  it("holds chunks in memory up to its allowance, writes the rest, and swaps them in the order read", async () => {
-    // Room for about one small chunk: the first is held, the next ones are written to the table.
-    const { db, repo, stage, listed } = await repoOnFreshDatabase({ stagingMemoryCharacters: 80 });
-    const written = async () =>
-      Number((await db.execute("SELECT count(*) AS n FROM catalog_staging")).rows[0]?.n);
-    await stage("pull-1", [item("A", 100)]);
-    expect(await written()).toBe(0);
-    await stage("pull-1", [item("B", 200), item("A", 150)]);
-    await stage("pull-1", [item("C", 300)]);
-    expect(await written()).toBe(2);
-    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
-      total: 3,
-      added: 3,
-    });
-    // A's later values (from a written chunk) won over its held ones.
-    expect((await listed()).map((row) => [row[2], row[4]])).toEqual([
-      ["A", 150],
-      ["B", 200],
-      ["C", 300],
-    ]);
-    expect(await written()).toBe(0);
-    // The swap gave the allowance back: the next pull's first chunk is held again.
-    await stage("pull-2", [item("D", 400)]);
-    expect(await written()).toBe(0);
-    await repo.discardStaging("acumatica", { jobId: "pull-2" });
-    await stage("pull-3", [item("E", 500)]);
-    expect(await written()).toBe(0);
-    await repo.swap("acumatica", "pull-3", USER, "2026-11-21T11:00:00.000Z");
-    expect((await listed()).map((row) => row[2])).toEqual(["E"]);
   });
 });

@@ -27,35 +27,15 @@ const SEARCH_ORDERS = { orders: 2_000, rowids: 1_000_000 };
 /** Rowids per transaction when a pull's rows are added to the search index (about 20 ms each). */
 const SEARCH_INDEX_WINDOW = 10_000;
 
-/**
- * Staged chunks kept in memory, over all pulls of the process (JSON text; 52,000 ERP items are
- * about 9 MB). Past it a pull's chunks go to catalog_staging, so memory stays flat however large a
- * catalog or however many pulls run at once.
- */
-const STAGING_MEMORY_CHARACTERS = 8_000_000;
-
 const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
 /** The SQL for the cached catalogs: staging writes, the swap, and (list-repo.ts) the list queries. */
 export function createCatalogRepo(
   db: Db,
   searchCache: SearchCache,
-  options: {
-    orders?: SortOrders;
-    searchOrders?: SortOrders;
-    searchIndexWindow?: number;
-    stagingMemoryCharacters?: number;
-  } = {},
+  options: { orders?: SortOrders; searchOrders?: SortOrders; searchIndexWindow?: number } = {},
 ) {
   const searchIndexWindow = options.searchIndexWindow ?? SEARCH_INDEX_WINDOW;
-  const stagingMemory = options.stagingMemoryCharacters ?? STAGING_MEMORY_CHARACTERS;
-  /** Each pull's chunks held in memory, in the order read; `spilled` once its later ones went to the table. */
-  const held = new Map<string, { chunks: string[]; characters: number; spilled: boolean }>();
-  let heldCharacters = 0;
-  const release = (jobId: string) => {
-    heldCharacters -= held.get(jobId)?.characters ?? 0;
-    held.delete(jobId);
-  };
   const lists = createListQueries(db, {
     searches: searchCache,
     orders: options.orders ?? createSortOrders(CATALOG_ORDERS),
@@ -63,28 +43,16 @@ export function createCatalogRepo(
   });
 
   /**
-   * A pull stages each chunk it reads as one text of JSON (`[key, newId, ...columns]` per product),
-   * and the swap spreads them into columns once. Chunks are held in memory while the process-wide
-   * allowance lasts (no write, commit or checkpoint while reading), then written to catalog_staging
-   * a row each. Rows staged a row each cost more to write, index and delete than the swap's work.
+   * A pull stages each chunk it reads as one row of JSON (`[key, newId, ...columns]` per product):
+   * one small write per chunk while reading, and the swap spreads them into columns once. Rows
+   * staged a row each cost more to write, index and delete than the swap's own work.
    */
   async function stage(system: CatalogSystem, jobId: string, userId: string, rows: unknown[][]) {
     if (rows.length === 0) return;
-    const json = JSON.stringify(rows);
-    const pull = held.get(jobId) ?? { chunks: [], characters: 0, spilled: false };
-    held.set(jobId, pull);
-    if (!pull.spilled && heldCharacters + json.length <= stagingMemory) {
-      pull.chunks.push(json);
-      pull.characters += json.length;
-      heldCharacters += json.length;
-      return;
-    }
-    // Once one chunk went to the table all later ones do, so the held ones stay the first read.
-    pull.spilled = true;
     await db.execute({
       sql: `INSERT INTO catalog_staging (job_id, chunk, user_id, system, rows_json)
             VALUES (?, (SELECT coalesce(max(chunk), 0) + 1 FROM catalog_staging WHERE job_id = ?), ?, ?, ?)`,
-      args: [jobId, jobId, userId, system, json],
+      args: [jobId, jobId, userId, system, JSON.stringify(rows)],
     });
   }
 
@@ -103,72 +71,59 @@ export function createCatalogRepo(
     syncedAt: string,
   ): Promise<SwapCounts> {
     const t = TABLES[system];
-    const inMemory = held.get(jobId)?.chunks ?? [];
-    // The held chunks first (they were read first), then any the pull wrote to catalog_staging.
-    const chunks = `(SELECT 0 AS part, rowid AS n, rows_json FROM temp.held_chunks WHERE job_id = ?
-        UNION ALL SELECT 1, chunk, rows_json FROM catalog_staging WHERE job_id = ? ORDER BY part, n) c
-      CROSS JOIN json_each(c.rows_json) r`;
+    const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
     const stagedKeys = `SELECT r.value ->> 0 FROM ${chunks}`;
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
     const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v FROM ${chunks})
       SELECT ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
     // An unchanged row is not rewritten.
     const sameValues = t.columns.map((column) => `${t.table}.${column} IS excluded.${column}`).join(" AND ");
-    const statements = [
-      // Held chunks enter the database only inside this transaction, in a table of the connection's
-      // own (a temporary file, no journal): nothing of them is written while reading.
-      "CREATE TEMP TABLE IF NOT EXISTS held_chunks (job_id TEXT NOT NULL, rows_json TEXT NOT NULL)",
-      ...inMemory.map((json) => ({ sql: "INSERT INTO temp.held_chunks VALUES (?, ?)", args: [jobId, json] })),
-      { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
-      // Rows stored from here on skip the search index's insert trigger (migration 11). An older
-      // mark (a previous pull's rows not indexed yet) is kept, so indexSearch covers those too.
-      {
-        sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced, unindexed_from)
-              VALUES (?, ?, 0, 0, ?, (SELECT coalesce(max(seq), 0) FROM ${t.table}))
-              ON CONFLICT(user_id, system) DO UPDATE SET
-                unindexed_from = coalesce(catalog_state.unindexed_from, excluded.unindexed_from)`,
-        args: [userId, system, syncedAt],
-      },
-      {
-        sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
-        args: [userId, jobId, jobId],
-      },
-      {
-        sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")})
-              SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")} FROM (${stagedRows}) s
-              WHERE true
-              ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
-                ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}
-              WHERE NOT (${sameValues})`,
-        args: [userId, jobId, jobId],
-      },
-      { sql: "DELETE FROM temp.held_chunks WHERE job_id = ?", args: [jobId] },
-      { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
-      // The one version bump of the swap: rows it adds or removes bump nothing themselves
-      // (migration 10), and cached orders and searches key on this.
-      {
-        sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
-              VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
-              ON CONFLICT(user_id, system) DO UPDATE SET
-                total = excluded.total, version = catalog_state.version + 1, last_synced = excluded.last_synced
-              RETURNING total`,
-        args: [userId, system, userId, syncedAt],
-      },
-    ];
-    let results: Awaited<ReturnType<Db["batch"]>>;
-    try {
-      results = await db.batch(statements, "write");
-    } finally {
-      release(jobId);
-    }
-    const at = 1 + inMemory.length;
+    const results = await db.batch(
+      [
+        { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
+        // Rows stored from here on skip the search index's insert trigger (migration 11). An older
+        // mark (a previous pull's rows not indexed yet) is kept, so indexSearch covers those too.
+        {
+          sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced, unindexed_from)
+                VALUES (?, ?, 0, 0, ?, (SELECT coalesce(max(seq), 0) FROM ${t.table}))
+                ON CONFLICT(user_id, system) DO UPDATE SET
+                  unindexed_from = coalesce(catalog_state.unindexed_from, excluded.unindexed_from)`,
+          args: [userId, system, syncedAt],
+        },
+        {
+          sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
+          args: [userId, jobId],
+        },
+        {
+          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")})
+                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")} FROM (${stagedRows}) s
+                WHERE true
+                ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
+                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}
+                WHERE NOT (${sameValues})`,
+          args: [userId, jobId],
+        },
+        { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
+        // The one version bump of the swap: rows it adds or removes bump nothing themselves
+        // (migration 10), and cached orders and searches key on this.
+        {
+          sql: `INSERT INTO catalog_state (user_id, system, total, version, last_synced)
+                VALUES (?, ?, (SELECT count(*) FROM ${t.table} WHERE user_id = ?), 1, ?)
+                ON CONFLICT(user_id, system) DO UPDATE SET
+                  total = excluded.total, version = catalog_state.version + 1, last_synced = excluded.last_synced
+                RETURNING total`,
+          args: [userId, system, userId, syncedAt],
+        },
+      ],
+      "write",
+    );
     // After the swap the catalog holds exactly the staged keys, so the counts follow from totals.
-    const before = Number(results[at]?.rows[0]?.total ?? 0);
-    const removed = results[at + 2]?.rowsAffected ?? 0;
-    const total = Number(results.at(-1)?.rows[0]?.total ?? 0);
+    const before = Number(results[0]?.rows[0]?.total ?? 0);
+    const removed = results[2]?.rowsAffected ?? 0;
+    const total = Number(results[5]?.rows[0]?.total ?? 0);
     const added = total - (before - removed);
     // Inserted and rewritten rows; a key staged twice may count twice, so the counts are clamped.
-    const updated = Math.min(Math.max(0, (results[at + 3]?.rowsAffected ?? 0) - added), total - added);
+    const updated = Math.min(Math.max(0, (results[3]?.rowsAffected ?? 0) - added), total - added);
     return { total, added, updated, unchanged: total - added - updated, removed };
   }
 
@@ -264,7 +219,6 @@ export function createCatalogRepo(
 
     /** Drops a pull's staged rows (failed pull), or every leftover of the user's (a crashed one). */
     async discardStaging(system: CatalogSystem, filter: { jobId: string } | { userId: string }) {
-      if ("jobId" in filter) release(filter.jobId);
       await db.execute(
         "jobId" in filter
           ? { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [filter.jobId] }
