@@ -61,24 +61,36 @@ export function sampleRss() {
   };
 }
 
+/** A process's resident memory: all of it, its anonymous part (heaps), and its mapped file pages. */
+export interface ResidentMemory {
+  rss: number;
+  anonymous: number;
+  files: number;
+}
+
 /**
- * Samples another process's resident memory (VmRSS in /proc, Linux) every 25 ms; `stop()` answers
- * the peak in bytes.
+ * Samples another process's resident memory (/proc status, Linux) every 25 ms; `stop()` answers the
+ * sample with the highest VmRSS, in bytes, with its split: anonymous memory (heaps) and file pages
+ * (the runtime's binary and libraries, and the memory-mapped database: pages the kernel can drop).
  */
 export function sampleProcessRss(pid: number) {
-  const read = () => {
+  const read = (): ResidentMemory => {
     const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
-    return kb * 1024;
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb("VmRSS"), anonymous: kb("RssAnon"), files: kb("RssFile") };
   };
   let peak = read();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, read());
-  }, 25);
+  const sample = () => {
+    const now = read();
+    if (now.rss > peak.rss) peak = now;
+  };
+  const timer = setInterval(sample, 25);
   return {
-    stop(): number {
+    stop(): ResidentMemory {
       clearInterval(timer);
-      return Math.max(peak, read());
+      sample();
+      return peak;
     },
   };
 }
