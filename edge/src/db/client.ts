@@ -2,9 +2,15 @@ import { type Client, createClient } from "@libsql/client";
 
 export type Db = Client;
 
-/** Opens libSQL: a local file (`file:...`), `:memory:` for tests, or Turso (`libsql://...` + token). */
+/**
+ * Opens libSQL: a local file (`file:...`), `:memory:` for tests, or Turso (`libsql://...` + token).
+ * A local file gets one connection: the client would otherwise open another for each call made
+ * while one is borrowed, without the per-connection settings of tuneLocalDatabase (busy timeout,
+ * memory map, temp store), and calls run one at a time on this thread anyway.
+ */
 export function openDatabase(url: string, authToken?: string): Db {
-  return createClient(authToken ? { url, authToken } : { url });
+  if (authToken) return createClient({ url, authToken });
+  return createClient(url.startsWith("file:") ? { url, concurrency: 1 } : { url });
 }
 
 /**
