@@ -256,8 +256,21 @@ export function createApp(deps: AppDeps) {
   });
 
   return Object.assign(app, {
-    /** Fails stale jobs, then runs due schedules; safe to call from any number of instances. */
-    tick: scheduleTicker.tick,
+    /**
+     * Fails stale jobs, then runs due schedules, then writes any search entries a stopped pull
+     * left unwritten; safe to call from any number of instances.
+     */
+    async tick() {
+      const report = await scheduleTicker.tick();
+      try {
+        await catalog.indexLeftoverSearches();
+      } catch (error) {
+        log(
+          `search index catch-up failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
+        );
+      }
+      return report;
+    },
     runDueSchedules: scheduleTicker.runDueSchedules,
   });
 }

@@ -250,6 +250,34 @@ describe("Acumatica catalog pull", () => {
     expect((await search()).map((row) => row.sku)).toContain(sku);
   });
 
+  it("writes the search entries a stopped process left unwritten at the next cron tick", async () => {
+    const target = await connected({ size: 300 });
+    const job = await pull(target, "acumatica");
+    expect(job.status).toBe("succeeded");
+    const entries = async () =>
+      Number((await target.db.execute("SELECT count(*) AS n FROM acumatica_products_sku_search")).rows[0]?.n);
+    const marked = async () =>
+      Number(
+        (await target.db.execute("SELECT count(*) AS n FROM catalog_state WHERE unindexed_from IS NOT NULL"))
+          .rows[0]?.n,
+      );
+    const deadline = Date.now() + 5_000;
+    while ((await marked()) > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // As if the process had stopped between the swap and its follow-up.
+    await target.db.batch(
+      [
+        "INSERT INTO acumatica_products_sku_search (acumatica_products_sku_search) VALUES ('delete-all')",
+        "UPDATE catalog_state SET unindexed_from = 0 WHERE system = 'acumatica'",
+      ],
+      "write",
+    );
+    expect(await entries()).toBe(0);
+    await target.app.tick();
+    expect(await marked()).toBe(0);
+    expect(await entries()).toBe(Number(job.result?.total));
+  });
+
   it("reads 20.200.001, where non-stock items have no MSRP and the inquiry columns have older names", async () => {
     const target = await connected({ size: 300 });
     await target.connectAcumatica({ apiVersion: "20.200.001" });

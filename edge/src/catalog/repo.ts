@@ -167,6 +167,17 @@ export function createCatalogRepo(
       }
     },
 
+    /**
+     * Catalogs whose search entries a swap left for later and that are still waiting (their
+     * process stopped before indexing them): each user and system, for indexSearch.
+     */
+    async unindexedCatalogs(): Promise<{ userId: string; system: CatalogSystem }[]> {
+      const result = await db.execute(
+        "SELECT user_id, system FROM catalog_state WHERE unindexed_from IS NOT NULL ORDER BY user_id, system",
+      );
+      return result.rows.map((row) => ({ userId: String(row.user_id), system: row.system as CatalogSystem }));
+    },
+
     async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {
       await stage(
         "shopify",

@@ -143,6 +143,15 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     startShopifyPull,
     startAcumaticaPull,
 
+    /**
+     * Adds the search entries a pull's follow-up never wrote (its process stopped right after the
+     * swap); until then those searches scan. Run by the cron tick; a pull still indexing its own
+     * rows meanwhile is harmless (entries are replaced, not doubled).
+     */
+    async indexLeftoverSearches(): Promise<void> {
+      for (const { userId, system } of await repo.unindexedCatalogs()) await repo.indexSearch(system, userId);
+    },
+
     async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
       const { rows, total, lastSynced } = await repo.list("shopify", userId, query);
       return { products: rows.map((row) => toShopifyProduct(row, lastSynced)), ...pageOf(total, query) };
