@@ -143,7 +143,7 @@ export function createListQueries(
    * How many of the user's rows contain the term, and their rowids ("1,5,9"). Right after a pull the
    * rows it added may not be in the trigram index yet (`searchIndexed` false): the SKU index then.
    */
-  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort, searchIndexed = true) {
+  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort, searchIndexed: boolean) {
     const viaIndex = searchIndexed ? await viaTrigrams(t, userId, term, sort) : null;
     return viaIndex ?? (await viaSkuIndex(t, userId, term));
   }
