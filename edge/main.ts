@@ -3,6 +3,7 @@ import { createApp } from "./src/app.ts";
 import { type Config, ConfigError, parseConfig } from "./src/config.ts";
 import { openDatabase, tuneLocalDatabase } from "./src/db/client.ts";
 import { migrate } from "./src/db/migrate.ts";
+import { describeError } from "./src/http/errors.ts";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
@@ -54,9 +55,7 @@ Deno.cron("stockbridge-schedules", "* * * * *", async () => {
       console.log(`schedules: ran ${report.ran.length}, recorded ${report.interrupted.length} interrupted`);
     }
   } catch (error) {
-    console.error(
-      `schedules tick failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
-    );
+    console.error(`schedules tick failed: ${describeError(error)}`);
   }
 });
 

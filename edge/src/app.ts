@@ -27,6 +27,7 @@ import { historyHandlers } from "./history/routes.ts";
 import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
+import { describeError } from "./http/errors.ts";
 import type { AppContext, AppEnv } from "./http/types.ts";
 import { createJobsRepo } from "./jobs/repo.ts";
 import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
@@ -265,9 +266,7 @@ export function createApp(deps: AppDeps) {
       try {
         await catalog.indexLeftoverSearches();
       } catch (error) {
-        log(
-          `search index catch-up failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
-        );
+        log(`search index catch-up failed: ${describeError(error)}`);
       }
       return report;
     },

@@ -1,5 +1,5 @@
 import type { ErrorHandler } from "hono";
-import { AppError } from "./errors.ts";
+import { AppError, describeError } from "./errors.ts";
 import type { AppEnv } from "./types.ts";
 
 /**
@@ -19,9 +19,7 @@ export function errorHandler(log: (line: string) => void): ErrorHandler<AppEnv> 
       return c.json(body, error.status);
     }
     const id = c.get("requestId");
-    log(
-      `[${id}] ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
+    log(`[${id}] ${c.req.method} ${c.req.path} failed: ${describeError(error)}`);
     return c.json(
       { message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" },
       500,

@@ -73,3 +73,8 @@ export class UpstreamError extends AppError {
     super(502, "UPSTREAM_FAILED", message);
   }
 }
+
+/** An unexpected error for the log: its stack when it has one. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

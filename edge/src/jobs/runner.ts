@@ -1,5 +1,5 @@
 import type { Job } from "@stockbridge/shared";
-import { AppError, ConflictError, NotFoundError } from "../http/errors.ts";
+import { AppError, ConflictError, describeError, NotFoundError } from "../http/errors.ts";
 import type { JobKind, JobsRepo } from "./repo.ts";
 
 export const SERVER_STOPPED = "The server stopped while this job was running";
@@ -114,7 +114,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       writing = writing
         .then(() => deps.repo.progress(job._id, snapshot))
         .then(() => notify(job._id))
-        .catch((error: unknown) => deps.log(`job ${job._id}: progress not saved: ${describe(error)}`));
+        .catch((error: unknown) => deps.log(`job ${job._id}: progress not saved: ${describeError(error)}`));
     };
     const heartbeat = setInterval(write, HEARTBEAT_MS);
     // A heartbeat must not keep a process (or a test run) alive on its own.
@@ -139,7 +139,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     } catch (error) {
       outcome = { status: "failed", message: failureText(error), result: null };
       deps.log(
-        `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describe(error)}`,
+        `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describeError(error)}`,
       );
     } finally {
       clearInterval(heartbeat);
@@ -148,14 +148,14 @@ export function createJobRunner(deps: JobRunnerDeps) {
     try {
       await deps.repo.finish(job._id, { ...outcome, now: deps.now().toISOString() });
     } catch (error) {
-      deps.log(`job ${job._id}: final state not saved: ${describe(error)}`);
+      deps.log(`job ${job._id}: final state not saved: ${describeError(error)}`);
     }
     notify(job._id);
     if (afterwards) {
       try {
         await afterwards();
       } catch (error) {
-        deps.log(`job ${job._id}: follow-up work failed: ${describe(error)}`);
+        deps.log(`job ${job._id}: follow-up work failed: ${describeError(error)}`);
       }
     }
     running.delete(job._id);
@@ -191,8 +191,4 @@ export type JobRunner = ReturnType<typeof createJobRunner>;
 function failureText(error: unknown): string {
   if (error instanceof AppError) return error.message;
   return "The job failed because of an error on our side. Please try again.";
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -1,5 +1,6 @@
 import { nextRun } from "@stockbridge/shared";
 import type { HistoryRepo } from "../history/repo.ts";
+import { describeError } from "../http/errors.ts";
 import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
 import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
 
@@ -82,7 +83,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       return await deps.hasAccess(userId);
     } catch (error) {
       // Access that cannot be checked (Stripe unreachable) must not stop a paying user's sync.
-      deps.log(`schedule tick: access of ${userId} not checked: ${describe(error)}`);
+      deps.log(`schedule tick: access of ${userId} not checked: ${describeError(error)}`);
       return true;
     }
   }
@@ -93,7 +94,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       deps.repo
         .renewLease(schedule._id, owner, leaseUntil())
         .catch((error: unknown) =>
-          deps.log(`schedule ${schedule._id}: lease not renewed: ${describe(error)}`),
+          deps.log(`schedule ${schedule._id}: lease not renewed: ${describeError(error)}`),
         );
     }, leaseMs / 3);
     // A heartbeat must not keep a process (or a test run) alive on its own.
@@ -110,7 +111,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       if (result.status === "failed") deps.log(`schedule ${schedule._id}: run failed: ${result.error}`);
     } catch (error) {
       // The engine has recorded the failed run in execution history; the schedule still moves on.
-      deps.log(`schedule ${schedule._id}: run failed: ${describe(error)}`);
+      deps.log(`schedule ${schedule._id}: run failed: ${describeError(error)}`);
     } finally {
       clearInterval(heartbeat);
     }
@@ -150,7 +151,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
         });
       }
     } catch (error) {
-      deps.log(`schedule ${schedule._id}: interrupted run not recorded: ${describe(error)}`);
+      deps.log(`schedule ${schedule._id}: interrupted run not recorded: ${describeError(error)}`);
     }
     await release(schedule, owner, since);
   }
@@ -161,7 +162,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       await deps.repo.release(schedule._id, owner, { lastRun, nextRun: next });
     } catch (error) {
       // The lease expires on its own; the next tick then records this run as interrupted.
-      deps.log(`schedule ${schedule._id}: not released: ${describe(error)}`);
+      deps.log(`schedule ${schedule._id}: not released: ${describeError(error)}`);
     }
   }
 
@@ -172,7 +173,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       try {
         await deps.recoverStaleJobs();
       } catch (error) {
-        deps.log(`tick: stale jobs not recovered: ${describe(error)}`);
+        deps.log(`tick: stale jobs not recovered: ${describeError(error)}`);
       }
       return runDueSchedules(deps.now());
     },
@@ -180,7 +181,3 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
 }
 
 export type ScheduleTicker = ReturnType<typeof createScheduleTicker>;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
