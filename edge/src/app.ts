@@ -171,7 +171,9 @@ export function createApp(deps: AppDeps) {
   };
 
   const app = new Hono<AppEnv>();
-  app.use("*", requestId({ generator: newId }));
+  // A client's X-Request-Id is kept only when short and plain (hono also refuses any character
+  // outside [A-Za-z0-9_=-]): it goes into log lines and error texts. Otherwise a new one is made.
+  app.use("*", requestId({ generator: newId, limitLength: 64 }));
   app.use(
     "*",
     secureHeaders({

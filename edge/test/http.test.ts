@@ -50,6 +50,44 @@ describe("the HTTP surface", () => {
     expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
   });
 
+  it("keeps a client's X-Request-Id only when it is 1-64 plain characters, in the header, the error and the log", async () => {
+    const logs: string[] = [];
+    const { request, registerUser, db } = await createTestApp({ deps: { log: (line) => logs.push(line) } });
+    const user = await registerUser();
+    // A closed database makes every signed-in read fail: the one way to see the id in a 500.
+    db.close();
+    const failWith = async (id: string) => {
+      logs.length = 0;
+      const response = await request("/api/auth/me", { token: user.token, headers: { "X-Request-Id": id } });
+      expect(response.status).toBe(500);
+      const used = response.headers.get("x-request-id") ?? "";
+      expect((await response.json()).message).toBe(
+        `Something went wrong on our side (request ${used}). Please try again.`,
+      );
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatch(new RegExp(`^\\[${used}\\] GET /api/auth/me failed: `));
+      return used;
+    };
+    const plain = `req-1_${"A".repeat(58)}`;
+    expect(await failWith(plain)).toBe(plain);
+    for (const hostile of [
+      "x".repeat(65),
+      "x".repeat(255),
+      'abc"def',
+      "abc'def",
+      "caf\u00e9",
+      "a b",
+      "a;b=c",
+      "<script>",
+      "../../x",
+      "a\tb",
+    ]) {
+      const used = await failWith(hostile);
+      expect(used, JSON.stringify(hostile)).not.toBe(hostile);
+      expect(used).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it("refuses bodies over 1 MB with 413", async () => {
     const { request } = await createTestApp();
     const response = await request("/api/auth/login", {
