@@ -157,4 +157,16 @@ describe("catalog swap", () => {
     await repo.indexSearch("acumatica", USER);
     expect(await indexed("pha")).toBe(1);
   });
+
+  it("finds a SKU holding a NUL by its text once search entries are written (the FTS query stops at a NUL)", async () => {
+    const { repo, stage, listed, unindexedMark } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("AB\u0000CD-1", 100), item("ABCD-2", 200), item('A"B*C-3', 300)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.indexSearch("acumatica", USER);
+    expect(await unindexedMark()).toBeNull();
+    expect((await listed("b\u0000cd")).map((row) => row[2])).toEqual(["AB\u0000CD-1"]);
+    expect((await listed("\u0000")).map((row) => row[2])).toEqual(["AB\u0000CD-1"]);
+    expect((await listed("bcd")).map((row) => row[2])).toEqual(["ABCD-2"]);
+    expect((await listed('"b*c')).map((row) => row[2])).toEqual(['A"B*C-3']);
+  });
 });

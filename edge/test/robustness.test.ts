@@ -1,5 +1,7 @@
 import { contract, type EndpointName } from "@stockbridge/shared";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
+import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp, grantSubscription } from "./helpers.ts";
 
 // "No input a user can send produces a 500": every endpoint of the contract, signed in with an active
@@ -92,5 +94,229 @@ describe("hostile input", () => {
       const response = await request("/api/auth/me", { headers: { Authorization: header } });
       expect(response.status).toBe(401);
     }
+  });
+});
+
+// Every search parameter, over HTTP, against catalogs whose SKUs hold the characters that are syntax
+// somewhere (FTS5 queries, LIKE patterns, SQL strings): no 500, and the plain ones find what
+// "SKU contains the text" says.
+const CRAFTED_SKUS = [
+  'SAY"HI"-1',
+  "STAR*-2",
+  "NEAR(X)-3",
+  "AND-OR-NOT-4",
+  "^CARET-5",
+  "PCT%_\\BS-6",
+  "O'BRIEN-7",
+  "ÜBER-ß-8",
+  "商品-9",
+  "📦BOX👩‍👩‍👧-10",
+  "sku_key:X-11",
+  "{SKU}-12",
+];
+const CONTROL_SEARCHES = [
+  "a\u0000bc",
+  "abc\u0000",
+  "\u0000\u0000\u0000",
+  "a\u0001bc",
+  "sk\tu",
+  "sk\nu",
+  "abc\u007f",
+  "abc\u0085",
+];
+const PLAIN_SEARCHES = [
+  '"',
+  '""',
+  'y"h',
+  '"hi"',
+  "*",
+  "star*",
+  "ar*-",
+  "NEAR(",
+  "near(x)",
+  "NEAR(a b)",
+  "AND",
+  "and-or",
+  "OR",
+  "NOT",
+  "^",
+  "^caret",
+  "-",
+  "+",
+  ":",
+  "sku_key:",
+  "{sku}",
+  "(",
+  ")",
+  "%",
+  "_",
+  "\\",
+  "%_\\",
+  "'",
+  "o'b",
+  "' OR 1=1 --",
+  "'; DROP TABLE users; --",
+  "über",
+  "ÜBER-SS",
+  "ß-8",
+  "商品",
+  "📦",
+  "📦box👩‍👩‍👧",
+  "👩‍👩‍👧-10",
+  "\u{1F600}\u{1F600}\u{1F600}",
+  "\u200b\u200b\u200b",
+  "x".repeat(200),
+  "ku-0",
+  "SKU-0001",
+];
+
+describe("hostile search text", () => {
+  let app: ConnectedApp | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  async function craftedApp() {
+    const catalog = generateCatalog({ seed: 42, size: 300 });
+    // The same crafted SKU on a variant and on the ERP item that shared its SKU, so auto mapping pairs them.
+    const items = new Map(catalog.acumatica.items.map((item) => [item.inventoryId, item]));
+    const pairs = catalog.shopify.products
+      .flatMap((product) => product.variants)
+      .flatMap((variant) => {
+        const item = variant.sku ? items.get(variant.sku) : undefined;
+        return item ? [{ variant, item }] : [];
+      });
+    CRAFTED_SKUS.forEach((sku, index) => {
+      const pair = pairs[index * 7];
+      if (!pair) throw new Error(`no variant and item pair at ${index * 7}`);
+      pair.variant.sku = sku;
+      pair.item.inventoryId = sku;
+    });
+    const target = await createConnectedApp({ size: 300 });
+    app = target;
+    target.shopify.reset(catalog);
+    target.acumatica.reset(catalog);
+    await target.connectShopify();
+    await target.connectAcumatica();
+    for (const name of ["syncShopifyProducts", "syncAcumaticaProducts", "autoMap"] as const) {
+      const { job } = await target.api.call(name);
+      expect((await target.waitForJob(job._id)).status).toBe("succeeded");
+    }
+    // Searches go through the trigram index once a pull's follow-up has written its entries.
+    const unindexed = async () =>
+      Number(
+        (await target.db.execute("SELECT count(*) AS n FROM catalog_state WHERE unindexed_from IS NOT NULL"))
+          .rows[0]?.n,
+      );
+    while ((await unindexed()) > 0) await target.app.tick();
+    await target.api.call("createSchedule", {
+      body: {
+        name: 'Nightly "NEAR(x)" 100% ⏰',
+        schedule: { type: "daily", time: "00:00", day: null, interval: null, minuteInterval: null },
+        timezone: "UTC",
+        isFullSync: true,
+        syncOptions: { price: true, quantity: false },
+      },
+    });
+    return target;
+  }
+
+  /** Every SKU of a list, page by page. */
+  async function everySku(target: ConnectedApp, name: "shopifyProducts" | "acumaticaProducts") {
+    const skus: string[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await target.api.call(name, { query: { page: String(page), limit: "100" } });
+      skus.push(...answer.products.map((product) => product.sku));
+      if (page >= answer.totalPages) return skus;
+    }
+  }
+
+  const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+  it("never answers 500 to any search parameter, refuses control characters by name and finds the rest literally", async () => {
+    const target = await craftedApp();
+    const catalogs = {
+      shopifyProducts: await everySku(target, "shopifyProducts"),
+      acumaticaProducts: await everySku(target, "acumaticaProducts"),
+    };
+    expect(catalogs.shopifyProducts).toEqual(expect.arrayContaining(CRAFTED_SKUS));
+    expect(catalogs.acumaticaProducts).toEqual(expect.arrayContaining(CRAFTED_SKUS));
+    const mappings = (await target.api.call("mappingHistory", { query: { limit: "100" } })).mappings;
+    const mapped = async (page: number) =>
+      (await target.api.call("mappingHistory", { query: { page: String(page), limit: "100" } })).mappings;
+    for (let page = 2; mappings.length % 100 === 0 && (await mapped(page)).length > 0; page += 1)
+      mappings.push(...(await mapped(page)));
+    expect(mappings.map((m) => m.shopifyDetails.sku)).toEqual(expect.arrayContaining(CRAFTED_SKUS));
+    const paths = {
+      shopifyProducts: "/api/shopify/products?limit=100&",
+      acumaticaProducts: "/api/acumatica/products?limit=100&",
+      mappingHistory: "/api/mapping/history?limit=100&",
+      mappingSelector: "/api/mapping/selector?",
+      listSchedules: "/api/mapping-schedule?",
+    };
+    const ask = async (path: string, encoded: string) => {
+      const response = await target.request(`${path}search=${encoded}`, { token: target.user.token });
+      expect(response.status, `${path}search=${encoded}`).not.toBe(500);
+      return { status: response.status, body: await response.json() };
+    };
+
+    let checked = 0;
+    for (const [name, path] of Object.entries(paths)) {
+      for (const search of CONTROL_SEARCHES) {
+        const answer = await ask(path, encodeURIComponent(search));
+        expect(answer, `${name} ${JSON.stringify(search)}`).toMatchObject({
+          status: 400,
+          body: { message: "search must not contain control characters", code: "VALIDATION_FAILED" },
+        });
+        checked += 1;
+      }
+      const tooLong = await ask(path, "x".repeat(201));
+      expect(tooLong).toMatchObject({
+        status: 400,
+        body: { message: "search must be at most 200 characters" },
+      });
+      // Broken percent-encodings and a lone surrogate's bytes: any clear answer but a 500.
+      for (const raw of ["%", "%zz", "%ED%A0%80", "%FF%FE", "a%00bc%"]) {
+        expect((await ask(path, raw)).status, `${name} ${raw}`).toBeLessThan(500);
+        checked += 1;
+      }
+      for (const search of PLAIN_SEARCHES) {
+        const answer = await ask(path, encodeURIComponent(search));
+        const label = `${name} ${JSON.stringify(search)}`;
+        expect(answer.status, label).toBe(200);
+        const term = search.trim();
+        if (name === "shopifyProducts" || name === "acumaticaProducts") {
+          // Catalog SKUs match case-insensitively (JavaScript's lowercase on both sides).
+          const expected = catalogs[name].filter((sku) => sku.toLowerCase().includes(term.toLowerCase()));
+          expect(answer.body.data.total, label).toBe(expected.length);
+          const skus: string[] = answer.body.data.products.map((product: { sku: string }) => product.sku);
+          expect(
+            skus.every((sku) => expected.includes(sku)),
+            label,
+          ).toBe(true);
+          expect(skus.length, label).toBe(Math.min(expected.length, 100));
+        } else if (name === "listSchedules") {
+          const found = asciiLower('Nightly "NEAR(x)" 100% ⏰').includes(asciiLower(term));
+          expect(answer.body.data.total, label).toBe(found ? 1 : 0);
+        } else {
+          // Mapping lists match either SKU with LIKE: case-insensitive for ASCII letters only.
+          const expected = mappings.filter((m) =>
+            [m.shopifyDetails.sku, m.acumaticaDetails.sku].some((sku) =>
+              asciiLower(sku).includes(asciiLower(term)),
+            ),
+          );
+          const ids: string[] = answer.body.data.mappings.map((m: { _id: string }) => m._id);
+          if (name === "mappingHistory") expect(answer.body.data.total, label).toBe(expected.length);
+          expect(ids.length, label).toBe(Math.min(expected.length, name === "mappingSelector" ? 20 : 100));
+          expect(
+            ids.every((id) => expected.some((m) => m._id === id)),
+            label,
+          ).toBe(true);
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(Object.keys(paths).length * (CONTROL_SEARCHES.length + 5 + PLAIN_SEARCHES.length));
   });
 });

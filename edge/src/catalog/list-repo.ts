@@ -206,11 +206,12 @@ export function createListQueries(
 /**
  * An FTS5 query requiring trigrams that cover the term (each quoted, so no character is syntax):
  * every third one and the last, as more only add lists to intersect. Null below three characters,
- * which a trigram index cannot answer.
+ * which a trigram index cannot answer, and for a term holding a NUL: FTS5 reads its query as C text,
+ * so a NUL ends it inside a quoted string ("unterminated string"); instr, which scans, compares bytes.
  */
 export function trigramQuery(term: string): string | null {
   const characters = [...term];
-  if (characters.length < 3) return null;
+  if (characters.length < 3 || term.includes("\u0000")) return null;
   const trigrams = new Set<string>();
   for (let at = 0; at < characters.length; at += 3) {
     const start = Math.min(at, characters.length - 3);

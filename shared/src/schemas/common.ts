@@ -24,12 +24,32 @@ export function queryInteger(field: string, fallback: number, min: number, max: 
 
 export const SortDirectionSchema = v.picklist(["asc", "desc"], "sortDirection must be asc or desc");
 
+/** C0 and C1 control characters and DEL (a tab too: no name or search needs one). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is this pattern's purpose
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses control characters in text a user saves or searches with: a NUL ends a string early in
+ * SQLite's text functions (an FTS query fails on it), and none belongs in a name shown on screen.
+ */
+export function noControlCharacters(field: string) {
+  return v.check(
+    (text: string) => !CONTROL_CHARACTER.test(text),
+    `${field} must not contain control characters`,
+  );
+}
+
 /** `page`, `limit`, `search` of every paged list. */
 export const PageQueryEntries = {
   page: queryInteger("page", 1, 1, 1_000_000),
   limit: queryInteger("limit", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
   search: v.optional(
-    v.pipe(v.string(), v.trim(), v.maxLength(200, "search must be at most 200 characters")),
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(200, "search must be at most 200 characters"),
+      noControlCharacters("search"),
+    ),
     "",
   ),
 };
