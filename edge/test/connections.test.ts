@@ -72,6 +72,43 @@ describe("POST /api/users/shopify", () => {
   });
 });
 
+describe("control characters in connection fields", () => {
+  const HOSTILE = ["Main\u0000store", "a\u001b[31mb", "tab\there", "line\nbreak", "c1\u0085x", "del\u007f"];
+
+  it("refuses them in each free-text field of either connection with a 400 naming the field, saving nothing", async () => {
+    app = await createConnectedApp();
+    const target = app;
+    const fields = [
+      { save: target.connectAcumatica.bind(target), path: "name", label: "Name" },
+      { save: target.connectAcumatica.bind(target), path: "endpointName", label: "Endpoint name" },
+      { save: target.connectAcumatica.bind(target), path: "username", label: "Username" },
+      { save: target.connectAcumatica.bind(target), path: "company", label: "Company" },
+      { save: target.connectShopify.bind(target), path: "name", label: "Name" },
+      { save: target.connectShopify.bind(target), path: "storeName", label: "Store name" },
+    ];
+    for (const field of fields) {
+      for (const value of HOSTILE) {
+        const error = await failure(field.save({ [field.path]: value }));
+        expect(error.status, `${field.path} ${JSON.stringify(value)}`).toBe(400);
+        expect(error.errors[0], `${field.path} ${JSON.stringify(value)}`).toEqual({
+          path: field.path,
+          message: `${field.label} must not contain control characters`,
+        });
+      }
+    }
+    expect(await target.api.call("getConnections")).toEqual({
+      acumaticaConnection: null,
+      shopifyConnection: null,
+    });
+    // Letters of any script, spaces inside and punctuation stay allowed; outer spaces are trimmed.
+    const saved = await target.connectAcumatica({
+      name: "  Zentrale Müller & Söhne (東京)  ",
+      company: "Company A",
+    });
+    expect(saved).toMatchObject({ name: "Zentrale Müller & Söhne (東京)", company: "Company A" });
+  });
+});
+
 describe("POST /api/users/shopify/test", () => {
   it("queries the shop and records the version Shopify served (expired versions fall forward)", async () => {
     app = await createConnectedApp();

@@ -320,3 +320,53 @@ describe("hostile search text", () => {
     expect(checked).toBe(Object.keys(paths).length * (CONTROL_SEARCHES.length + 5 + PLAIN_SEARCHES.length));
   });
 });
+
+describe("control characters in what a user saves", () => {
+  it("refuses them in the email of a registration and in a schedule's name, with a 400 naming the field", async () => {
+    const { request, registerUser, db } = await createTestApp();
+    for (const email of ["a\u0000b@example.com", "ab@exa\u0085mple.com", "ab@example.com\u0000"]) {
+      const response = await request("/api/auth/register", {
+        body: { name: "Test User", email, password: "Passw0rd" },
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors).toEqual([
+        { path: "email", message: "Email must not contain control characters" },
+      ]);
+    }
+    // A person's name already allows letters and spaces only.
+    const named = await request("/api/auth/register", {
+      body: { name: "Test\u0000User", email: "nul@example.com", password: "Passw0rd" },
+    });
+    expect((await named.json()).errors).toEqual([
+      { path: "name", message: "Name should only contain letters and spaces" },
+    ]);
+    const users = await db.execute("SELECT count(*) AS n FROM users");
+    expect(Number(users.rows[0]?.n)).toBe(0);
+
+    const user = await registerUser();
+    await grantSubscription(db, user.user._id);
+    const schedule = (name: string) => ({
+      name,
+      schedule: { type: "daily", time: "00:00", day: null, interval: null, minuteInterval: null },
+      timezone: "UTC",
+      isFullSync: true,
+      syncOptions: { price: true, quantity: false },
+    });
+    for (const name of ["Night\u0000ly", "Nightly\u001b[2J", "Night\tly", "Night\u009bly"]) {
+      const response = await request("/api/mapping-schedule", { token: user.token, body: schedule(name) });
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors).toEqual([
+        { path: "name", message: "Schedule name must not contain control characters" },
+      ]);
+    }
+    const created = await request("/api/mapping-schedule", {
+      token: user.token,
+      body: schedule("Nightly ⏰ prices"),
+    });
+    expect(created.status).toBe(200);
+    const listed = await request("/api/mapping-schedule", { token: user.token });
+    expect((await listed.json()).data.schedules.map((s: { name: string }) => s.name)).toEqual([
+      "Nightly ⏰ prices",
+    ]);
+  });
+});

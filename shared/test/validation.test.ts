@@ -90,6 +90,32 @@ describe("connection forms", () => {
     expect(validateAcumaticaForm({ ...acumatica, password: "" }, { passwordSaved: true })).toEqual({});
   });
 
+  it("refuses control characters in each text field, the message naming it (tab, DEL and C1 too)", () => {
+    const hostile = {
+      ...acumatica,
+      name: "a\u0000b",
+      username: "ad\tmin",
+      company: "Co\u0085",
+      endpointName: "x\u007f",
+    };
+    expect(validateAcumaticaForm(hostile, { passwordSaved: true })).toEqual({
+      name: "Name must not contain control characters",
+      username: "Username must not contain control characters",
+      company: "Company must not contain control characters",
+      endpointName: "Endpoint name must not contain control characters",
+    });
+    const shopify = { name: "Store\u001b", apiVersion: "2025-04", storeName: "de\u0000mo", accessToken: "t" };
+    expect(validateShopifyForm(shopify, { accessTokenSaved: true })).toEqual({
+      name: "Name must not contain control characters",
+      storeName: "Store name must not contain control characters",
+    });
+    // Outer whitespace is trimmed first; accents, other scripts and emoji are letters like any other.
+    expect(
+      validateAcumaticaForm({ ...acumatica, name: " Müller 東京 📦\n" }, { passwordSaved: true }),
+    ).toEqual({});
+    expect(validateEmail("ann\u0000@example.com")).toBe("Email must not contain control characters");
+  });
+
   it("allows only the listed API versions", () => {
     expect(
       validateAcumaticaForm({ ...acumatica, apiVersion: "17.200.001" }, { passwordSaved: true }).apiVersion,

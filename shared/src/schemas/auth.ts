@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { PASSWORD_MIN_LENGTH } from "../constants.ts";
 import { SubscriptionSchema } from "./billing.ts";
+import { noControlCharacters } from "./common.ts";
 import { AcumaticaConnectionSchema, ShopifyConnectionSchema } from "./connections.ts";
 
 /** The form rules of spec section 5, used by the forms (live and on submit) and by the server alike. */
@@ -11,6 +12,7 @@ export const EmailSchema = v.pipe(
   v.trim(),
   v.nonEmpty("Email is required"),
   v.maxLength(254, "Email must be at most 254 characters"),
+  noControlCharacters("Email"),
   v.regex(EMAIL_PATTERN, "Invalid email address"),
 );
 

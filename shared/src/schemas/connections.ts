@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { ACUMATICA_API_VERSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
+import { noControlCharacters } from "./common.ts";
 
 function required(label: string, max = 200) {
   return v.optional(
@@ -8,6 +9,7 @@ function required(label: string, max = 200) {
       v.trim(),
       v.nonEmpty(`${label} is required`),
       v.maxLength(max, `${label} must be at most ${max} characters`),
+      noControlCharacters(label),
     ),
     "",
   );

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { HOUR_INTERVALS, MINUTE_INTERVALS, SCHEDULE_TYPES } from "../constants.ts";
-import { IdSchema, PageQueryEntries } from "./common.ts";
+import { IdSchema, noControlCharacters, PageQueryEntries } from "./common.ts";
 import { SyncOptionsSchema } from "./mapping.ts";
 
 const TimeSchema = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "time must be HH:MM (24-hour)"));
@@ -28,6 +28,7 @@ export const ScheduleInputSchema = v.object({
     v.trim(),
     v.nonEmpty("Schedule name is required"),
     v.maxLength(100, "Schedule name must be at most 100 characters"),
+    noControlCharacters("Schedule name"),
   ),
   schedule: ScheduleSpecSchema,
   timezone: v.optional(v.pipe(v.string(), v.maxLength(64, "timezone is too long")), "UTC"),
