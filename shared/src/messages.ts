@@ -88,5 +88,6 @@ export const MESSAGES = {
     requestFailed: "Request failed",
     timeout: "The server did not answer within 30 seconds",
     offline: "You are offline: the server cannot be reached",
+    databaseBusy: "The database is busy. Please try again in a moment.",
   },
 } as const;

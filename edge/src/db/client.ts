@@ -1,32 +1,220 @@
-import { type Client, createClient } from "@libsql/client";
+import {
+  type Client,
+  createClient,
+  type InArgs,
+  type InStatement,
+  type Replicated,
+  type ResultSet,
+  type TransactionMode,
+} from "@libsql/client";
+import { DatabaseBusyError } from "../http/errors.ts";
 
-export type Db = Client;
+/**
+ * The database as the app uses it: statements and batches, each retried when busy. No interactive
+ * transactions: one would hold the connection between calls, which renewing it (below) would cut.
+ */
+export type Db = Omit<Client, "transaction">;
+
+/** How long one unit of work (a statement or a batch) may wait for another connection's lock in all. */
+const BUSY_BUDGET_MS = 5_000;
+/** Waits between tries double from the first to the last (each jittered), until the budget is spent. */
+const FIRST_WAIT_MS = 5;
+const LAST_WAIT_MS = 100;
+
+/** What SQLite keeps per connection (journal_mode WAL stays with the file): a renewed one gets them again. */
+const CONNECTION_SETTINGS = [
+  // No wait inside SQLite: it sleeps in the native call, which stops every request of the process.
+  "PRAGMA busy_timeout = 0",
+  "PRAGMA foreign_keys = ON",
+  // Reads go through a memory map (up to 256 MB of the file): a page of products reads rows all over
+  // the file, and each read then skips a system call and a copy (half the time of a 10-row page at
+  // 100,000 rows). The mapped pages count in the RSS but are the OS's file cache, not heap; a bigger
+  // page cache (cache_size) measured no faster on top of it and would be heap.
+  "PRAGMA mmap_size = 268435456",
+  // libSQL is built to keep temporary tables in memory; a pull's swap materializes every staged row
+  // and the set of staged keys there (tens of MB at 50,000 rows), so they go to temporary files.
+  "PRAGMA temp_store = FILE",
+];
+
+export interface BusyOptions {
+  /** Default 5 s: the wait SQLite's busy timeout used to give, now without blocking the thread. */
+  budgetMs?: number;
+  /** Told of each wait before it starts (tests wait on it rather than on time). */
+  onWait?: (waitMs: number) => void;
+}
 
 /**
  * Opens libSQL: a local file (`file:...`), `:memory:` for tests, or Turso (`libsql://...` + token).
  * A local file gets one connection: the client would otherwise open another for each call made
- * while one is borrowed, without the per-connection settings of tuneLocalDatabase (busy timeout,
- * memory map, temp store), and calls run one at a time on this thread anyway.
+ * while one is borrowed, without the per-connection settings of tuneLocalDatabase, and calls run
+ * one at a time on this thread anyway. Calls that meet another connection's lock are tried again
+ * within a budget (BusyRetryingClient).
  */
-export function openDatabase(url: string, authToken?: string): Db {
-  if (authToken) return createClient({ url, authToken });
-  return createClient(url.startsWith("file:") ? { url, concurrency: 1 } : { url });
+export function openDatabase(url: string, authToken?: string, options: { busy?: BusyOptions } = {}): Db {
+  const local = !authToken && url.startsWith("file:");
+  const client = authToken
+    ? createClient({ url, authToken })
+    : createClient(local ? { url, concurrency: 1 } : { url });
+  return new BusyRetryingClient(client, {
+    ...options.busy,
+    renewable: local && !url.includes(":memory:"),
+  });
 }
 
-/**
- * Local files get WAL and a busy timeout so concurrent requests and the cron tick don't trip on
- * locks. Reads go through a memory map (up to 256 MB of the file): a page of products reads rows all
- * over the file, and each read then skips a system call and a copy (half the time of a 10-row page
- * at 100,000 rows). The mapped pages count in the RSS but are the OS's file cache, not heap; a
- * bigger page cache (cache_size) measured no faster on top of it and would be heap.
- */
+/** Local files get WAL, so readers never wait for a writer, and the per-connection settings above. */
 export async function tuneLocalDatabase(db: Db, url: string): Promise<void> {
   if (!url.startsWith("file:")) return;
   await db.execute("PRAGMA journal_mode = WAL");
-  await db.execute("PRAGMA busy_timeout = 5000");
-  await db.execute("PRAGMA foreign_keys = ON");
-  await db.execute("PRAGMA mmap_size = 268435456");
-  // libSQL is built to keep temporary tables in memory; a pull's swap materializes every staged row
-  // and the set of staged keys there (tens of MB at 50,000 rows), so they go to temporary files.
-  await db.execute("PRAGMA temp_store = FILE");
+  for (const setting of CONNECTION_SETTINGS) await db.execute(setting);
+}
+
+/** SQLITE_BUSY and its extended codes ("database is locked", "cannot commit transaction"). */
+export function isBusyError(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  const { code } = error;
+  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_"));
+}
+
+/**
+ * Tries a unit of work again while the database is locked by another connection (another process
+ * on the file, or Turso under write load), waiting without blocking the thread; past the budget it
+ * throws DatabaseBusyError (503 with Retry-After). Only whole units are retried, each of which left
+ * nothing behind when it failed busy: a statement on its own (autocommit) and a batch (one
+ * transaction, rolled back on failure). executeMultiple is not, as it commits statement by statement.
+ *
+ * A local statement that fails busy stays open in libsql (it resets a statement before running it,
+ * not after a failure) until the garbage collector finalizes it. Until then every COMMIT on that
+ * connection fails with "cannot commit transaction - SQL statements in progress", and it keeps
+ * reading an old snapshot (so its writes stay busy even after the lock is gone). So a busy failure
+ * renews the local connection: once no call is in flight, the client reconnects and the new
+ * connection gets CONNECTION_SETTINGS before any other call runs on it.
+ */
+class BusyRetryingClient implements Db {
+  readonly #client: Client;
+  readonly #budgetMs: number;
+  readonly #onWait: ((waitMs: number) => void) | undefined;
+  readonly #renewable: boolean;
+  #inFlight = 0;
+  #drained: (() => void)[] = [];
+  #renewal: Promise<void> | null = null;
+  #renewalFailure: unknown = null;
+
+  constructor(client: Client, options: BusyOptions & { renewable: boolean }) {
+    this.#client = client;
+    this.#budgetMs = options.budgetMs ?? BUSY_BUDGET_MS;
+    this.#onWait = options.onWait;
+    this.#renewable = options.renewable;
+  }
+
+  get closed(): boolean {
+    return this.#client.closed;
+  }
+
+  get protocol(): string {
+    return this.#client.protocol;
+  }
+
+  execute(stmt: InStatement): Promise<ResultSet>;
+  execute(sql: string, args?: InArgs): Promise<ResultSet>;
+  execute(stmtOrSql: InStatement | string, args?: InArgs): Promise<ResultSet> {
+    return this.#retry(() =>
+      typeof stmtOrSql === "string" ? this.#client.execute(stmtOrSql, args) : this.#client.execute(stmtOrSql),
+    );
+  }
+
+  batch(stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode): Promise<ResultSet[]> {
+    return this.#retry(() => this.#client.batch(stmts, mode));
+  }
+
+  migrate(stmts: InStatement[]): Promise<ResultSet[]> {
+    return this.#retry(() => this.#client.migrate(stmts));
+  }
+
+  executeMultiple(sql: string): Promise<void> {
+    return this.#use(() => this.#client.executeMultiple(sql));
+  }
+
+  sync(): Promise<Replicated> {
+    return this.#use(() => this.#client.sync());
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+
+  reconnect(): void {
+    this.#client.reconnect();
+  }
+
+  async #retry<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = performance.now() + this.#budgetMs;
+    for (;;) {
+      try {
+        return await this.#use(work);
+      } catch (error) {
+        if (!isBusyError(error)) throw error;
+        if (this.#renewable) this.#renew();
+        // Refused only for a statement another call left open: the renewed connection has none, and
+        // a read must not wait for the write lock (WAL lets it run beside a writer).
+        if (error instanceof Error && error.message.includes("statements in progress")) {
+          if (performance.now() > deadline) throw new DatabaseBusyError();
+        } else {
+          await this.#waitForWriteLock(deadline);
+        }
+      }
+    }
+  }
+
+  /**
+   * Backs off until the write lock is free. Locally a probe asks (as one executeMultiple, whose
+   * statements are finalized even when they fail, so a busy probe leaves nothing open and needs no
+   * renewal); remotely the next try of the work is the probe.
+   */
+  async #waitForWriteLock(deadline: number): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      const ceiling = Math.min(LAST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
+      // Jitter: processes that met the same lock do not all try again at the same moment.
+      const wait = Math.ceil(ceiling / 2 + (Math.random() * ceiling) / 2);
+      if (performance.now() + wait > deadline) throw new DatabaseBusyError();
+      this.#onWait?.(wait);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (!this.#renewable) return;
+      try {
+        await this.#use(() => this.#client.executeMultiple("BEGIN IMMEDIATE; ROLLBACK"));
+        return;
+      } catch (error) {
+        if (!isBusyError(error)) throw error;
+      }
+    }
+  }
+
+  /** Runs a call on the connection, after any renewal under way, counted while in flight. */
+  async #use<T>(work: () => Promise<T>): Promise<T> {
+    while (this.#renewal) await this.#renewal;
+    if (this.#renewalFailure) throw this.#renewalFailure;
+    this.#inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) for (const resume of this.#drained.splice(0)) resume();
+    }
+  }
+
+  #renew(): void {
+    if (this.#renewal) return;
+    const renewal = async () => {
+      while (this.#inFlight > 0) await new Promise<void>((resume) => this.#drained.push(resume));
+      this.#client.reconnect();
+      for (const setting of CONNECTION_SETTINGS) await this.#client.execute(setting);
+    };
+    // A connection without its settings (foreign keys off) must not be used: every later call fails.
+    this.#renewal = renewal()
+      .catch((error: unknown) => {
+        this.#renewalFailure = error;
+      })
+      .finally(() => {
+        this.#renewal = null;
+      });
+  }
 }

@@ -1,3 +1,4 @@
+import { MESSAGES } from "@stockbridge/shared";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export interface FieldIssue {
@@ -61,6 +62,16 @@ export class RateLimitError extends AppError {
     super(429, "RATE_LIMITED", message, [], {
       "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
     });
+  }
+}
+
+/**
+ * The database stayed locked by another connection for longer than one unit of work may wait
+ * (db/client.ts): nothing was written, and the same request a moment later is likely to succeed.
+ */
+export class DatabaseBusyError extends AppError {
+  constructor() {
+    super(503, "DATABASE_BUSY", MESSAGES.generic.databaseBusy, [], { "Retry-After": "1" });
   }
 }
 
