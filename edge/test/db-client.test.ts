@@ -95,6 +95,14 @@ describe("a database another connection holds locked", () => {
     // Each write once: a retried batch was rolled back whole before it ran again.
     const stored = await db.execute("SELECT name FROM schedules ORDER BY name");
     expect(stored.rows.map((row) => row.name)).toEqual(names);
+    // The connection renewed after the busy failures has the same settings as the first one.
+    const setting = async (pragma: string) =>
+      Object.values((await db.execute(`PRAGMA ${pragma}`)).rows[0] ?? {})[0];
+    expect([
+      await setting("foreign_keys"),
+      await setting("temp_store"),
+      await setting("busy_timeout"),
+    ]).toEqual([1, 1, 0]);
   });
 
   it("answers 503 with Retry-After and the catalogue's message when the lock outlasts the budget, writing nothing", async () => {

@@ -83,11 +83,12 @@ export function isBusyError(error: unknown): boolean {
  * transaction, rolled back on failure). executeMultiple is not, as it commits statement by statement.
  *
  * A local statement that fails busy stays open in libsql (it resets a statement before running it,
- * not after a failure) until the garbage collector finalizes it. Until then every COMMIT on that
- * connection fails with "cannot commit transaction - SQL statements in progress", and it keeps
- * reading an old snapshot (so its writes stay busy even after the lock is gone). So a busy failure
- * renews the local connection: once no call is in flight, the client reconnects and the new
- * connection gets CONNECTION_SETTINGS before any other call runs on it.
+ * not after a failure) until the garbage collector finalizes it; until then every COMMIT on that
+ * connection fails with "cannot commit transaction - SQL statements in progress", reads included.
+ * So a busy failure renews the local connection (once no call is in flight, the client reconnects
+ * and the new connection gets CONNECTION_SETTINGS before any other call runs on it), and the wait
+ * for the lock probes it in a way that leaves nothing open (a renewal per failed try left hundreds
+ * of file handles to the collector).
  */
 class BusyRetryingClient implements Db {
   readonly #client: Client;
@@ -205,6 +206,8 @@ class BusyRetryingClient implements Db {
     if (this.#renewal) return;
     const renewal = async () => {
       while (this.#inFlight > 0) await new Promise<void>((resume) => this.#drained.push(resume));
+      // Closed meanwhile (shutting down): reconnecting would open it again.
+      if (this.#client.closed) return;
       this.#client.reconnect();
       for (const setting of CONNECTION_SETTINGS) await this.#client.execute(setting);
     };
