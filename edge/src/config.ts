@@ -20,6 +20,8 @@ export interface Config {
   passwordIterations: number;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
+  trustedProxyHops: number;
   /** Sandbox mode: the simulators' origin; Shopify, Acumatica demo and Stripe point there. */
   sandboxUrl: string | undefined;
   allowPrivateNetwork: boolean;
@@ -76,6 +78,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
       .map((origin) => origin.trim())
       .filter(Boolean),
     trustProxy: boolean(env, "TRUST_PROXY", false),
+    trustedProxyHops: integer(env, "TRUSTED_PROXY_HOPS", 1, 1, 10),
     sandboxUrl,
     allowPrivateNetwork: boolean(env, "ALLOW_PRIVATE_NETWORK", Boolean(sandboxUrl)),
     stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
