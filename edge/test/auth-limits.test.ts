@@ -67,6 +67,22 @@ describe("sign-in limits", () => {
     expect(await signInStatus(app, OFFICE, { email: user.email, password: user.password })).toBe(200);
   });
 
+  it("counts every address of one IPv6 /64 as one address", async () => {
+    const app = await createLimitsApp();
+    const user = await app.registerUser();
+    for (let host = 1; host <= 5; host += 1) {
+      expect(await signInStatus(app, `2001:db8:7:7::${host}`, { email: user.email, password: WRONG })).toBe(
+        401,
+      );
+    }
+    expect(await signInStatus(app, "2001:db8:7:7::99", { email: user.email, password: user.password })).toBe(
+      429,
+    );
+    expect(await signInStatus(app, "2001:db8:7:8::1", { email: user.email, password: user.password })).toBe(
+      200,
+    );
+  });
+
   it("clears only its own address's failures when the password is right", async () => {
     const app = await createLimitsApp();
     const user = await app.registerUser();
@@ -209,6 +225,18 @@ describe("client address", () => {
     );
     expect(clientAddressOf(behindOneProxy, { forwardedFor: undefined, peer: "10.0.0.2" })).toBe("10.0.0.2");
     expect(clientAddressOf(behindOneProxy, { forwardedFor: " , ", peer: "10.0.0.2" })).toBe("10.0.0.2");
+  });
+
+  it("takes an IPv6 client's /64 and an IPv4-mapped client's IPv4 address", () => {
+    const direct = (peer: string) =>
+      clientAddressOf({ trustProxy: false, trustedProxyHops: 1 }, { forwardedFor: undefined, peer });
+    expect(direct("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(direct("[2001:0DB8:0001:0002:bbbb:cccc:dddd:eeee]")).toBe("2001:db8:1:2::/64");
+    expect(direct("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(direct("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(direct("::ffff:c633:6407")).toBe("198.51.100.7");
+    expect(direct("198.51.100.7")).toBe("198.51.100.7");
+    expect(direct("not:an:address")).toBe("not:an:address");
   });
 
   it("ignores X-Forwarded-For without TRUST_PROXY", () => {
