@@ -100,6 +100,7 @@ export function createApp(deps: AppDeps) {
     now,
     newId,
     passwordIterations: config.passwordIterations,
+    registrationsPerMinute: config.registrationsPerMinute,
   });
   const stripeGateway = config.stripeSecretKey
     ? createStripeGateway({

@@ -18,6 +18,8 @@ export interface Config {
   /** `id:base64key` pairs, comma-separated; the first encrypts, all decrypt (rotation). */
   encryptionKeys: string | undefined;
   passwordIterations: number;
+  /** Registrations one client address may make per minute (each costs a password hash). */
+  registrationsPerMinute: number;
   corsOrigins: string[];
   trustProxy: boolean;
   /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
@@ -73,6 +75,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 3_600, 60, 86_400),
     encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
     passwordIterations,
+    registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", 10, 1, 100_000),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())

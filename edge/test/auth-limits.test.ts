@@ -175,6 +175,19 @@ describe("registration limits", () => {
     app.clock.advance(60_000);
     expect((await register(11)).status).toBe(200);
   });
+
+  it("takes the number a minute from REGISTRATIONS_PER_MINUTE", async () => {
+    const app = await createTestApp({ env: { REGISTRATIONS_PER_MINUTE: "2" } });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) {
+      const body = { name: "Bulk User", email: `few${i}@example.com`, password: "Passw0rd" };
+      statuses.push((await app.request("/api/auth/register", { body })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(() => parseConfig({ REGISTRATIONS_PER_MINUTE: "0" })).toThrow(
+      'REGISTRATIONS_PER_MINUTE must be a whole number from 1 to 100000 (got "0")',
+    );
+  });
 });
 
 describe("password change limits", () => {

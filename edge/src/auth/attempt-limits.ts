@@ -45,10 +45,13 @@ export interface CountedLimit {
 }
 
 /**
- * Registrations per address, whatever their outcome: each one costs a hash, so a burst of them is
- * capped (40 at once hashed 40 times); a team signing up one after another is not slowed.
+ * Registrations per address and minute, whatever their outcome (config REGISTRATIONS_PER_MINUTE,
+ * default 10): each one costs a hash, so a burst is capped (40 at once hashed 40 times); a team
+ * signing up one after another is not slowed.
  */
-export const REGISTER_LIMIT: CountedLimit = { limit: 10, windowMs: MINUTE_MS };
+export function registerLimit(perMinute: number): CountedLimit {
+  return { limit: perMinute, windowMs: MINUTE_MS };
+}
 
 /**
  * Wrong current passwords on a password change, per account (the caller holds a session, so the

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { ConflictError, RateLimitError, UnauthorizedError, ValidationError } from "../http/errors.ts";
 import type { Caller } from "../http/types.ts";
 import { loadUserView } from "../users/user-view.ts";
-import { PASSWORD_CHECK_LIMIT, REGISTER_LIMIT, SIGN_IN_LIMITS } from "./attempt-limits.ts";
+import { PASSWORD_CHECK_LIMIT, registerLimit, SIGN_IN_LIMITS } from "./attempt-limits.ts";
 import type { AttemptRepo, Reservation } from "./attempt-repo.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { type AuthRepo, isUniqueViolation, normalizeEmail } from "./repo.ts";
@@ -24,6 +24,7 @@ export interface AuthServiceDeps {
   now: () => Date;
   newId: () => string;
   passwordIterations: number;
+  registrationsPerMinute: number;
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
@@ -56,7 +57,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    /** Every registration costs a hash, so each address gets REGISTER_LIMIT of them, whatever their outcome. */
+    /** Every registration costs a hash, so each address gets registerLimit() of them, whatever their outcome. */
     async register(input: RegisterInput, clientAddress: string): Promise<AuthResult> {
       admitted(
         await attempts.reserveAttempt({
@@ -64,7 +65,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           account: "",
           address: clientAddress,
           now: deps.now().getTime(),
-          limit: REGISTER_LIMIT,
+          limit: registerLimit(deps.registrationsPerMinute),
         }),
         "register",
       );
