@@ -3,7 +3,7 @@ import type { CountedLimit, SignInLimits } from "./attempt-limits.ts";
 
 export type AttemptAction = "sign-in" | "register" | "password-check";
 
-/** A reserved attempt (settle it after the hash), or the time the limit that refused it lets go. */
+/** A reserved attempt (settle it after the hash), or how long until the limit that refused it admits one. */
 export type Reservation = { admitted: true; seq: number } | { admitted: false; retryAfterMs: number };
 
 /**
