@@ -43,6 +43,8 @@ export async function startProduct(
           STRIPE_SECRET_KEY: `sk_test_${suite}`,
           STRIPE_WEBHOOK_SECRET: webhookSecret,
           PASSWORD_ITERATIONS: "1000",
+          // Every test registers its own user, all from this one loopback address.
+          REGISTRATIONS_PER_MINUTE: "1000",
           ...edgeEnv(dataDir),
         },
         `${appUrl}/api/health`,

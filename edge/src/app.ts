@@ -3,6 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { createAttemptRepo } from "./auth/attempt-repo.ts";
+import { clientAddressOf } from "./auth/client-address.ts";
 import { createAuthRepo } from "./auth/repo.ts";
 import { authHandlers } from "./auth/routes.ts";
 import { createAuthService } from "./auth/service.ts";
@@ -93,10 +95,12 @@ export function createApp(deps: AppDeps) {
   const auth = createAuthService({
     db,
     repo: createAuthRepo(db),
+    attempts: createAttemptRepo(db),
     tokens,
     now,
     newId,
     passwordIterations: config.passwordIterations,
+    registrationsPerMinute: config.registrationsPerMinute,
   });
   const stripeGateway = config.stripeSecretKey
     ? createStripeGateway({
@@ -162,13 +166,8 @@ export function createApp(deps: AppDeps) {
     ...deps.syncTuning,
   });
 
-  const clientAddress = (c: AppContext): string => {
-    if (config.trustProxy) {
-      const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
-      if (forwarded) return forwarded;
-    }
-    return deps.remoteAddress?.(c) ?? "unknown";
-  };
+  const clientAddress = (c: AppContext): string =>
+    clientAddressOf(config, { forwardedFor: c.req.header("X-Forwarded-For"), peer: deps.remoteAddress?.(c) });
 
   const app = new Hono<AppEnv>();
   // A client's X-Request-Id is kept only when short and plain (hono also refuses any character

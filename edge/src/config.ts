@@ -18,8 +18,12 @@ export interface Config {
   /** `id:base64key` pairs, comma-separated; the first encrypts, all decrypt (rotation). */
   encryptionKeys: string | undefined;
   passwordIterations: number;
+  /** Registrations one client address may make per minute (each costs a password hash). */
+  registrationsPerMinute: number;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
+  trustedProxyHops: number;
   /** Sandbox mode: the simulators' origin; Shopify, Acumatica demo and Stripe point there. */
   sandboxUrl: string | undefined;
   allowPrivateNetwork: boolean;
@@ -71,11 +75,13 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 3_600, 60, 86_400),
     encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
     passwordIterations,
+    registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", 10, 1, 100_000),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
     trustProxy: boolean(env, "TRUST_PROXY", false),
+    trustedProxyHops: integer(env, "TRUSTED_PROXY_HOPS", 1, 1, 10),
     sandboxUrl,
     allowPrivateNetwork: boolean(env, "ALLOW_PRIVATE_NETWORK", Boolean(sandboxUrl)),
     stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,

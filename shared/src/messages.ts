@@ -91,3 +91,25 @@ export const MESSAGES = {
     databaseBusy: "The database is busy. Please try again in a moment.",
   },
 } as const;
+
+/**
+ * The 429 answers of the attempt limits: what was refused and how long to wait (the Retry-After
+ * header says the same). Waits under a minute are said in seconds, longer ones in whole minutes.
+ */
+export function tooManyAttempts(
+  action: "signIn" | "register" | "passwordCheck",
+  waitSeconds: number,
+): string {
+  const seconds = Math.max(1, Math.ceil(waitSeconds));
+  const minutes = Math.ceil(seconds / 60);
+  const wait =
+    seconds < 60
+      ? `${seconds} second${seconds === 1 ? "" : "s"}`
+      : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const what = {
+    signIn: "Too many sign-in attempts.",
+    register: "Too many accounts created from this address.",
+    passwordCheck: "Too many wrong current passwords.",
+  }[action];
+  return `${what} Please wait ${wait} and try again.`;
+}

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 
-/** The only SQL for accounts, sessions and login attempts. */
+/** The only SQL for accounts and sessions (attempt-repo.ts has the attempts). */
 export function createAuthRepo(db: Db) {
   return {
     async insertUser(user: { id: string; name: string; email: string; passwordHash: string; now: string }) {
@@ -96,30 +96,6 @@ export function createAuthRepo(db: Db) {
         sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
         args: [now, sessionId],
       });
-    },
-
-    async readAttempts(key: string) {
-      const result = await db.execute({
-        sql: "SELECT failures, window_started_at FROM login_attempts WHERE key = ?",
-        args: [key],
-      });
-      const row = result.rows[0];
-      return row ? { failures: Number(row.failures), windowStartedAt: String(row.window_started_at) } : null;
-    },
-
-    async recordFailure(key: string, now: string, windowStartsAfter: string) {
-      // One statement so concurrent failures never lose a count: a stale window restarts at 1.
-      await db.execute({
-        sql: `INSERT INTO login_attempts (key, failures, window_started_at) VALUES (?, 1, ?)
-              ON CONFLICT(key) DO UPDATE SET
-                failures = CASE WHEN window_started_at < ? THEN 1 ELSE failures + 1 END,
-                window_started_at = CASE WHEN window_started_at < ? THEN excluded.window_started_at ELSE window_started_at END`,
-        args: [key, now, windowStartsAfter, windowStartsAfter],
-      });
-    },
-
-    async clearAttempts(key: string) {
-      await db.execute({ sql: "DELETE FROM login_attempts WHERE key = ?", args: [key] });
     },
   };
 }

@@ -7,7 +7,7 @@ export function authHandlers(
   clientAddress: (c: Parameters<NonNullable<Handlers["login"]>>[0]["c"]) => string,
 ): Handlers {
   return {
-    register: ({ input }) => auth.register(input.body),
+    register: ({ input, c }) => auth.register(input.body, clientAddress(c)),
     login: ({ input, c }) => auth.login(input.body, clientAddress(c)),
     refresh: ({ input }) => auth.refresh(input.body.token),
     logout: async ({ caller }) => {

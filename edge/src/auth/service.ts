@@ -1,9 +1,11 @@
 import type { AuthResult, LoginInput, RegisterInput, User } from "@stockbridge/shared";
-import { MESSAGES } from "@stockbridge/shared";
+import { MESSAGES, tooManyAttempts } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
 import { ConflictError, RateLimitError, UnauthorizedError, ValidationError } from "../http/errors.ts";
 import type { Caller } from "../http/types.ts";
 import { loadUserView } from "../users/user-view.ts";
+import { PASSWORD_CHECK_LIMIT, registerLimit, SIGN_IN_LIMITS } from "./attempt-limits.ts";
+import type { AttemptRepo, Reservation } from "./attempt-repo.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { type AuthRepo, isUniqueViolation, normalizeEmail } from "./repo.ts";
 import type { TokenService } from "./tokens.ts";
@@ -12,22 +14,21 @@ import type { TokenService } from "./tokens.ts";
 const SESSION_LIFETIME_MS = 30 * 24 * 3_600_000;
 /** Refresh accepts a token that expired at most this long ago (the tab slept, the laptop was closed). */
 const REFRESH_GRACE_SECONDS = 7 * 24 * 3_600;
-const ATTEMPT_WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES_PER_ACCOUNT = 5;
-const MAX_FAILURES_PER_ADDRESS = 20;
 const INVALID_CREDENTIALS = "Invalid email or password";
 
 export interface AuthServiceDeps {
   db: Db;
   repo: AuthRepo;
+  attempts: AttemptRepo;
   tokens: TokenService;
   now: () => Date;
   newId: () => string;
   passwordIterations: number;
+  registrationsPerMinute: number;
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { repo, tokens } = deps;
+  const { repo, attempts, tokens } = deps;
   let decoy: Promise<string> | undefined;
 
   async function startSession(userId: string): Promise<AuthResult> {
@@ -48,24 +49,26 @@ export function createAuthService(deps: AuthServiceDeps) {
     return user;
   }
 
-  async function assertNotLimited(keys: { key: string; max: number }[]) {
-    const now = deps.now().getTime();
-    for (const { key, max } of keys) {
-      const attempts = await repo.readAttempts(key);
-      if (!attempts) continue;
-      const windowEnds = new Date(attempts.windowStartedAt).getTime() + ATTEMPT_WINDOW_MS;
-      if (attempts.failures >= max && windowEnds > now) {
-        const minutes = Math.ceil((windowEnds - now) / 60_000);
-        throw new RateLimitError(
-          `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-          (windowEnds - now) / 1000,
-        );
-      }
-    }
+  /** The reserved attempt's number, or the 429 of the limit that refused it (no hash was spent). */
+  function admitted(reservation: Reservation, action: Parameters<typeof tooManyAttempts>[0]): number {
+    if (reservation.admitted) return reservation.seq;
+    const seconds = reservation.retryAfterMs / 1000;
+    throw new RateLimitError(tooManyAttempts(action, seconds), seconds);
   }
 
   return {
-    async register(input: RegisterInput): Promise<AuthResult> {
+    /** Every registration costs a hash, so each address gets registerLimit() of them, whatever their outcome. */
+    async register(input: RegisterInput, clientAddress: string): Promise<AuthResult> {
+      admitted(
+        await attempts.reserveAttempt({
+          action: "register",
+          account: "",
+          address: clientAddress,
+          now: deps.now().getTime(),
+          limit: registerLimit(deps.registrationsPerMinute),
+        }),
+        "register",
+      );
       const id = deps.newId();
       const passwordHash = await hashPassword(input.password, deps.passwordIterations);
       try {
@@ -83,25 +86,26 @@ export function createAuthService(deps: AuthServiceDeps) {
       return startSession(id);
     },
 
+    /** The attempt is reserved under SIGN_IN_LIMITS before the hash runs (unknown emails alike). */
     async login(input: LoginInput, clientAddress: string): Promise<AuthResult> {
-      const accountKey = `account:${normalizeEmail(input.email)}`;
-      const addressKey = `address:${clientAddress}`;
-      await assertNotLimited([
-        { key: accountKey, max: MAX_FAILURES_PER_ACCOUNT },
-        { key: addressKey, max: MAX_FAILURES_PER_ADDRESS },
-      ]);
+      const seq = admitted(
+        await attempts.reserveSignIn({
+          account: normalizeEmail(input.email),
+          address: clientAddress,
+          now: deps.now().getTime(),
+          limits: SIGN_IN_LIMITS,
+        }),
+        "signIn",
+      );
       const credentials = await repo.findCredentialsByEmail(input.email);
       // Verify against a decoy when the email is unknown, so both cases cost the same and answer alike.
       decoy ??= decoyHash(deps.passwordIterations);
       const valid = await verifyPassword(input.password, credentials?.passwordHash ?? (await decoy));
       if (!credentials || !valid) {
-        const now = deps.now();
-        const windowStartsAfter = new Date(now.getTime() - ATTEMPT_WINDOW_MS).toISOString();
-        await repo.recordFailure(accountKey, now.toISOString(), windowStartsAfter);
-        await repo.recordFailure(addressKey, now.toISOString(), windowStartsAfter);
+        await attempts.settleFailure(seq);
         throw new UnauthorizedError(INVALID_CREDENTIALS);
       }
-      await repo.clearAttempts(accountKey);
+      await attempts.settleSuccess(seq, SIGN_IN_LIMITS.knownAddressMs);
       return startSession(credentials.id);
     },
 
@@ -123,14 +127,29 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     me: requireUser,
 
-    /** Changing the password revokes every session of the user, this one included. */
+    /**
+     * Changing the password revokes every session of the user, this one included. Checks of the
+     * current password are reserved under PASSWORD_CHECK_LIMIT first.
+     */
     async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<void> {
+      const seq = admitted(
+        await attempts.reserveAttempt({
+          action: "password-check",
+          account: userId,
+          address: "",
+          now: deps.now().getTime(),
+          limit: PASSWORD_CHECK_LIMIT,
+        }),
+        "passwordCheck",
+      );
       const stored = await repo.findPasswordHash(userId);
       if (!stored || !(await verifyPassword(currentPassword, stored))) {
+        await attempts.settleFailure(seq);
         throw new ValidationError("Current password is incorrect", [
           { path: "currentPassword", message: "Current password is incorrect" },
         ]);
       }
+      await attempts.settleSuccess(seq, PASSWORD_CHECK_LIMIT.windowMs);
       await repo.updatePassword(
         userId,
         await hashPassword(newPassword, deps.passwordIterations),
