@@ -36,6 +36,52 @@ describe("classifyAddress", () => {
     expect(classifyAddress(address)).toBe(kind);
   });
 
+  // Every special IPv4 and IPv6 form: one that is not plainly public must never come back "public".
+  it.each([
+    ["192.0.2.10", "reserved"],
+    ["198.51.100.10", "reserved"],
+    ["203.0.113.10", "reserved"],
+    ["192.88.99.1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved"],
+    ["2001::1", "reserved"],
+    ["2001:2::1", "reserved"],
+    ["2001:10::1", "reserved"],
+    ["2001:20::1", "reserved"],
+    ["2001:db8::1", "reserved"],
+    ["3fff::1", "reserved"],
+    ["2002:0a00:0001::1", "private"],
+    ["2002:7f00:0001::1", "loopback"],
+    ["2002:c0a8:0101::1", "private"],
+    ["2002:0808:0808::1", "public"],
+    ["64:ff9b::10.0.0.1", "private"],
+    ["64:ff9b::127.0.0.1", "loopback"],
+    ["64:ff9b::8.8.8.8", "public"],
+    ["64:ff9b:1::10.0.0.1", "reserved"],
+    ["::ffff:0:10.0.0.1", "private"],
+    ["::ffff:0:127.0.0.1", "loopback"],
+    ["::ffff:192.168.0.1", "private"],
+    ["::ffff:7f00:1", "loopback"],
+    ["::ffff:0.0.0.0", "unspecified"],
+    ["::127.0.0.1", "loopback"],
+    ["::10.0.0.1", "private"],
+    ["::169.254.169.254", "metadata"],
+    ["::1:2:3:4", "reserved"],
+    ["100::1", "reserved"],
+    ["fec0::1", "reserved"],
+    ["feff::1", "reserved"],
+    ["fc00::1", "private"],
+    ["fdff:ffff::1", "private"],
+    ["fe80::1%eth0", "link-local"],
+    ["febf::1", "link-local"],
+    ["ff05::2", "reserved"],
+    ["4000::1", "reserved"],
+    ["2a00:1450:4001::200e", "public"],
+    ["2001:4860:4860::8888", "public"],
+  ])("the special form %s is %s", (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
   it("is null for things that are not addresses", () => {
     expect(classifyAddress("example.com")).toBeNull();
     expect(classifyAddress("1.2.3")).toBeNull();
@@ -161,6 +207,8 @@ describe("outbound addresses in the app", () => {
     "http://127.0.0.1:8100/acumatica",
     "http://10.0.0.5/",
     "http://[fd00:ec2::254]/",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    "http://[::ffff:0:10.0.0.5]/",
   ])("refuses to save the instance URL %s outside sandbox mode", async (instanceUri) => {
     const { client, request, registerUser } = await createTestApp();
     const user = await registerUser();
