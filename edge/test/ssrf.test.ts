@@ -223,6 +223,37 @@ describe("outbound addresses in the app", () => {
     expect((await client(user.token).call("getConnections")).acumaticaConnection).toBeNull();
   });
 
+  it.each([
+    "https://user:pw@erp.example.com/",
+    "https://admin@erp.example.com/AcumaticaERP",
+    "https://user%40acme:pw@erp.example.com/",
+    "https://erp.example.com/AcumaticaERP#frag",
+    "https://erp.example.com#",
+    "https://erp.example.com/AcumaticaERP%23x",
+    "https://erp.example.com/x%40evil.example",
+    "https://evil.example\\@erp.example.com/",
+    "https://erp.example.com/path@evil.example",
+  ])("refuses the instance URL %s: user-info and fragments are not allowed", async (instanceUri) => {
+    const { client, request, registerUser } = await createTestApp({
+      deps: { resolveHost: async () => ["93.184.216.34"] },
+    });
+    const user = await registerUser();
+    const response = await request("/api/users/acumatica", {
+      token: user.token,
+      body: acumatica(instanceUri),
+    });
+    expect(response.status).toBe(400);
+    const answer = await response.json();
+    expect(answer.errors).toEqual([
+      {
+        path: "instanceUri",
+        message:
+          "Instance URL must not contain a user name, password or fragment (no @ or #, also not as %40 or %23)",
+      },
+    ]);
+    expect((await client(user.token).call("getConnections")).acumaticaConnection).toBeNull();
+  });
+
   it("accepts loopback in sandbox mode but still refuses metadata there", async () => {
     const { request, registerUser } = await createTestApp({ env: { SANDBOX_URL: "http://127.0.0.1:8100" } });
     const user = await registerUser();
