@@ -1,7 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { Server, Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { afterEach, describe, expect, it } from "vitest";
 import { classifyAddress } from "../src/security/ip-address.ts";
-import { createOutboundGuard, type FetchLike, OutboundRefusedError } from "../src/security/outbound-guard.ts";
-import { createTestApp, TEST_ENCRYPTION_KEYS } from "./helpers.ts";
+import {
+  type CheckedTarget,
+  createOutboundGuard,
+  OutboundRefusedError,
+  type PinnedFetch,
+  type ResolveHost,
+} from "../src/security/outbound-guard.ts";
+import { createPinnedFetch, type OpenConnection } from "../src/security/pinned-fetch.ts";
+import { createConnectedApp } from "./connectors-harness.ts";
+import { createTestApp, openNodeConnection, TEST_ENCRYPTION_KEYS, testPinnedFetch } from "./helpers.ts";
 
 describe("classifyAddress", () => {
   it.each([
@@ -90,9 +103,9 @@ describe("classifyAddress", () => {
 });
 
 describe("createOutboundGuard", () => {
-  const seen: { url: string; redirect: RequestRedirect | undefined }[] = [];
-  const recording: FetchLike = async (input, init) => {
-    seen.push({ url: String(input), redirect: init?.redirect });
+  const seen: { url: string; redirect: RequestRedirect | undefined; target: CheckedTarget }[] = [];
+  const recording: PinnedFetch = async (input, init, target) => {
+    seen.push({ url: String(input), redirect: init?.redirect, target });
     return new Response(null, {
       status: 302,
       headers: { Location: "http://169.254.169.254/latest/meta-data" },
@@ -177,7 +190,9 @@ describe("createOutboundGuard", () => {
     seen.length = 0;
     const response = await guard().fetch("https://erp.example.com/entity", { method: "GET" });
     expect(response.status).toBe(302);
-    expect(seen).toEqual([{ url: "https://erp.example.com/entity", redirect: "manual" }]);
+    expect(seen).toEqual([
+      { url: "https://erp.example.com/entity", redirect: "manual", target: { addresses: ["93.184.216.34"] } },
+    ]);
     expect(await refusal(guard().fetch("http://169.254.169.254/"))).toBeInstanceOf(OutboundRefusedError);
     expect(seen).toHaveLength(1);
   });
@@ -315,5 +330,148 @@ describe("outbound addresses in the app", () => {
       message:
         "Acumatica connection test failed: the instance address is not allowed: erp.example.com resolves to 169.254.169.254, a cloud metadata address, which may not be called",
     });
+  });
+});
+
+// Servers on loopback that a test's requests may or may not reach; closed after each test.
+const servers: Server[] = [];
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const socket of sockets) socket.destroy();
+  sockets.clear();
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listening<T extends Server>(server: T): Promise<{ server: T; port: number }> {
+  servers.push(server);
+  server.on("connection", (socket: Socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  return { server, port: address.port };
+}
+
+/** An HTTP server that notes the Host header (and the TLS server name) of every request it gets. */
+async function recordingServer(options: { tls?: "erp" | "other" } = {}) {
+  const seen: { host: string | undefined; servername: string | null }[] = [];
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket as TLSSocket;
+    seen.push({ host: request.headers.host, servername: options.tls ? String(socket.servername) : null });
+    response.setHeader("Content-Type", "text/plain");
+    response.end("answered by the checked address");
+  };
+  const tls = options.tls;
+  const server = tls
+    ? createHttpsServer({ key: fixture(`${tls}.key`), cert: fixture(`${tls}.pem`) }, handler)
+    : createHttpServer(handler);
+  return { ...(await listening(server)), seen };
+}
+
+// A test authority and two leaf certificates (erp.pinned.test + localhost, and other.test) made once
+// with openssl; the authority's key was thrown away.
+function fixture(name: string): string {
+  return readFileSync(new URL(`./fixtures/tls/${name}`, import.meta.url), "utf8");
+}
+
+/** The error a promise rejects with; fails the test when it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof Error)) throw new Error(`expected a rejection, got ${String(outcome)}`);
+  return outcome;
+}
+
+/** DNS rebinding: the first look-up answers `first`, every later one `later`. */
+function rebindingResolver(first: string[], later: string[]) {
+  const lookups: string[] = [];
+  const resolveHost: ResolveHost = async (host) => {
+    lookups.push(host);
+    return lookups.length === 1 ? first : later;
+  };
+  return { resolveHost, lookups };
+}
+
+describe("the connection goes to the address the guard checked", () => {
+  it("connects to the checked address although the name resolves elsewhere on the next look-up", async () => {
+    const { port, seen } = await recordingServer();
+    const dns = rebindingResolver(["127.0.0.1"], ["10.255.255.1"]);
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: true, requireHttps: false, resolveHost: dns.resolveHost, cacheMs: 0 },
+      testPinnedFetch,
+    );
+    const response = await guard.fetch(`http://erp.rebind.test:${port}/entity?$top=1`);
+    expect(await response.text()).toBe("answered by the checked address");
+    expect(seen).toEqual([{ host: `erp.rebind.test:${port}`, servername: null }]);
+    expect(dns.lookups).toEqual(["erp.rebind.test"]);
+  });
+
+  it("never connects to the private address a second answer points to", async () => {
+    const { port, seen } = await recordingServer();
+    const dns = rebindingResolver(["93.184.216.34"], ["127.0.0.1"]);
+    const opened: string[] = [];
+    // Loopback is really connected to; nothing leaves this machine, so a public address refuses.
+    const open: OpenConnection = async (target) => {
+      opened.push(target.address);
+      if (target.address === "127.0.0.1") return openNodeConnection()(target);
+      throw new Error(`connect ECONNREFUSED ${target.address}:${target.port}`);
+    };
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: false, requireHttps: false, resolveHost: dns.resolveHost, cacheMs: 0 },
+      createPinnedFetch({ fetch: (input, init) => fetch(input, init), open }),
+    );
+    const first = await guard.fetch(`http://erp.rebind.test:${port}/`).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(TypeError);
+    expect(opened).toEqual(["93.184.216.34"]);
+    // The next request looks up again, sees loopback and is refused before any connection.
+    const second = await guard.fetch(`http://erp.rebind.test:${port}/`).catch((error: unknown) => error);
+    expect(second).toBeInstanceOf(OutboundRefusedError);
+    expect(opened).toEqual(["93.184.216.34"]);
+    expect(seen).toEqual([]);
+  });
+
+  it("speaks TLS to the checked address, with the URL's host name as SNI and in the certificate check", async () => {
+    const { port, seen } = await recordingServer({ tls: "erp" });
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: true, requireHttps: true, resolveHost: async () => ["127.0.0.1"], cacheMs: 0 },
+      createPinnedFetch({
+        fetch: (input, init) => fetch(input, init),
+        open: openNodeConnection({ ca: fixture("ca.pem") }),
+      }),
+    );
+    const response = await guard.fetch(`https://erp.pinned.test:${port}/entity`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("answered by the checked address");
+    expect(seen).toEqual([{ host: `erp.pinned.test:${port}`, servername: "erp.pinned.test" }]);
+  });
+
+  it("refuses a certificate made out to another name", async () => {
+    const { port, seen } = await recordingServer({ tls: "other" });
+    const pinned = createPinnedFetch({
+      fetch: (input, init) => fetch(input, init),
+      open: openNodeConnection({ ca: fixture("ca.pem") }),
+    });
+    const error = await rejection(
+      pinned(`https://erp.pinned.test:${port}/`, undefined, { addresses: ["127.0.0.1"] }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error.cause as { code?: string }).code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(seen).toEqual([]);
+  });
+
+  it("tests an Acumatica connection saved with a host name at the address checked for it", async () => {
+    const app = await createConnectedApp({ deps: { resolveHost: async () => ["127.0.0.1"] } });
+    try {
+      const instanceUri = `${app.origin.replace("127.0.0.1", "erp.sandbox.test")}/acumatica`;
+      await app.connectAcumatica({ instanceUri });
+      const tested = await app.api.call("testAcumatica");
+      expect(tested).toMatchObject({ instanceUri, isVerified: true, lastTestError: null });
+    } finally {
+      await app.close();
+    }
   });
 });
