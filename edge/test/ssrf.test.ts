@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { Server, Socket } from "node:net";
+import { createServer as createTcpServer, type Server, type Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyAddress } from "../src/security/ip-address.ts";
@@ -10,11 +10,18 @@ import {
   createOutboundGuard,
   OutboundRefusedError,
   type PinnedFetch,
+  PRIVATE_NETWORK_FAILURE,
   type ResolveHost,
 } from "../src/security/outbound-guard.ts";
 import { createPinnedFetch, type OpenConnection } from "../src/security/pinned-fetch.ts";
 import { createConnectedApp } from "./connectors-harness.ts";
-import { createTestApp, openNodeConnection, TEST_ENCRYPTION_KEYS, testPinnedFetch } from "./helpers.ts";
+import {
+  createTestApp,
+  failure,
+  openNodeConnection,
+  TEST_ENCRYPTION_KEYS,
+  testPinnedFetch,
+} from "./helpers.ts";
 
 describe("classifyAddress", () => {
   it.each([
@@ -473,5 +480,77 @@ describe("the connection goes to the address the guard checked", () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("failures on a private network all read the same", () => {
+  const acumaticaAt = async (instanceUri: string) => {
+    const app = await createConnectedApp();
+    try {
+      await app.connectAcumatica({ instanceUri });
+      const error = await failure(app.api.call("testAcumatica"));
+      return error.message.replace(instanceUri, "<instance>");
+    } finally {
+      await app.close();
+    }
+  };
+
+  it("in sandbox mode: a closed port, a reset connection and a failed TLS handshake give one message", async () => {
+    const closed = await listening(createTcpServer());
+    await new Promise((resolve) => closed.server.close(resolve));
+    const reset = await listening(createTcpServer((socket) => socket.resetAndDestroy()));
+    const plain = await recordingServer();
+    const messages = [
+      await acumaticaAt(`http://127.0.0.1:${closed.port}/acumatica`),
+      await acumaticaAt(`http://127.0.0.1:${reset.port}/acumatica`),
+      await acumaticaAt(`https://127.0.0.1:${plain.port}/acumatica`),
+      await acumaticaAt(`http://localhost:${closed.port}/acumatica`),
+    ];
+    expect(new Set(messages)).toEqual(
+      new Set([
+        `Acumatica connection test failed: unreachable host: <instance> (${PRIVATE_NETWORK_FAILURE})`,
+      ]),
+    );
+  });
+
+  it("a connection that times out reads like one that is refused", async () => {
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: true, requireHttps: false, resolveHost: async () => [] },
+      testPinnedFetch,
+    );
+    // A listener whose backlog is never accepted from stands in for a host that does not answer.
+    const silent = await listening(createTcpServer({ pauseOnConnect: true }, () => {}));
+    const timedOut = await rejection(
+      guard.fetch(`http://127.0.0.1:${silent.port}/`, { signal: AbortSignal.timeout(50) }),
+    );
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.server.close(resolve));
+    const refused = await rejection(guard.fetch(`http://127.0.0.1:${silent.port}/`));
+    expect([timedOut.name, timedOut.message]).toEqual(["TypeError", PRIVATE_NETWORK_FAILURE]);
+    expect([refused.name, refused.message]).toEqual(["TypeError", PRIVATE_NETWORK_FAILURE]);
+  });
+
+  it("keeps a caller's own cancel as it is", async () => {
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: true, requireHttps: false, resolveHost: async () => [] },
+      testPinnedFetch,
+    );
+    const silent = await listening(createTcpServer({ pauseOnConnect: true }, () => {}));
+    const controller = new AbortController();
+    const pending = guard.fetch(`http://127.0.0.1:${silent.port}/`, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("keeps the reason for a public address", async () => {
+    const guard = createOutboundGuard(
+      { allowPrivateNetwork: false, requireHttps: false, resolveHost: async () => ["93.184.216.34"] },
+      async () => {
+        throw new TypeError("fetch failed: connect ECONNREFUSED 93.184.216.34:443");
+      },
+    );
+    await expect(guard.fetch("https://erp.example.com/")).rejects.toThrow(
+      "fetch failed: connect ECONNREFUSED 93.184.216.34:443",
+    );
   });
 });

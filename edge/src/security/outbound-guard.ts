@@ -72,6 +72,10 @@ export interface OutboundGuard {
   fetch: FetchLike;
 }
 
+/** Connection failures to a private address all read the same, so no one maps a network with them. */
+export const PRIVATE_NETWORK_FAILURE =
+  "no connection could be made (the reason is not shown for private network addresses)";
+
 /**
  * Server-side request forgery defence for the addresses users type (Acumatica instance URL, Shopify
  * store name): scheme, then every address the host resolves to. Redirects are not followed, so a
@@ -129,9 +133,23 @@ export function createOutboundGuard(policy: OutboundPolicy, baseFetch: PinnedFet
     async fetch(input, init) {
       const judged = await check(input instanceof Request ? input.url : input, false);
       const target = { addresses: judged.map((entry) => entry.address) };
-      return baseFetch(input, { ...init, redirect: "manual" }, target);
+      const privateTarget = judged.some((entry) => entry.kind === "loopback" || entry.kind === "private");
+      try {
+        return await baseFetch(input, { ...init, redirect: "manual" }, target);
+      } catch (error) {
+        // Refused, reset, timed out, TLS failed: one text for all on a private network. A caller's
+        // own cancel stays what it is (its reason is not a timeout).
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        const cancelled = signal?.aborted && !isTimeoutReason(signal.reason);
+        if (!privateTarget || cancelled) throw error;
+        throw new TypeError(PRIVATE_NETWORK_FAILURE);
+      }
     },
   };
+}
+
+function isTimeoutReason(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === "TimeoutError";
 }
 
 interface Judged {
