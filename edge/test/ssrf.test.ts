@@ -1,8 +1,10 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createTcpServer, type Server, type Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyAddress } from "../src/security/ip-address.ts";
 import {
@@ -467,6 +469,78 @@ describe("the connection goes to the address the guard checked", () => {
     );
     expect(error).toBeInstanceOf(TypeError);
     expect((error.cause as { code?: string }).code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(seen).toEqual([]);
+  });
+
+  it("carries a request body and a chunked, gzip answer with its cookies over the pinned socket", async () => {
+    const received: { method?: string; body: string; type?: string }[] = [];
+    const { port } = await listening(
+      createHttpServer((request, response) => {
+        let body = "";
+        request.on("data", (chunk) => {
+          body += chunk;
+        });
+        request.on("end", () => {
+          received.push({ method: request.method, body, type: request.headers["content-type"] });
+          response.setHeader("Set-Cookie", ["ASP.NET_SessionId=abc; path=/", ".ASPXAUTH=def; path=/"]);
+          response.setHeader("Content-Encoding", "gzip");
+          // Written in pieces without a length: Node sends it chunked.
+          const zipped = gzipSync(
+            JSON.stringify({ items: Array.from({ length: 500 }, (_, index) => index) }),
+          );
+          response.write(zipped.subarray(0, 10));
+          response.end(zipped.subarray(10));
+        });
+      }),
+    );
+    const response = await testPinnedFetch(
+      `http://erp.pinned.test:${port}/entity/auth/login`,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name":"admin"}' },
+      { addresses: ["127.0.0.1"] },
+    );
+    expect(response.headers.get("transfer-encoding")).toBe("chunked");
+    expect(response.headers.getSetCookie()).toEqual([
+      "ASP.NET_SessionId=abc; path=/",
+      ".ASPXAUTH=def; path=/",
+    ]);
+    expect((await response.json()).items).toHaveLength(500);
+    expect(received).toEqual([{ method: "POST", body: '{"name":"admin"}', type: "application/json" }]);
+  });
+
+  it("stops reading and closes the socket when the caller cancels mid-body", async () => {
+    const served: Socket[] = [];
+    const { port } = await listening(
+      createHttpServer((request, response) => {
+        served.push(request.socket);
+        response.writeHead(200, { "Content-Length": "1000" }).write("x".repeat(10));
+      }),
+    );
+    const controller = new AbortController();
+    const response = await testPinnedFetch(
+      `http://erp.pinned.test:${port}/`,
+      { signal: controller.signal },
+      { addresses: ["127.0.0.1"] },
+    );
+    const reader = response.body?.getReader();
+    expect((await reader?.read())?.value?.byteLength).toBe(10);
+    controller.abort();
+    await expect(reader?.read()).rejects.toMatchObject({ name: "AbortError" });
+    const [socket] = served;
+    if (socket && !socket.closed) await once(socket, "close");
+    expect(served).toHaveLength(1);
+  });
+
+  it("hands a redirect back instead of following it", async () => {
+    const { port, seen } = await recordingServer();
+    const redirecting = await listening(
+      createHttpServer((_request, response) => {
+        response.writeHead(302, { Location: `http://erp.pinned.test:${port}/elsewhere` }).end();
+      }),
+    );
+    const response = await testPinnedFetch(`http://erp.pinned.test:${redirecting.port}/`, undefined, {
+      addresses: ["127.0.0.1"],
+    });
+    expect(response.status).toBe(302);
     expect(seen).toEqual([]);
   });
 
