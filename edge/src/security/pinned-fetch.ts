@@ -32,10 +32,9 @@ const decoder = new TextDecoder("latin1");
  */
 export function createPinnedFetch(options: { fetch: FetchLike; open: OpenConnection }): PinnedFetch {
   return async (input, init, target) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
+    const url = new URL(input instanceof Request ? input.url : input);
     if (isIpLiteral(url.hostname)) return options.fetch(input, init);
-    return exchange(request, url, target.addresses, options.open);
+    return exchange(new Request(input, init), url, target.addresses, options.open);
   };
 }
 
@@ -63,8 +62,9 @@ async function exchange(
     const reader = new ByteReader(connection.readable.getReader());
     let head = await readHead(reader);
     // Informational answers (100 Continue, 103 Early Hints) precede the real one.
-    while (head.status >= 100 && head.status < 200) {
-      if (head.status === 101) throw new TypeError("the server switched protocols unasked");
+    for (let informational = 1; head.status < 200; informational += 1) {
+      if (head.status === 101 || informational > 8)
+        throw new TypeError(`the server answered ${head.status} where an answer was due`);
       head = await readHead(reader);
     }
     const noBody = request.method === "HEAD" || NULL_BODY_STATUSES.has(head.status);
@@ -156,9 +156,11 @@ function bodyStream(
   done: () => void,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
-  const chunked = /(?:^|,)\s*chunked\s*$/i.test(headers.get("transfer-encoding") ?? "");
-  const lengthText = headers.get("content-length");
-  const length = lengthText === null || chunked ? null : Number(lengthText);
+  // A Transfer-Encoding overrides Content-Length; one not ending in chunked runs until close.
+  const transfer = headers.get("transfer-encoding");
+  const chunked = transfer !== null && /(?:^|,)\s*chunked\s*$/i.test(transfer);
+  const lengthText = transfer === null ? headers.get("content-length") : null;
+  const length = lengthText === null ? null : Number(lengthText);
   if (length !== null && !(Number.isSafeInteger(length) && length >= 0)) {
     throw new TypeError("the server sent an invalid Content-Length");
   }
@@ -174,8 +176,9 @@ function bodyStream(
     }
     if (!chunked) return reader.some(Number.POSITIVE_INFINITY);
     if (inChunk === 0) {
-      const size = Number.parseInt((await reader.line()).split(";")[0] ?? "", 16);
-      if (!Number.isSafeInteger(size) || size < 0) throw new TypeError("the server sent a malformed chunk");
+      const sizeText = (await reader.line()).split(";")[0]?.trim() ?? "";
+      if (!/^[0-9a-f]{1,12}$/i.test(sizeText)) throw new TypeError("the server sent a malformed chunk");
+      const size = Number.parseInt(sizeText, 16);
       if (size === 0) {
         while ((await reader.line()) !== "") {
           // trailer fields are not used
