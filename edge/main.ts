@@ -4,6 +4,7 @@ import { type Config, ConfigError, parseConfig } from "./src/config.ts";
 import { openDatabase, tuneLocalDatabase } from "./src/db/client.ts";
 import { migrate } from "./src/db/migrate.ts";
 import { describeError } from "./src/http/errors.ts";
+import { type ByteConnection, createPinnedFetch, type OpenConnection } from "./src/security/pinned-fetch.ts";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
@@ -34,6 +35,7 @@ const app = createApp({
   db,
   remoteAddress: (c) => getConnInfo(c).remote.address,
   resolveHost,
+  fetch: createPinnedFetch({ fetch: (input, init) => fetch(input, init), open: openConnection }),
   webAssets: {
     async read(path) {
       try {
@@ -101,4 +103,32 @@ async function resolveHost(hostname: string): Promise<string[]> {
     Deno.resolveDns(hostname, "AAAA"),
   ]);
   return lookups.flatMap((lookup) => (lookup.status === "fulfilled" ? lookup.value : []));
+}
+
+/**
+ * A socket to an address the outbound guard checked (an IP, so no DNS happens here), with TLS for
+ * https: SNI and certificate verification use the URL's host name against the default roots.
+ */
+async function openConnection(options: Parameters<OpenConnection>[0]): Promise<ByteConnection> {
+  const tcp = await Deno.connect({ hostname: options.address, port: options.port });
+  let conn: Deno.Conn = tcp;
+  if (options.tlsHostname) {
+    try {
+      conn = await Deno.startTls(tcp, { hostname: options.tlsHostname, alpnProtocols: ["http/1.1"] });
+    } catch (error) {
+      tcp.close();
+      throw error;
+    }
+  }
+  return {
+    readable: conn.readable,
+    writable: conn.writable,
+    close() {
+      try {
+        conn.close();
+      } catch {
+        // already closed (the server ended the stream, or the body was read to its end)
+      }
+    },
+  };
 }

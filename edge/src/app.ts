@@ -44,8 +44,8 @@ import { createScheduleService } from "./schedules/service.ts";
 import { createScheduleTicker } from "./schedules/ticker.ts";
 import {
   createOutboundGuard,
-  type FetchLike,
   noDnsResolver,
+  type PinnedFetch,
   type ResolveHost,
 } from "./security/outbound-guard.ts";
 import { createSecretBox } from "./security/secret-box.ts";
@@ -68,8 +68,11 @@ export interface AppDeps {
   remoteAddress?: (c: AppContext) => string | undefined;
   webAssets?: WebAssets;
   log?: (line: string) => void;
-  /** Outbound HTTP to Shopify and Acumatica (default: the runtime's fetch), always behind the address guard. */
-  fetch?: FetchLike;
+  /**
+   * Outbound HTTP to Shopify and Acumatica, always behind the address guard, which hands it the
+   * addresses it checked: it must connect to one of those (main.ts: createPinnedFetch over Deno sockets).
+   */
+  fetch: PinnedFetch;
   /** DNS for the outbound address guard: every A and AAAA address of a host (main.ts: Deno.resolveDns). */
   resolveHost?: ResolveHost;
   /** Time for connector pacing and back-off (default real time; tests pass the sandbox's clock). */
@@ -123,7 +126,7 @@ export function createApp(deps: AppDeps) {
       requireHttps: config.environment === "production",
       resolveHost: deps.resolveHost ?? noDnsResolver,
     },
-    deps.fetch ?? ((input, init) => fetch(input, init)),
+    deps.fetch,
   );
   const connectors = createConnectors({
     fetch: outbound.fetch,

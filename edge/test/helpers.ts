@@ -1,9 +1,13 @@
 import { lookup } from "node:dns/promises";
+import { connect as connectTcp, type Socket } from "node:net";
+import { Duplex } from "node:stream";
+import { connect as connectTls } from "node:tls";
 import { ApiError, createApiClient } from "@stockbridge/shared";
 import { type AppDeps, createApp } from "../src/app.ts";
 import { parseConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { createPinnedFetch, type OpenConnection } from "../src/security/pinned-fetch.ts";
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-0123456789";
 /** One 32-byte AES key (`id:base64`), so connection secrets can be sealed in tests. */
@@ -14,6 +18,41 @@ export async function lookupAll(hostname: string): Promise<string[]> {
   const found = await lookup(hostname, { all: true });
   return found.map((entry) => entry.address);
 }
+
+/**
+ * What main.ts does with Deno sockets, done with Node's for tests under vitest: TCP to the checked
+ * address, TLS verified against the URL's host name (`ca` adds a test authority to Node's roots).
+ */
+export function openNodeConnection(options: { ca?: string } = {}): OpenConnection {
+  return ({ address, port, tlsHostname }) =>
+    new Promise((resolve, reject) => {
+      const socket: Socket = tlsHostname
+        ? connectTls({
+            host: address,
+            port,
+            servername: tlsHostname,
+            ca: options.ca,
+            ALPNProtocols: ["http/1.1"],
+          })
+        : connectTcp({ host: address, port });
+      socket.once("error", reject);
+      socket.once(tlsHostname ? "secureConnect" : "connect", () => {
+        socket.off("error", reject);
+        const { readable, writable } = Duplex.toWeb(socket);
+        resolve({
+          readable: readable as ReadableStream<Uint8Array>,
+          writable: writable as WritableStream<Uint8Array>,
+          close: () => socket.destroy(),
+        });
+      });
+    });
+}
+
+/** The app's outbound HTTP in tests: the runtime's fetch for IP literals, pinned sockets for names. */
+export const testPinnedFetch = createPinnedFetch({
+  fetch: (input, init) => fetch(input, init),
+  open: openNodeConnection(),
+});
 
 /** A controllable clock: tests move time instead of waiting for it. */
 export function createTestClock(start = new Date("2026-11-21T10:00:00Z")) {
@@ -60,6 +99,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
     remoteAddress: () => "203.0.113.7",
     log: () => {},
     resolveHost: lookupAll,
+    fetch: testPinnedFetch,
     ...options.deps,
   });
 

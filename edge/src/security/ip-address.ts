@@ -1,8 +1,9 @@
 /**
  * What an IP address is, for the outbound guard: public, loopback, private (RFC 1918, CGNAT,
  * unique-local), or something we never call (link-local, cloud metadata, unspecified, multicast,
- * reserved). IPv4-mapped, NAT64 and 6to4 IPv6 forms are judged by the IPv4 address inside them,
- * so `::ffff:169.254.169.254` is as refused as `169.254.169.254`.
+ * reserved). IPv4-mapped, IPv4-translated, NAT64 and 6to4 IPv6 forms are judged by the IPv4
+ * address inside them, so `::ffff:169.254.169.254` is as refused as `169.254.169.254`. An IPv6
+ * address counts as public only inside global unicast (2000::/3) and outside its special ranges.
  */
 export type AddressKind =
   | "public"
@@ -56,6 +57,9 @@ function classifyIpv4([a, b, c, d]: number[]): AddressKind {
   if (x === 198 && (y === 18 || y === 19)) return "private";
   // 192.0.0.0/24 holds protocol assignments (and Oracle Cloud's 192.0.0.192 metadata).
   if (x === 192 && y === 0 && z === 0) return "metadata";
+  // Documentation (TEST-NET-1..3) and the retired 6to4 relay anycast range: no service lives there.
+  if ((x === 192 && y === 0 && z === 2) || (x === 198 && y === 51 && z === 100)) return "reserved";
+  if ((x === 203 && y === 0 && z === 113) || (x === 192 && y === 88 && z === 99)) return "reserved";
   if (x >= 224) return "reserved";
   return "public";
 }
@@ -88,28 +92,29 @@ function parseIpv6(input: string): number[] | null {
 
 function classifyIpv6(groups: number[]): AddressKind {
   const g = (index: number) => groups[index] ?? 0;
+  const zero = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
   const embedded = () => [g(6) >> 8, g(6) & 0xff, g(7) >> 8, g(7) & 0xff];
-  if (groups.every((group) => group === 0)) return "unspecified";
-  if (groups.slice(0, 7).every((group) => group === 0) && g(7) === 1) return "loopback";
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (deprecated compatible), 64:ff9b::a.b.c.d (NAT64).
-  const firstFiveZero = groups.slice(0, 5).every((group) => group === 0);
-  if (firstFiveZero && (g(5) === 0xffff || g(5) === 0)) return classifyIpv4(embedded());
-  if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
-    return classifyIpv4(embedded());
-  }
+  if (zero(0, 8)) return "unspecified";
+  if (zero(0, 7) && g(7) === 1) return "loopback";
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (deprecated compatible), ::ffff:0:a.b.c.d (SIIT translated),
+  // 64:ff9b::a.b.c.d (NAT64): each reaches the IPv4 address it carries.
+  if (zero(0, 5) && (g(5) === 0xffff || g(5) === 0)) return classifyIpv4(embedded());
+  if (zero(0, 4) && g(4) === 0xffff && g(5) === 0) return classifyIpv4(embedded());
+  if (g(0) === 0x64 && g(1) === 0xff9b && zero(2, 6)) return classifyIpv4(embedded());
   // 6to4 carries an IPv4 address in groups 1-2.
   if (g(0) === 0x2002) return classifyIpv4([g(1) >> 8, g(1) & 0xff, g(2) >> 8, g(2) & 0xff]);
   // AWS's IPv6 instance metadata endpoint (fd00:ec2::254) sits inside the unique-local range.
-  if (
-    g(0) === 0xfd00 &&
-    g(1) === 0x0ec2 &&
-    groups.slice(2, 7).every((group) => group === 0) &&
-    g(7) === 0x254
-  ) {
-    return "metadata";
-  }
+  if (g(0) === 0xfd00 && g(1) === 0x0ec2 && zero(2, 7) && g(7) === 0x254) return "metadata";
   if ((g(0) & 0xffc0) === 0xfe80) return "link-local";
   if ((g(0) & 0xfe00) === 0xfc00) return "private";
   if ((g(0) & 0xff00) === 0xff00) return "reserved";
+  // Outside global unicast (2000::/3): the rest of ::/8, local-use NAT64 64:ff9b:1::/48,
+  // discard-only 100::/64, deprecated site-local fec0::/10 and every unassigned block.
+  if ((g(0) & 0xe000) !== 0x2000) return "reserved";
+  // 2001::/23 is protocol assignments: Teredo 2001::/32 tunnels to an IPv4 address of its own,
+  // benchmarking 2001:2::/48, ORCHID 2001:10::/28 and 2001:20::/28.
+  if (g(0) === 0x2001 && g(1) < 0x0200) return "reserved";
+  // Documentation: 2001:db8::/32 and 3fff::/20.
+  if ((g(0) === 0x2001 && g(1) === 0x0db8) || (g(0) & 0xfff0) === 0x3ff0) return "reserved";
   return "public";
 }

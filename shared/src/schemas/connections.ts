@@ -29,7 +29,16 @@ export const AcumaticaConnectionInputSchema = v.object({
     ACUMATICA_API_VERSIONS,
     `API version must be one of ${ACUMATICA_API_VERSIONS.join(", ")}`,
   ),
-  instanceUri: v.pipe(required("Instance URL", 500), v.url("Instance URL must be a valid URL (https://...)")),
+  instanceUri: v.pipe(
+    required("Instance URL", 500),
+    v.url("Instance URL must be a valid URL (https://...)"),
+    // API paths are appended to it: a fragment would swallow them, and user-info (or an @ elsewhere,
+    // as in `https://a.example\@b.example`) makes the host differ from what the user reads.
+    v.check(
+      (value) => !/[@#]|%(?:40|23)/i.test(value),
+      "Instance URL must not contain a user name, password or fragment (no @ or #, also not as %40 or %23)",
+    ),
+  ),
   endpointName: required("Endpoint name", 100),
   username: required("Username"),
   password: secret("Password"),
