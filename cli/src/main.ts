@@ -4,9 +4,12 @@ import { registerCompletionCommands } from "./commands/completion.ts";
 import { registerConnectionCommands } from "./commands/connections.ts";
 import { registerHistoryCommands } from "./commands/history.ts";
 import { registerJobCommands } from "./commands/jobs.ts";
+import { registerMappingEditCommands } from "./commands/mapping-edits.ts";
 import { registerMappingCommands } from "./commands/mappings.ts";
 import { registerProductCommands } from "./commands/products.ts";
 import { registerScheduleCommands } from "./commands/schedules.ts";
+import { registerSettingsCommands } from "./commands/settings.ts";
+import { registerSubscriptionCommands } from "./commands/subscription.ts";
 import { registerSyncCommand } from "./commands/sync.ts";
 import { applyEnvFlags, jsonRequested } from "./env-flags.ts";
 import { CliError, EXIT, type ExitCode, errorJson, toCliError } from "./errors.ts";
@@ -53,12 +56,21 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerConnectionCommands(program, io);
   registerProductCommands(program, io);
   registerMappingCommands(program, io);
+  registerMappingEditCommands(commandNamed(program, "mappings"), io);
   registerSyncCommand(program, io);
   registerHistoryCommands(program, io);
   registerScheduleCommands(program, io);
   registerJobCommands(program, io);
+  registerSettingsCommands(program, io);
+  registerSubscriptionCommands(program, io);
   registerCompletionCommands(program, io);
   return program;
+}
+
+function commandNamed(program: Command, name: string): Command {
+  const found = program.commands.find((command) => command.name() === name);
+  if (!found) throw new Error(`No ${name} command to add to`);
+  return found;
 }
 
 /** Runs one command line (without `node` and the script) and answers the exit code. */

@@ -6,12 +6,13 @@ import { addAllOption, addPageOptions, everyPage, type ListPageOptions, queryTex
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
+import { registerScheduleEditCommands } from "./schedule-edits.ts";
 
 interface ListOptions extends ListPageOptions {
   search?: string;
 }
 
-/** `schedules list`, `schedules enable <id>`, `schedules disable <id>` (the status endpoint). */
+/** `schedules list`, `schedules enable|disable <id>` (the status endpoint), and create/edit/delete. */
 export function registerScheduleCommands(program: Command, io: CliIo): void {
   const schedules = program.command("schedules").description("recurring sync schedules");
 
@@ -35,6 +36,7 @@ export function registerScheduleCommands(program: Command, io: CliIo): void {
         runCommand(io, command, (context) => setStatus(context, id, status)),
       );
   }
+  registerScheduleEditCommands(schedules, io);
 }
 
 async function list(context: CommandContext, options: ListOptions): Promise<void> {
