@@ -80,7 +80,7 @@ export async function reportSync(
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
   else printReport(context, finished, result, failed);
-  if (result.skipped > 0 && asked.syncOptions?.price) await explainSkips(context, result);
+  if (result.skipped > 0 && asked.syncOptions?.price) await explainSkips(context);
   if (result.failure > 0) {
     throw new CliError(finished.message ?? failureMessage(result), {
       shown: context.interactive,
@@ -94,7 +94,7 @@ export async function reportSync(
  * Why items were skipped, where the CLI can tell: a price sync with both price fields off in
  * Settings (new accounts start so) skips every item. With --json the hint goes to stderr.
  */
-async function explainSkips(context: CommandContext, result: SyncJobResult): Promise<void> {
+async function explainSkips(context: CommandContext): Promise<void> {
   const { priceMapping } = await context.api.call("settings");
   if (priceMapping.syncPrice || priceMapping.syncMsrp) return;
   const hint = `Skipped: price sync is off in Settings: stockbridge settings set --sync-price (and/or --sync-msrp)`;
