@@ -218,6 +218,7 @@ async function completeInBash(words: string[]): Promise<string[]> {
     `COMP_WORDS=(${words.map(shellQuote).join(" ")})`,
     `COMP_CWORD=${words.length - 1}`,
     "_stockbridge",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${...}, not a template
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join("\n");
   const output = await new Promise<string>((resolveRun, reject) => {
