@@ -23,10 +23,10 @@ Every flag can also come from the environment as STOCKBRIDGE_<FLAG> (--dry-run: 
 --limit 50: STOCKBRIDGE_LIMIT=50); the command line wins. NO_COLOR turns colours off like --no-color.
 
 Exit codes:
-  0    ok
-  1    the server refused (its message is printed) or a run had failed items
-  2    usage error (bad command, flag or value)
-  3    not signed in, or the session expired: run \`stockbridge login\`
+  0  ok
+  1  the server refused (its message is printed) or a run had failed items
+  2  usage error (bad command, flag or value)
+  3  not signed in, or the session expired: run \`stockbridge login\`
   130  Ctrl+C while following a job (the job keeps running)`;
 
 /** The whole command tree, writing through `io`; `run` parses with it (tests may too, in-process). */
