@@ -40,11 +40,14 @@ export function createSessionFetch(options: {
   let refreshing: Promise<boolean> | null = null;
 
   async function send(url: string, init: RequestInit | undefined): Promise<Response> {
+    // An unanswered request has no id: an error report must not name the previous answer's.
+    lastRequestId = null;
     const response = await fetch(url, init);
     lastRequestId = response.headers.get("x-request-id");
+    const { pathname, search } = new URL(url);
     options.onAnswer?.({
       method: init?.method ?? "GET",
-      path: new URL(url).pathname + new URL(url).search,
+      path: `${pathname}${search}`,
       status: response.status,
       requestId: lastRequestId,
     });
