@@ -22,7 +22,8 @@ export default defineConfig({
         test: {
           name: "cli",
           include: ["cli/test/**/*.test.ts"],
-          globalSetup: ["cli/test/global-setup.ts"],
+          // The CLI tests run the built CLI: build-setup builds it first when its sources changed.
+          globalSetup: ["cli/test/build-setup.ts", "cli/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -5,6 +5,7 @@ export const DENO: string;
 export const DENO_FLAGS: string[];
 export function ensureDependencies(): void;
 export function ensureWebBuild(): void;
+export function ensureCliBuild(): void;
 export function run(command: string, args: string[], options?: object): void;
 export function startDeno(
   name: string,

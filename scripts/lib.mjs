@@ -49,6 +49,19 @@ export function ensureWebBuild() {
   run("npm", ["run", "build", "--workspace", "web"], { env: { ...process.env, NODE_ENV: "production" } });
 }
 
+/**
+ * Builds the CLI (plain JavaScript in cli/dist, run by `stockbridge`) when any of its sources, or the
+ * shared package bundled into it, is newer than the last build.
+ */
+export function ensureCliBuild() {
+  const built = join(ROOT, "cli", "dist", "index.js");
+  const sources = ["cli/src", "cli/package.json", "cli/tsup.config.ts", "shared/src"];
+  const newest = Math.max(...sources.map((source) => newestMtime(join(ROOT, source))));
+  if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
+  console.log("Building the CLI...");
+  run("npm", ["run", "build", "--workspace", "cli"]);
+}
+
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const stats = statSync(path);

@@ -1,9 +1,10 @@
 // `npm start`: the product on http://127.0.0.1:${PORT:-8000} with the sandbox behind it (unless
-// SANDBOX=off). Installs dependencies and builds the web app when needed.
-import { ensureDependencies, ensureWebBuild, startDeno } from "./lib.mjs";
+// SANDBOX=off). Installs dependencies and builds the web app and the CLI when needed.
+import { ensureCliBuild, ensureDependencies, ensureWebBuild, startDeno } from "./lib.mjs";
 
 ensureDependencies();
 ensureWebBuild();
+ensureCliBuild();
 
 const port = process.env.PORT ?? "8000";
 const sandboxPort = process.env.SANDBOX_PORT ?? "8100";

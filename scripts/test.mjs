@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DENO, ensureDependencies, ensureWebBuild, ROOT } from "./lib.mjs";
+import { DENO, ensureCliBuild, ensureDependencies, ensureWebBuild, ROOT } from "./lib.mjs";
 
 const ARTIFACTS = join(ROOT, ".test-artifacts");
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -27,6 +27,7 @@ for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {
   check(`types: ${entry} (deno check)`, DENO, ["check", "--config", "deno.json", ...files]);
 }
 ensureWebBuild();
+ensureCliBuild();
 
 const report = join(ARTIFACTS, "vitest.json");
 const vitest = spawnSync(

@@ -7,6 +7,10 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Readonly<Record<string, string | undefined>>;
   homeDir: string;
+  /** The clock (ms since epoch) that decides when a session token is due for refresh; Date.now by default. */
+  now?: () => number;
+  /** Calls `handler` on Ctrl+C until the returned function is called; without it Ctrl+C ends the process. */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 export function nodeIo(): CliIo {
@@ -16,6 +20,11 @@ export function nodeIo(): CliIo {
     stdin: process.stdin,
     env: process.env,
     homeDir: homedir(),
+    now: Date.now,
+    onInterrupt(handler) {
+      process.on("SIGINT", handler);
+      return () => process.off("SIGINT", handler);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { ApiError, type Job } from "@stockbridge/shared";
 import type { CommandContext } from "./context.ts";
-import { CliError } from "./errors.ts";
+import { CliError, EXIT } from "./errors.ts";
 import { printJson } from "./output/json.ts";
 import { isFinished, jobState } from "./output/progress-state.ts";
 
@@ -38,28 +38,44 @@ export async function startJob(
 
 /**
  * Follows a job until it ends by reading `GET /jobs/:id`, with a live progress view when a person
- * watches. Answers the final job, failed or not; the caller decides what that means.
+ * watches. Answers the final job, failed or not; the caller decides what that means. Ctrl+C stops
+ * following (exit 130) and says how to follow again: the job itself runs on, on the server.
  */
 export async function followJob(context: CommandContext, job: Job, texts: JobTexts): Promise<Job> {
   const view = context.interactive
-    ? (await import("./output/progress.tsx")).renderProgress(context.io, texts.label, jobState(job, texts))
+    ? (await import("./output/progress.tsx")).renderProgress(context.io, texts.label, jobState(job, texts), {
+        color: context.color,
+      })
     : null;
+  let stop: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    stop = context.io.onInterrupt?.(() => reject(stoppedFollowing(job)));
+  });
   let current = job;
   try {
     while (!isFinished(current)) {
-      await sleep(JOB_POLL_MS);
-      current = await context.api.call("job", { params: { id: job._id } });
+      await Promise.race([sleep(JOB_POLL_MS), interrupted]);
+      current = await Promise.race([context.api.call("job", { params: { id: job._id } }), interrupted]);
       view?.update(jobState(current, texts));
     }
   } catch (error) {
     await view?.close();
     throw error;
+  } finally {
+    stop?.();
   }
   const final = jobState(current, texts);
   await view?.finish(
     final.status === "succeeded" && texts.itemsFailed?.(current) ? { ...final, status: "failed" } : final,
   );
   return current;
+}
+
+function stoppedFollowing(job: Job): CliError {
+  return new CliError(
+    `Stopped following job ${job._id}; it keeps running. Follow it again: stockbridge jobs wait ${job._id}`,
+    { exitCode: EXIT.interrupted },
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MAX_PAGE_SIZE } from "@stockbridge/shared";
 import { Argument, type Command, InvalidArgumentError } from "commander";
-import { CliError } from "./errors.ts";
+import { CliError, usageError } from "./errors.ts";
 import { parseApiUrl } from "./session.ts";
 
 export const SYSTEMS = ["shopify", "acumatica"] as const;
@@ -28,6 +28,41 @@ export function wholeNumber(flag: string, min: number, max: number): (text: stri
 export interface PageOptions {
   page?: number;
   limit?: number;
+}
+
+/** A paged list's flags with `--all` (every page). */
+export interface ListPageOptions extends PageOptions {
+  all?: boolean;
+}
+
+/** `--all`: a list read page after page (at the largest page size unless `--limit` says otherwise). */
+export function addAllOption(command: Command): Command {
+  return command.option("--all", "every page: all rows in one table (or one JSON list)");
+}
+
+/**
+ * `--all`: every page's rows in order, read at the largest page size unless `--limit` says otherwise
+ * (`pageSize` for a list whose size is fixed); the total is the server's count at the last page.
+ */
+export async function everyPage<Row>(
+  options: ListPageOptions,
+  read: (query: {
+    page: string;
+    limit: string;
+  }) => Promise<{ rows: Row[]; total: number; totalPages: number }>,
+  pageSize = MAX_PAGE_SIZE,
+): Promise<{ rows: Row[]; total: number }> {
+  if (options.page !== undefined) throw usageError("Use either --all or --page, not both.");
+  const limit = String(options.limit ?? pageSize);
+  const rows: Row[] = [];
+  let total = 0;
+  for (let page = 1, pages = 1; page <= pages; page += 1) {
+    const answer = await read({ page: String(page), limit });
+    rows.push(...answer.rows);
+    total = answer.total;
+    pages = answer.totalPages;
+  }
+  return { rows, total };
 }
 
 /** `--page <n>`, and `--limit <n>` unless the list's page size is fixed (execution history). */

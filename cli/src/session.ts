@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type ApiClient, createApiClient } from "@stockbridge/shared";
 import { usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
+import { type Answer, createSessionFetch, type SessionToken } from "./session-fetch.ts";
 
 export const DEFAULT_API_URL = "http://127.0.0.1:8000";
 const CREDENTIALS_FILE = "credentials.json";
@@ -91,13 +92,20 @@ export interface Session {
   /** Where the token came from: `STOCKBRIDGE_TOKEN`, the saved credentials, or nowhere. */
   tokenSource: "env" | "file" | null;
   hasToken: boolean;
+  /** The X-Request-Id of the latest answer, for error reports. */
+  lastRequestId(): string | null;
 }
 
 /**
  * The API to talk to and the token to send. The URL comes from `--api`, `STOCKBRIDGE_API_URL`, the
  * saved credentials, then the default; a saved token is sent only to the URL it was issued by.
+ * `STOCKBRIDGE_TOKEN` is sent as it is (a personal API token or a session token) and wins over the
+ * saved one.
  */
-export function openSession(io: CliIo, options: { api?: string | undefined }): Session {
+export function openSession(
+  io: CliIo,
+  options: { api?: string | undefined; onAnswer?: (answer: Answer) => void },
+): Session {
   const saved = readCredentials(io);
   const fromEnv = io.env.STOCKBRIDGE_API_URL?.trim();
   const apiUrl =
@@ -107,18 +115,48 @@ export function openSession(io: CliIo, options: { api?: string | undefined }): S
     DEFAULT_API_URL;
   const envToken = io.env.STOCKBRIDGE_TOKEN?.trim();
   const fileToken = saved && saved.apiUrl === apiUrl ? saved.token : null;
-  const token = envToken || fileToken || null;
   const tokenSource = envToken ? "env" : fileToken ? "file" : null;
-  // Spec: a 401 removes the stored token. One from the environment is not ours to remove.
-  const client = apiClient(apiUrl, token, () => {
-    if (tokenSource === "file") removeCredentials(io);
+  const token: SessionToken = {
+    value: envToken || fileToken || null,
+    refused: false,
+    save(fresh) {
+      // A refreshed session token replaces the saved one; one from the environment lives in memory.
+      if (tokenSource === "file" && saved)
+        saveCredentials(io, { ...saved, token: fresh, savedAt: nowIso(io) });
+    },
+  };
+  const transport = createSessionFetch({
+    apiUrl,
+    token,
+    now: io.now ?? Date.now,
+    onAnswer: options.onAnswer,
   });
-  return { apiUrl, client, tokenSource, hasToken: token !== null };
+  const client = createApiClient({
+    baseUrl: `${apiUrl}/api`,
+    getToken: () => token.value,
+    fetch: transport.fetch,
+    // Spec: a 401 removes the stored token; here only once the server also refused to refresh it.
+    // One from the environment is not ours to remove.
+    onUnauthorized: () => {
+      if (tokenSource === "file" && token.refused) removeCredentials(io);
+    },
+  });
+  return {
+    apiUrl,
+    client,
+    tokenSource,
+    hasToken: token.value !== null,
+    lastRequestId: transport.lastRequestId,
+  };
 }
 
-/** The shared typed client for `{apiUrl}/api`: the only way this CLI talks to the server. */
-export function apiClient(apiUrl: string, token: string | null, onUnauthorized?: () => void): ApiClient {
-  return createApiClient({ baseUrl: `${apiUrl}/api`, getToken: () => token, onUnauthorized });
+/** The shared typed client for `{apiUrl}/api` without a session (sign-in). */
+export function apiClient(apiUrl: string, token: string | null): ApiClient {
+  return createApiClient({ baseUrl: `${apiUrl}/api`, getToken: () => token });
+}
+
+function nowIso(io: Pick<CliIo, "now">): string {
+  return new Date((io.now ?? Date.now)()).toISOString();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -10,8 +10,9 @@ import type { CliIo } from "../io.ts";
 import { type System, systemArgument } from "../options.ts";
 import { describeTestState } from "../output/describe.ts";
 import { printJson } from "../output/json.ts";
+import { registerConnectionSaveCommands } from "./connections-save.ts";
 
-/** `connections` (both cards) and `connections test <system>`. Secrets never reach the CLI. */
+/** `connections` (both cards), `connections test <system>` and `connections save <system>`. Secrets are never shown. */
 export function registerConnectionCommands(program: Command, io: CliIo): void {
   const connections = program
     .command("connections")
@@ -25,6 +26,8 @@ export function registerConnectionCommands(program: Command, io: CliIo): void {
     .action((system: System, _options: object, command: Command) =>
       runCommand(io, command, (context) => testConnection(context, system)),
     );
+
+  registerConnectionSaveCommands(connections, io);
 }
 
 async function showConnections(context: CommandContext): Promise<void> {
@@ -52,10 +55,10 @@ async function testConnection(context: CommandContext, system: System): Promise<
 
 function printCards(context: CommandContext, data: Connections): void {
   if (data.shopifyConnection) printShopify(context, data.shopifyConnection);
-  else context.out("Shopify: not connected (save the connection in the web app's Settings)");
+  else context.out("Shopify: not connected (save it with `stockbridge connections save shopify`)");
   context.out();
   if (data.acumaticaConnection) printAcumatica(context, data.acumaticaConnection);
-  else context.out("Acumatica: not connected (save the connection in the web app's Settings)");
+  else context.out("Acumatica: not connected (save it with `stockbridge connections save acumatica`)");
 }
 
 function printShopify(context: CommandContext, connection: ShopifyConnection): void {

@@ -2,7 +2,7 @@ import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistory } from "@stockbridge
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { addPageOptions } from "../options.ts";
+import { addAllOption, addPageOptions, everyPage, type ListPageOptions } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
@@ -12,12 +12,14 @@ export function registerHistoryCommands(program: Command, io: CliIo): void {
   const history = program.command("history").description("execution history of sync runs");
 
   addPageOptions(
-    history
-      .command("list")
-      .description(`list sync runs, newest first (${EXECUTION_HISTORY_PAGE_SIZE} per page)`),
+    addAllOption(
+      history
+        .command("list")
+        .description(`list sync runs, newest first (${EXECUTION_HISTORY_PAGE_SIZE} per page)`),
+    ),
     { limit: false },
-  ).action((options: { page?: number }, command: Command) =>
-    runCommand(io, command, (context) => list(context, options.page)),
+  ).action((options: ListPageOptions, command: Command) =>
+    runCommand(io, command, (context) => list(context, options)),
   );
 
   history
@@ -29,12 +31,31 @@ export function registerHistoryCommands(program: Command, io: CliIo): void {
     );
 }
 
-async function list(context: CommandContext, page: number | undefined): Promise<void> {
+async function list(context: CommandContext, options: ListPageOptions): Promise<void> {
   context.requireSignedIn();
-  const data = await context.api.call("executionHistory", {
-    query: { page: page === undefined ? undefined : String(page) },
-  });
+  if (options.all) {
+    // The page size is fixed at 10 (the spec's screen); `limit` is not sent.
+    const { rows, total } = await everyPage(
+      options,
+      async ({ page }) => {
+        const data = await context.api.call("executionHistory", { query: { page } });
+        return { rows: data.histories, total: data.total, totalPages: data.totalPages };
+      },
+      EXECUTION_HISTORY_PAGE_SIZE,
+    );
+    if (context.json) return printJson(context.io.stdout, { histories: rows, total });
+    return printRuns(context, { histories: rows, total, page: 1, totalPages: 1 });
+  }
+  const page = options.page === undefined ? undefined : String(options.page);
+  const data = await context.api.call("executionHistory", { query: { page } });
   if (context.json) return printJson(context.io.stdout, data);
+  await printRuns(context, data);
+}
+
+async function printRuns(
+  context: CommandContext,
+  data: { histories: ExecutionHistory[]; total: number; page: number; totalPages: number },
+): Promise<void> {
   if (data.histories.length === 0) {
     context.out(data.total === 0 ? "No sync runs yet." : "No runs on this page.");
     return;

@@ -13,8 +13,10 @@ import { usageError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import { endJob, followJob, type JobTexts, startJob } from "../jobs.ts";
 import {
+  addAllOption,
   addPageOptions,
-  type PageOptions,
+  everyPage,
+  type ListPageOptions,
   queryText,
   SYSTEM_NAMES,
   type System,
@@ -28,7 +30,7 @@ interface PullOptions {
   wait: boolean;
 }
 
-interface ListOptions extends PageOptions {
+interface ListOptions extends ListPageOptions {
   search?: string;
   sort?: string;
   direction?: "asc" | "desc";
@@ -48,9 +50,8 @@ export function registerProductCommands(program: Command, io: CliIo): void {
     );
 
   addPageOptions(
-    products
-      .command("list")
-      .description("list the pulled products of one system")
+    addAllOption(products.command("list"))
+      .description("list the pulled products of one system (--all: every page)")
       .addArgument(systemArgument())
       .option("--search <text>", "SKU contains")
       .option(
@@ -99,25 +100,42 @@ export function printPullSummary(context: CommandContext, job: Job): void {
 }
 
 async function list(context: CommandContext, system: System, options: ListOptions): Promise<void> {
-  const query = {
-    search: options.search,
-    sortDirection: options.direction,
-    page: queryText(options.page),
-    limit: queryText(options.limit),
-  };
+  const query = { search: options.search, sortDirection: options.direction };
   if (system === "shopify") {
     const sortBy = sortField(SHOPIFY_SORT_FIELDS, options.sort, system);
     context.requireSignedIn();
-    const data = await context.api.call("shopifyProducts", { query: { ...query, sortBy } });
-    if (context.json) return printJson(context.io.stdout, data);
-    await printProducts(context, SHOPIFY_COLUMNS, data);
+    await showProducts(context, SHOPIFY_COLUMNS, options, (page) =>
+      context.api.call("shopifyProducts", { query: { ...query, ...page, sortBy } }),
+    );
   } else {
     const sortBy = sortField(ACUMATICA_SORT_FIELDS, options.sort, system);
     context.requireSignedIn();
-    const data = await context.api.call("acumaticaProducts", { query: { ...query, sortBy } });
-    if (context.json) return printJson(context.io.stdout, data);
-    await printProducts(context, ACUMATICA_COLUMNS, data);
+    await showProducts(context, ACUMATICA_COLUMNS, options, (page) =>
+      context.api.call("acumaticaProducts", { query: { ...query, ...page, sortBy } }),
+    );
   }
+}
+
+type ProductPage<Row> = { products: Row[]; total: number; page: number; totalPages: number };
+
+/** One page as the API answers it, or with `--all` every page: `{ products, total }` with `--json`. */
+async function showProducts<Row extends { lastSynced: string }>(
+  context: CommandContext,
+  columns: ReadonlyArray<Column<Row>>,
+  options: ListOptions,
+  read: (page: { page?: string; limit?: string }) => Promise<ProductPage<Row>>,
+): Promise<void> {
+  if (options.all) {
+    const { rows, total } = await everyPage(options, async (page) => {
+      const data = await read(page);
+      return { rows: data.products, total: data.total, totalPages: data.totalPages };
+    });
+    if (context.json) return printJson(context.io.stdout, { products: rows, total });
+    return printProducts(context, columns, { products: rows, total, page: 1, totalPages: 1 });
+  }
+  const data = await read({ page: queryText(options.page), limit: queryText(options.limit) });
+  if (context.json) return printJson(context.io.stdout, data);
+  await printProducts(context, columns, data);
 }
 
 /** `--sort`: the fields differ per system, so it is checked here rather than by commander. */

@@ -2,22 +2,22 @@ import { describeSchedule, MESSAGES, type Schedule } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { addPageOptions, type PageOptions, queryText } from "../options.ts";
+import { addAllOption, addPageOptions, everyPage, type ListPageOptions, queryText } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
+import { registerScheduleEditCommands } from "./schedule-edits.ts";
 
-interface ListOptions extends PageOptions {
+interface ListOptions extends ListPageOptions {
   search?: string;
 }
 
-/** `schedules list`, `schedules enable <id>`, `schedules disable <id>` (the status endpoint). */
+/** `schedules list`, `schedules enable|disable <id>` (the status endpoint), and create/edit/delete. */
 export function registerScheduleCommands(program: Command, io: CliIo): void {
   const schedules = program.command("schedules").description("recurring sync schedules");
 
   addPageOptions(
-    schedules
-      .command("list")
+    addAllOption(schedules.command("list"))
       .description("list schedules with their next run")
       .option("--search <text>", "name contains"),
   ).action((options: ListOptions, command: Command) =>
@@ -36,17 +36,35 @@ export function registerScheduleCommands(program: Command, io: CliIo): void {
         runCommand(io, command, (context) => setStatus(context, id, status)),
       );
   }
+  registerScheduleEditCommands(schedules, io);
 }
 
 async function list(context: CommandContext, options: ListOptions): Promise<void> {
   context.requireSignedIn();
-  const data = await context.api.call("listSchedules", {
-    query: { search: options.search, page: queryText(options.page), limit: queryText(options.limit) },
-  });
+  const read = (page: { page?: string; limit?: string }) =>
+    context.api.call("listSchedules", { query: { search: options.search, ...page } });
+  if (options.all) {
+    const { rows, total } = await everyPage(options, async (page) => {
+      const data = await read(page);
+      return { rows: data.schedules, total: data.total, totalPages: data.totalPages };
+    });
+    if (context.json) return printJson(context.io.stdout, { schedules: rows, total });
+    return printSchedules(context, { schedules: rows, total, page: 1, totalPages: 1 });
+  }
+  const data = await read({ page: queryText(options.page), limit: queryText(options.limit) });
   if (context.json) return printJson(context.io.stdout, data);
+  await printSchedules(context, data);
+}
+
+async function printSchedules(
+  context: CommandContext,
+  data: { schedules: Schedule[]; total: number; page: number; totalPages: number },
+): Promise<void> {
   if (data.schedules.length === 0) {
     context.out(
-      data.total === 0 ? "No schedules (create them in the web app)." : "No schedules on this page.",
+      data.total === 0
+        ? "No schedules (create one with `stockbridge schedules create`)."
+        : "No schedules on this page.",
     );
     return;
   }

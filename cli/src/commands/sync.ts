@@ -62,20 +62,25 @@ async function sync(context: CommandContext, options: SyncCommandOptions): Promi
   const { job } = await startJob(context, () =>
     context.api.call("syncMappings", { body: { mappingIds, syncOptions, dryRun } }),
   );
-  await reportSync(context, await followJob(context, job, syncTexts(dryRun)));
+  await reportSync(context, await followJob(context, job, syncTexts(dryRun)), { syncOptions });
 }
 
 /**
  * How a finished sync job ends the command, for `sync` and `jobs wait` alike: the report (or the
  * job with `--json`), then exit 1 with each failed item when any failed.
  */
-export async function reportSync(context: CommandContext, finished: Job): Promise<void> {
+export async function reportSync(
+  context: CommandContext,
+  finished: Job,
+  asked: { syncOptions?: SyncOptions } = {},
+): Promise<void> {
   const result = readSyncJobResult(finished.result);
   if (finished.status === "failed" || !result) return endJob(context, finished, syncTexts(false));
 
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
   else printReport(context, finished, result, failed);
+  if (result.skipped > 0 && asked.syncOptions?.price) await explainSkips(context);
   if (result.failure > 0) {
     throw new CliError(finished.message ?? failureMessage(result), {
       shown: context.interactive,
@@ -83,6 +88,18 @@ export async function reportSync(context: CommandContext, finished: Job): Promis
       details: context.json ? failed.map(failedLine) : [],
     });
   }
+}
+
+/**
+ * Why items were skipped, where the CLI can tell: a price sync with both price fields off in
+ * Settings (new accounts start so) skips every item. With --json the hint goes to stderr.
+ */
+async function explainSkips(context: CommandContext): Promise<void> {
+  const { priceMapping } = await context.api.call("settings");
+  if (priceMapping.syncPrice || priceMapping.syncMsrp) return;
+  const hint = `Skipped: price sync is off in Settings: stockbridge settings set --sync-price (and/or --sync-msrp)`;
+  if (context.json) context.err(hint);
+  else context.out(hint);
 }
 
 export function syncTexts(dryRun: boolean): JobTexts {

@@ -3,11 +3,21 @@ import type { CliIo } from "../io.ts";
 import { countsText, type ProgressState, progressBar } from "./progress-state.ts";
 
 /** Phase text, done/total and a bar while the work runs; the closing message once it ends. */
-export function ProgressView({ label, state }: { label: string; state: ProgressState }) {
+export function ProgressView({
+  label,
+  state,
+  color = true,
+}: {
+  label: string;
+  state: ProgressState;
+  /** False under NO_COLOR / --no-color: the same view without colours. */
+  color?: boolean;
+}) {
+  const tint = (name: string) => (color ? name : undefined);
   if (state.status !== "running") {
     const ok = state.status === "succeeded";
     return (
-      <Text color={ok ? "green" : "red"}>
+      <Text color={tint(ok ? "green" : "red")}>
         {ok ? "✔" : "✖"} {state.message ?? (ok ? "Done" : "Failed")}
       </Text>
     );
@@ -16,10 +26,10 @@ export function ProgressView({ label, state }: { label: string; state: ProgressS
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{label}</Text> <Text color="cyan">{state.phase}</Text>
+        <Text bold={color}>{label}</Text> <Text color={tint("cyan")}>{state.phase}</Text>
       </Text>
       <Text>
-        <Text color="cyan">{progressBar(state)}</Text>
+        <Text color={tint("cyan")}>{progressBar(state)}</Text>
         {counts ? ` ${counts}` : ""}
       </Text>
     </Box>
@@ -35,18 +45,24 @@ export interface ProgressHandle {
 }
 
 /** Mounts the live progress view on the terminal; only called when stdout is a TTY. */
-export function renderProgress(io: CliIo, label: string, initial: ProgressState): ProgressHandle {
+export function renderProgress(
+  io: CliIo,
+  label: string,
+  initial: ProgressState,
+  options: { color: boolean },
+): ProgressHandle {
   const streams = terminalStreams(io);
-  const instance = render(<ProgressView label={label} state={initial} />, {
+  const view = (state: ProgressState) => <ProgressView label={label} state={state} color={options.color} />;
+  const instance = render(view(initial), {
     ...streams,
     patchConsole: false,
   });
   return {
     update(state) {
-      instance.rerender(<ProgressView label={label} state={state} />);
+      instance.rerender(view(state));
     },
     async finish(state) {
-      instance.rerender(<ProgressView label={label} state={state} />);
+      instance.rerender(view(state));
       instance.unmount();
       await instance.waitUntilExit();
     },

@@ -42,13 +42,13 @@ export function formatTable<Row>(columns: ReadonlyArray<Column<Row>>, rows: read
   return [layout.header, ...layout.rows].map((cells) => layoutLine(layout, cells)).join("\n");
 }
 
-/** A table on stdout: styled through Ink in a terminal, plain text otherwise. */
+/** A table on stdout: styled through Ink in a terminal with colours on, plain text otherwise. */
 export async function printTable<Row>(
   context: CommandContext,
   columns: ReadonlyArray<Column<Row>>,
   rows: readonly Row[],
 ): Promise<void> {
-  if (context.interactive) {
+  if (context.color) {
     // Ink is loaded only when a person watches: scripts never pay its start-up time.
     const { renderTable } = await import("./table-view.tsx");
     context.out(renderTable(columns, rows));

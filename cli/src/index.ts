@@ -1,0 +1,3 @@
+// The built CLI's entry (`dist/index.js`), loaded by `bin/stockbridge.mjs`.
+export { nodeIo } from "./io.ts";
+export { run } from "./main.ts";
