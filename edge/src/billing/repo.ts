@@ -125,18 +125,9 @@ export function createBillingRepo(db: Db) {
 
     /**
      * Stores what Stripe reported. A live subscription is never replaced by an ended one of the same
-     * user (a late `deleted` of an old subscription must not take access from the new one). With
-     * `onlyIfNewer`, a state older than the stored one (by its event's `created`) is ignored.
+     * user (a late `deleted` of an old subscription must not take access from the new one).
      */
-    async saveSubscription(
-      userId: string,
-      write: SubscriptionWrite,
-      now: string,
-      options: { onlyIfNewer: boolean },
-    ): Promise<void> {
-      const newer = options.onlyIfNewer
-        ? "AND excluded.source_event_created >= subscriptions.source_event_created"
-        : "";
+    async saveSubscription(userId: string, write: SubscriptionWrite, now: string): Promise<void> {
       await db.execute({
         sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, plan_name, status, current_period_end,
                                          cancel_at_period_end, source_event_created, updated_at)
@@ -152,7 +143,7 @@ export function createBillingRepo(db: Db) {
                 source_event_created = MAX(excluded.source_event_created,
                   CASE WHEN subscriptions.subscription_id = excluded.subscription_id THEN subscriptions.source_event_created ELSE 0 END),
                 updated_at = excluded.updated_at
-              WHERE (subscriptions.subscription_id = excluded.subscription_id ${newer})
+              WHERE subscriptions.subscription_id = excluded.subscription_id
                  OR (subscriptions.subscription_id != excluded.subscription_id
                      AND (subscriptions.status IN ${ENDED} OR excluded.status NOT IN ${ENDED}))`,
         args: [
