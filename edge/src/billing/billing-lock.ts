@@ -1,6 +1,6 @@
-import { AppError, ConflictError, UpstreamError } from "../http/errors.ts";
+import { AppError, UpstreamError } from "../http/errors.ts";
+import { BillingInProgressError } from "./errors.ts";
 import type { BillingRepo } from "./repo.ts";
-import { BILLING_IN_PROGRESS } from "./stripe-gateway.ts";
 
 /**
  * How long a claim holds without its process. Longer than any one operation can take (a few Stripe
@@ -27,7 +27,7 @@ export function createBillingLock(deps: { repo: BillingRepo; now: () => Date }) 
         now: now.toISOString(),
         heldUntil: new Date(now.getTime() + BILLING_LOCK_MS).toISOString(),
       });
-      if (generation === null) throw new ConflictError(BILLING_IN_PROGRESS);
+      if (generation === null) throw new BillingInProgressError();
       // Keys stay the same until an operation settles: a retry after a lost answer or a crash
       // replays Stripe's first answer; the next operation gets new ones.
       const keyFor: KeyFor = (step, ...parts) =>

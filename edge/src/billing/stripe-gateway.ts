@@ -1,6 +1,11 @@
 import Stripe from "stripe";
-import { ConflictError, UpstreamError, ValidationError } from "../http/errors.ts";
-import { BillingNotConfiguredError, PaymentFailedError, WebhookSignatureError } from "./errors.ts";
+import { UpstreamError, ValidationError } from "../http/errors.ts";
+import {
+  BillingInProgressError,
+  BillingNotConfiguredError,
+  PaymentFailedError,
+  WebhookSignatureError,
+} from "./errors.ts";
 import {
   type CheckoutSessionView,
   type PriceView,
@@ -64,10 +69,6 @@ export interface StripeGateway {
 export interface Write {
   idempotencyKey: string;
 }
-
-/** A second billing change of the same user while one runs (also Stripe's answer to a reused key). */
-export const BILLING_IN_PROGRESS =
-  "Another change to your subscription is in progress. Wait for it to finish, then try again.";
 
 export interface StripeGatewayOptions {
   secretKey: string;
@@ -308,7 +309,7 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
       );
     if (error.type === "StripeCardError") throw new PaymentFailedError(error.message);
     // The same key is in flight elsewhere, or was used for other parameters: another change raced.
-    if (error.type === "StripeIdempotencyError") throw new ConflictError(BILLING_IN_PROGRESS);
+    if (error.type === "StripeIdempotencyError") throw new BillingInProgressError();
     if (error.code === "resource_missing")
       throw new UnknownResource("Stripe", `${what} failed: ${error.message}`);
     throw new UpstreamError("Stripe", `${what} failed: ${error.message}`);
