@@ -76,24 +76,41 @@ Deno.serve(
 /**
  * Locally the token secret and the encryption key are generated once and kept in the data folder,
  * so `npm start` needs no set-up and sessions survive a restart. Production must configure both.
+ * In sandbox mode the Stripe webhook secret is kept there too: the sandbox started by `npm start`
+ * or `npm run sandbox` on the same folder signs with it (scripts/lib.mjs, developmentWebhookSecret).
  */
 async function withDevelopmentSecrets(current: Config): Promise<Config> {
   const file = `${current.dataDir}/dev-secrets.json`;
-  let stored: { jwtSecret?: string; encryptionKeys?: string } = {};
+  let stored: { jwtSecret?: string; encryptionKeys?: string; stripeWebhookSecret?: string } = {};
   try {
     stored = JSON.parse(await Deno.readTextFile(file));
   } catch {
     // first start: generate below
   }
-  const random = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const bytes = () => crypto.getRandomValues(new Uint8Array(32));
+  const random = () => btoa(String.fromCharCode(...bytes()));
+  const hex = () => [...bytes()].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   const secrets = {
     jwtSecret: current.jwtSecret ?? stored.jwtSecret ?? random(),
     encryptionKeys: current.encryptionKeys ?? stored.encryptionKeys ?? `dev1:${random()}`,
   };
-  if (secrets.jwtSecret !== stored.jwtSecret || secrets.encryptionKeys !== stored.encryptionKeys) {
-    await Deno.writeTextFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const webhookSecret =
+    current.stripeWebhookSecret || !current.sandboxUrl
+      ? stored.stripeWebhookSecret
+      : (stored.stripeWebhookSecret ?? `whsec_${hex()}`);
+  if (
+    secrets.jwtSecret !== stored.jwtSecret ||
+    secrets.encryptionKeys !== stored.encryptionKeys ||
+    webhookSecret !== stored.stripeWebhookSecret
+  ) {
+    const kept = { ...stored, ...secrets, stripeWebhookSecret: webhookSecret };
+    await Deno.writeTextFile(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
   }
-  return { ...current, ...secrets };
+  return {
+    ...current,
+    ...secrets,
+    stripeWebhookSecret: current.stripeWebhookSecret ?? (current.sandboxUrl ? webhookSecret : undefined),
+  };
 }
 
 /** Every A and AAAA address of a host, for the outbound address guard (a missing family is no error). */

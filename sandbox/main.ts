@@ -14,7 +14,11 @@ const sandbox = createSandbox({
   size: size ? Number(size) : undefined,
   stripeWebhookUrl:
     Deno.env.get("SANDBOX_STRIPE_WEBHOOK_URL") ?? `http://127.0.0.1:${appPort}/api/webhooks/stripe`,
-  stripeWebhookSecret: Deno.env.get("STRIPE_WEBHOOK_SECRET") ?? "whsec_sandbox_local_only",
+  // `npm start` and `npm run sandbox` pass the data folder's secret. Without one, a secret only this
+  // process knows: a public default would let anyone sign events a sandbox-mode edge accepts.
+  stripeWebhookSecret:
+    Deno.env.get("STRIPE_WEBHOOK_SECRET") ??
+    `whsec_${[...crypto.getRandomValues(new Uint8Array(32))].map((byte) => byte.toString(16).padStart(2, "0")).join("")}`,
   remoteAddressOf: (c) => {
     const remote = getConnInfo(c).remote;
     return remote.address;

@@ -14,3 +14,4 @@ export function startDeno(
   readyUrl: string,
 ): Promise<ChildProcess>;
 export function freePort(): Promise<number>;
+export function developmentWebhookSecret(dataDir: string): string;

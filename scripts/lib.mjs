@@ -1,7 +1,8 @@
 // Helpers shared by the start, test and sandbox scripts (plain Node, no dependencies, so they run
 // before `npm install` has happened).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 
@@ -106,6 +107,29 @@ export async function startDeno(name, entry, env, readyUrl) {
   }
   child.kill();
   throw new Error(`${name} did not answer at ${readyUrl} within 30 s`);
+}
+
+/**
+ * The Stripe webhook secret the sandbox signs with and a sandbox-mode edge verifies with: made once
+ * per data folder and kept in its dev-secrets.json beside the edge's other development secrets
+ * (edge/main.ts reads the same entry), so no one else knows it.
+ */
+export function developmentWebhookSecret(dataDir) {
+  const folder = resolve(ROOT, dataDir);
+  const file = join(folder, "dev-secrets.json");
+  let stored = {};
+  try {
+    stored = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    // first start: generated below
+  }
+  if (typeof stored.stripeWebhookSecret === "string" && stored.stripeWebhookSecret) {
+    return stored.stripeWebhookSecret;
+  }
+  const stripeWebhookSecret = `whsec_${randomBytes(32).toString("hex")}`;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...stored, stripeWebhookSecret }, null, 2), { mode: 0o600 });
+  return stripeWebhookSecret;
 }
 
 /** A free loopback port (bound then released) for servers that tests start. */

@@ -1,12 +1,17 @@
 // `npm run sandbox`: only the simulators of Shopify, Acumatica and Stripe, on SANDBOX_PORT (8100).
-import { ensureDependencies, startDeno } from "./lib.mjs";
+import { developmentWebhookSecret, ensureDependencies, startDeno } from "./lib.mjs";
 
 ensureDependencies();
 const port = process.env.SANDBOX_PORT ?? "8100";
 const child = await startDeno(
   "sandbox",
   "sandbox/main.ts",
-  { SANDBOX_PORT: port },
+  {
+    SANDBOX_PORT: port,
+    // The data folder's secret, which an edge in sandbox mode on the same folder verifies with.
+    STRIPE_WEBHOOK_SECRET:
+      process.env.STRIPE_WEBHOOK_SECRET ?? developmentWebhookSecret(process.env.DATA_DIR ?? ".data"),
+  },
   `http://127.0.0.1:${port}/__control/state`,
 );
 console.log(`Sandbox ready: http://127.0.0.1:${port}  (control API: /__control/state)`);

@@ -1,6 +1,12 @@
 // `npm start`: the product on http://127.0.0.1:${PORT:-8000} with the sandbox behind it (unless
 // SANDBOX=off). Installs dependencies and builds the web app and the CLI when needed.
-import { ensureCliBuild, ensureDependencies, ensureWebBuild, startDeno } from "./lib.mjs";
+import {
+  developmentWebhookSecret,
+  ensureCliBuild,
+  ensureDependencies,
+  ensureWebBuild,
+  startDeno,
+} from "./lib.mjs";
 
 ensureDependencies();
 ensureWebBuild();
@@ -21,7 +27,8 @@ try {
   const env = { PORT: port };
   if (useSandbox) {
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_sandbox_local_only";
+    const webhookSecret =
+      process.env.STRIPE_WEBHOOK_SECRET ?? developmentWebhookSecret(process.env.DATA_DIR ?? ".data");
     children.push(
       await startDeno(
         "sandbox",

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
+import { developmentWebhookSecret, freePort, startDeno } from "../../scripts/lib.mjs";
 
 /**
  * The product as `npm start` runs it, for a suite's global set-up: the sandbox and the edge under
@@ -17,7 +17,9 @@ export async function startProduct(
   const [appPort, sandboxPort] = [await freePort(), await freePort()];
   const appUrl = `http://127.0.0.1:${appPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const webhookSecret = `whsec_${suite}_sandbox`;
+  // As `npm start` does: the sandbox signs with the data folder's secret, which the edge (given no
+  // STRIPE_WEBHOOK_SECRET) reads from the same folder.
+  const webhookSecret = developmentWebhookSecret(dataDir);
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const child of children) child.kill("SIGTERM");
@@ -41,7 +43,8 @@ export async function startProduct(
           DATA_DIR: dataDir,
           SANDBOX_URL: sandboxUrl,
           STRIPE_SECRET_KEY: `sk_test_${suite}`,
-          STRIPE_WEBHOOK_SECRET: webhookSecret,
+          // Blank, so a secret in the caller's environment cannot stand in for the folder's.
+          STRIPE_WEBHOOK_SECRET: "",
           PASSWORD_ITERATIONS: "1000",
           // Every test registers its own user, all from this one loopback address.
           REGISTRATIONS_PER_MINUTE: "1000",

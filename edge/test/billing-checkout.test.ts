@@ -99,6 +99,30 @@ describe("POST /subscriptions/create-checkout-session", () => {
     expect((await world.stripe.customers.list()).data).toHaveLength(1);
   });
 
+  it("keeps one payable checkout per user: the same plan's open one again, another plan's closed", async () => {
+    const world = await startBillingWorld();
+    const { api } = await world.user();
+    const growth = await api.call("createCheckoutSession", { body: { priceId: GROWTH } });
+
+    const again = await api.call("createCheckoutSession", { body: { priceId: GROWTH } });
+    const scale = await api.call("createCheckoutSession", { body: { priceId: SCALE } });
+
+    expect(again.url).toBe(growth.url);
+    const sessionOf = (url: string) => world.stripe.checkout.sessions.retrieve(url.split("/").at(-1) ?? "");
+    expect((await sessionOf(growth.url)).status).toBe("expired");
+    const open = await world.stripe.checkout.sessions.list({
+      customer: String((await sessionOf(scale.url)).customer),
+      status: "open",
+    });
+    expect(open.data.map((session) => session.url)).toEqual([scale.url]);
+    const paid = await fetch(`${growth.url}/pay`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(paid.ok).toBe(false);
+  });
+
   it("answers 400 for a price that is not an offered plan", async () => {
     const world = await startBillingWorld();
     const { api } = await world.user();
@@ -118,6 +142,24 @@ describe("POST /subscriptions/create-checkout-session", () => {
     const error = await failure(api.call("createCheckoutSession", { body: { priceId: SCALE } }));
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/Switch plans instead/);
+  });
+
+  it("answers 409 while Stripe still bills a past-due subscription, instead of starting a second", async () => {
+    const world = await startBillingWorld();
+    const { api, token } = await world.user();
+    const { subscriptionId } = await world.checkoutAndPay(token);
+    // The card on file starts declining: the renewal fails and Stripe keeps the subscription past due.
+    const customer = String((await world.stripe.subscriptions.retrieve(subscriptionId)).customer);
+    const declining = await world.stripe.paymentMethods.attach("pm_card_visa_chargeDeclined", { customer });
+    await world.stripe.subscriptions.update(subscriptionId, { default_payment_method: declining.id });
+    await world.advanceStripeClock(31 * 86_400);
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).status).toBe("past_due");
+
+    const error = await failure(api.call("createCheckoutSession", { body: { priceId: SCALE } }));
+
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/Switch plans instead/);
+    expect((await world.stripe.checkout.sessions.list({ customer, status: "open" })).data).toHaveLength(0);
   });
 });
 

@@ -56,6 +56,48 @@ describe("POST /api/webhooks/stripe", () => {
     expect((await response.json()).message).toMatch(/tolerance/i);
   });
 
+  it("refuses a signature more than five minutes in the future, and takes one within the skew", async () => {
+    const world = await startBillingWorld({ webhooks: false });
+    const event = (id: string) =>
+      JSON.stringify({
+        id,
+        object: "event",
+        type: "customer.created",
+        created: 1,
+        data: { object: { id: "cus_1" } },
+      });
+    const now = Math.floor(Date.now() / 1000);
+
+    const ahead = await world.deliver(event("evt_ahead"), { timestamp: now + 600 });
+    const skewed = await world.deliver(event("evt_skewed"), { timestamp: now + 120 });
+
+    expect(ahead.status).toBe(400);
+    expect(await ahead.json()).toMatchObject({
+      code: "INVALID_SIGNATURE",
+      message: expect.stringMatching(/tolerance/i),
+    });
+    expect(skewed.status).toBe(200);
+    const processed = await world.db.execute("SELECT id FROM stripe_events");
+    expect(processed.rows.map((row) => row.id)).toEqual(["evt_skewed"]);
+  });
+
+  it("answers 400 naming the field to a signed body that is not an event", async () => {
+    const world = await startBillingWorld({ webhooks: false });
+
+    for (const payload of ["[]", "null", "42", JSON.stringify({ type: "customer.created", created: 1 })]) {
+      const response = await world.deliver(payload);
+      expect(response.status, payload).toBe(400);
+      const body = await response.json();
+      expect(body, payload).toMatchObject({
+        code: "VALIDATION_FAILED",
+        message: "The webhook body is not a Stripe event",
+      });
+      expect(body.errors.length, payload).toBeGreaterThan(0);
+    }
+    const noId = await world.deliver(JSON.stringify({ type: "customer.created", created: 1 }));
+    expect((await noId.json()).errors).toEqual([{ path: "id", message: "must be the event's id" }]);
+  });
+
   it("refuses a delivery without a Stripe-Signature, and a tampered body", async () => {
     const world = await startBillingWorld({ webhooks: false });
     const payload = JSON.stringify({
@@ -161,6 +203,37 @@ describe("POST /api/webhooks/stripe", () => {
       status: "active",
     });
     expect((await api.call("subscriptionStatus")).hasAccess).toBe(true);
+  });
+
+  it("grants nothing from the payload of a subscription Stripe does not know", async () => {
+    const world = await startBillingWorld({ webhooks: false });
+    const { api, userId } = await world.user();
+    const forged = {
+      id: "evt_forged",
+      object: "event",
+      type: "customer.subscription.updated",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: "sub_not_in_stripe",
+          object: "subscription",
+          customer: "cus_not_in_stripe",
+          status: "active",
+          cancel_at_period_end: false,
+          created: 1,
+          current_period_end: 4_102_444_800,
+          metadata: { userId },
+          items: { data: [{ id: "si_x", current_period_end: 4_102_444_800, price: { id: GROWTH } }] },
+        },
+      },
+    };
+
+    const response = await world.deliver(JSON.stringify(forged));
+
+    expect(response.status).toBe(200);
+    expect(await storedSubscription(world)).toBeUndefined();
+    expect((await world.db.execute("SELECT customer_id FROM stripe_customers")).rows).toEqual([]);
+    expect(await api.call("subscriptionStatus")).toMatchObject({ hasAccess: false, subscription: null });
   });
 
   it("acknowledges events about customers it does not know and stores nothing", async () => {

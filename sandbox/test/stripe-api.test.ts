@@ -96,6 +96,59 @@ describe("Idempotency-Key", () => {
   });
 });
 
+describe("Idempotency-Key, as strict as Stripe", () => {
+  function createCustomer(origin: string, key: string, body = "email=twice%40example.com") {
+    return fetch(`${origin}/v1/customers`, {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/x-www-form-urlencoded", "idempotency-key": key },
+      body,
+    });
+  }
+
+  it("answers 409 idempotency_key_in_use to a request whose key is still in flight", async () => {
+    const { origin, simulator } = await given();
+    simulator.configure({ latencyMs: 200 });
+
+    const answers = await Promise.all([
+      createCustomer(origin, "double-click"),
+      createCustomer(origin, "double-click"),
+    ]);
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((answer) => answer.status === 409);
+    expect(await refused?.json()).toMatchObject({
+      error: { type: "idempotency_error", code: "idempotency_key_in_use" },
+    });
+    expect(simulator.state()).toMatchObject({ customers: 1 });
+    const replayed = await createCustomer(origin, "double-click");
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(simulator.state()).toMatchObject({ customers: 1 });
+  });
+
+  it("treats a key as new once it is 24 hours old", async () => {
+    const { origin, simulator, advance } = await given();
+    expect((await createCustomer(origin, "daily")).status).toBe(200);
+
+    await advance(24 * 3600);
+
+    const again = await createCustomer(origin, "daily");
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(simulator.state()).toMatchObject({ customers: 2 });
+  });
+
+  it("keeps no answer for a request refused while its parameters were checked", async () => {
+    const { origin, simulator } = await given();
+
+    const invalid = await createCustomer(origin, "fix-and-retry", "email=a%40example.com&colour=red");
+    const fixed = await createCustomer(origin, "fix-and-retry", "email=a%40example.com");
+
+    expect(invalid.status).toBe(400);
+    expect(fixed.status).toBe(200);
+    expect(simulator.state()).toMatchObject({ customers: 1 });
+  });
+});
+
 describe("unknown endpoints", () => {
   it("answers Stripe's Unrecognized request URL", async () => {
     const { origin } = await given();

@@ -1,4 +1,4 @@
-import { AppError } from "../http/errors.ts";
+import { AppError, ConflictError } from "../http/errors.ts";
 
 /** No Stripe key (or no webhook secret for the webhook): billing cannot work, and says so. */
 export class BillingNotConfiguredError extends AppError {
@@ -11,6 +11,16 @@ export class BillingNotConfiguredError extends AppError {
 export class PaymentFailedError extends AppError {
   constructor(message: string) {
     super(402, "PAYMENT_FAILED", message);
+  }
+}
+
+/**
+ * Another billing change of the same user is running (our claim is taken, or Stripe reports the
+ * request's idempotency key in flight or used for other parameters): the user tries again after it.
+ */
+export class BillingInProgressError extends ConflictError {
+  constructor() {
+    super("Another change to your subscription is in progress. Wait for it to finish, then try again.");
   }
 }
 

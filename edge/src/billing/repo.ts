@@ -69,6 +69,15 @@ export function createBillingRepo(db: Db) {
       return result.rows.length > 0;
     },
 
+    /** The plan a checkout session of this user was started for; null for sessions not theirs. */
+    async findCheckoutSessionPrice(id: string, userId: string): Promise<string | null> {
+      const result = await db.execute({
+        sql: "SELECT price_id FROM checkout_sessions WHERE id = ? AND user_id = ?",
+        args: [id, userId],
+      });
+      return result.rows[0] ? String(result.rows[0].price_id) : null;
+    },
+
     async findUserIdByCheckoutSession(id: string): Promise<string | null> {
       const result = await db.execute({
         sql: "SELECT user_id FROM checkout_sessions WHERE id = ?",
@@ -116,18 +125,9 @@ export function createBillingRepo(db: Db) {
 
     /**
      * Stores what Stripe reported. A live subscription is never replaced by an ended one of the same
-     * user (a late `deleted` of an old subscription must not take access from the new one). With
-     * `onlyIfNewer`, a state older than the stored one (by its event's `created`) is ignored.
+     * user (a late `deleted` of an old subscription must not take access from the new one).
      */
-    async saveSubscription(
-      userId: string,
-      write: SubscriptionWrite,
-      now: string,
-      options: { onlyIfNewer: boolean },
-    ): Promise<void> {
-      const newer = options.onlyIfNewer
-        ? "AND excluded.source_event_created >= subscriptions.source_event_created"
-        : "";
+    async saveSubscription(userId: string, write: SubscriptionWrite, now: string): Promise<void> {
       await db.execute({
         sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, plan_name, status, current_period_end,
                                          cancel_at_period_end, source_event_created, updated_at)
@@ -143,7 +143,7 @@ export function createBillingRepo(db: Db) {
                 source_event_created = MAX(excluded.source_event_created,
                   CASE WHEN subscriptions.subscription_id = excluded.subscription_id THEN subscriptions.source_event_created ELSE 0 END),
                 updated_at = excluded.updated_at
-              WHERE (subscriptions.subscription_id = excluded.subscription_id ${newer})
+              WHERE subscriptions.subscription_id = excluded.subscription_id
                  OR (subscriptions.subscription_id != excluded.subscription_id
                      AND (subscriptions.status IN ${ENDED} OR excluded.status NOT IN ${ENDED}))`,
         args: [
@@ -158,6 +158,35 @@ export function createBillingRepo(db: Db) {
           write.sourceEventCreated,
           now,
         ],
+      });
+    },
+
+    /**
+     * Claims the user's billing lock in one statement: free, or held past `heldUntil` by a process
+     * that died. Answers the generation to derive idempotency keys from, or null when it is held.
+     */
+    async claimBillingLock(
+      userId: string,
+      claim: { holder: string; operation: string; now: string; heldUntil: string },
+    ): Promise<number | null> {
+      const result = await db.execute({
+        sql: `INSERT INTO billing_locks (user_id, holder, operation, held_until) VALUES (?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET
+                holder = excluded.holder, operation = excluded.operation, held_until = excluded.held_until
+              WHERE billing_locks.holder IS NULL OR billing_locks.held_until <= ?
+              RETURNING generation`,
+        args: [userId, claim.holder, claim.operation, claim.heldUntil, claim.now],
+      });
+      const row = result.rows[0];
+      return row ? Number(row.generation) : null;
+    },
+
+    /** Frees the lock if `holder` still has it; `settled` moves to the next generation of keys. */
+    async releaseBillingLock(userId: string, release: { holder: string; settled: boolean }): Promise<void> {
+      await db.execute({
+        sql: `UPDATE billing_locks SET holder = NULL, operation = NULL, held_until = NULL, generation = generation + ?
+              WHERE user_id = ? AND holder = ?`,
+        args: [release.settled ? 1 : 0, userId, release.holder],
       });
     },
 

@@ -7,6 +7,7 @@ import {
   UpstreamError,
   ValidationError,
 } from "../http/errors.ts";
+import { createBillingLock, type KeyFor } from "./billing-lock.ts";
 import { BillingNotConfiguredError } from "./errors.ts";
 import { createPlanCatalog } from "./plans.ts";
 import type { BillingRepo } from "./repo.ts";
@@ -31,6 +32,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   const catalog = deps.gateway ? createPlanCatalog(deps.gateway, deps.now, deps.plansTtlMs) : null;
   const subscriptions = createSubscriptionStore({ repo, gateway: deps.gateway, catalog, now: deps.now });
   const webhooks = createWebhookProcessor({ repo, gateway: deps.gateway, subscriptions, now: deps.now });
+  const lock = createBillingLock({ repo, now: deps.now });
 
   function stripe(): StripeGateway {
     if (!deps.gateway) throw new BillingNotConfiguredError();
@@ -55,7 +57,11 @@ export function createBillingService(deps: BillingServiceDeps) {
     return repo.saveCustomer(userId, created, deps.now().toISOString());
   }
 
-  /** One paid subscription per user: a second checkout would bill twice. Stripe is asked too, in case a webhook is late. */
+  /**
+   * One paid subscription per user: a second would bill twice. Stripe is asked too (a webhook may be
+   * late, or an earlier request may have created one and died before storing it): any subscription
+   * still billing, even past due, blocks a new one.
+   */
   async function refuseSecondSubscription(userId: string): Promise<void> {
     const message = "You already have an active subscription. Switch plans instead of subscribing again.";
     const stored = await subscriptions.read(userId);
@@ -63,11 +69,33 @@ export function createBillingService(deps: BillingServiceDeps) {
     const customerId = await repo.findCustomerId(userId);
     if (!customerId) return;
     const live = (await stripe().listSubscriptions(customerId)).find((subscription) =>
-      grantsAccess(subscription.status),
+      stillBilling(subscription.status),
     );
     if (!live) return;
-    const saved = await subscriptions.save(userId, live);
-    if (subscriptions.grants(saved)) throw new ConflictError(message);
+    await subscriptions.save(userId, live);
+    throw new ConflictError(message);
+  }
+
+  /**
+   * The customer's open checkout for this plan is handed out again; open ones for other plans are
+   * closed, so at most one checkout of the user can be paid.
+   */
+  async function reuseOpenCheckout(
+    userId: string,
+    input: { customerId: string; priceId: string; keyFor: KeyFor },
+  ): Promise<string | null> {
+    let reusable: string | null = null;
+    for (const session of await stripe().listOpenCheckoutSessions(input.customerId)) {
+      const price = await repo.findCheckoutSessionPrice(session.id, userId);
+      if (!reusable && price === input.priceId && session.url) {
+        reusable = session.url;
+        continue;
+      }
+      await stripe().expireCheckoutSession(session.id, {
+        idempotencyKey: input.keyFor("expire", session.id),
+      });
+    }
+    return reusable;
   }
 
   /** The user's subscription as Stripe has it now; 404 when there is none, 409 when it has ended. */
@@ -117,27 +145,32 @@ export function createBillingService(deps: BillingServiceDeps) {
     async createCheckoutSession(userId: string, priceId: string): Promise<CheckoutSession> {
       const gateway = stripe();
       const plan = await requirePlan(priceId);
-      await refuseSecondSubscription(userId);
-      const customerId = await ensureCustomer(userId);
-      const session = await gateway.createCheckoutSession({
-        customerId,
-        priceId: plan.stripePriceId,
-        userId,
-        successUrl: `${deps.appOrigin}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${deps.appOrigin}/subscription/cancel`,
+      return lock.run(userId, "checkout", async (keyFor) => {
+        await refuseSecondSubscription(userId);
+        const customerId = await ensureCustomer(userId);
+        const open = await reuseOpenCheckout(userId, { customerId, priceId: plan.stripePriceId, keyFor });
+        if (open) return { url: open };
+        const session = await gateway.createCheckoutSession({
+          customerId,
+          priceId: plan.stripePriceId,
+          userId,
+          successUrl: `${deps.appOrigin}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
+          cancelUrl: `${deps.appOrigin}/subscription/cancel`,
+          idempotencyKey: keyFor("session", plan.stripePriceId),
+        });
+        if (!session.url)
+          throw new UpstreamError(
+            "Stripe",
+            "Creating the checkout session failed: Stripe answered without a checkout URL",
+          );
+        await repo.saveCheckoutSession({
+          id: session.id,
+          userId,
+          priceId: plan.stripePriceId,
+          now: deps.now().toISOString(),
+        });
+        return { url: session.url };
       });
-      if (!session.url)
-        throw new UpstreamError(
-          "Stripe",
-          "Creating the checkout session failed: Stripe answered without a checkout URL",
-        );
-      await repo.saveCheckoutSession({
-        id: session.id,
-        userId,
-        priceId: plan.stripePriceId,
-        now: deps.now().toISOString(),
-      });
-      return { url: session.url };
     },
 
     async status(
@@ -171,48 +204,75 @@ export function createBillingService(deps: BillingServiceDeps) {
     async create(userId: string, input: CreateSubscriptionInput): Promise<Subscription> {
       const gateway = stripe();
       const plan = await requirePlan(input.priceId);
-      await refuseSecondSubscription(userId);
-      const customerId = await ensureCustomer(userId);
-      const paymentMethodId = await gateway.attachPaymentMethod(input.paymentMethodId, customerId);
-      await gateway.setDefaultPaymentMethod(customerId, paymentMethodId);
-      return saved(
-        userId,
-        await gateway.createSubscription({ customerId, priceId: plan.stripePriceId, paymentMethodId }),
-      );
+      return lock.run(userId, "create", async (keyFor) => {
+        await refuseSecondSubscription(userId);
+        const customerId = await ensureCustomer(userId);
+        const paymentMethodId = await gateway.attachPaymentMethod(input.paymentMethodId, {
+          customerId,
+          idempotencyKey: keyFor("attach", input.paymentMethodId),
+        });
+        await gateway.setDefaultPaymentMethod(customerId, {
+          paymentMethodId,
+          idempotencyKey: keyFor("default-payment-method", paymentMethodId),
+        });
+        const subscription = await gateway.createSubscription({
+          customerId,
+          priceId: plan.stripePriceId,
+          paymentMethodId,
+          idempotencyKey: keyFor("subscription", plan.stripePriceId, paymentMethodId),
+        });
+        return saved(userId, subscription);
+      });
     },
 
     /** At period end by default (access stays until then); `false` ends it now. */
     async cancel(userId: string, cancelAtPeriodEnd: boolean): Promise<Subscription> {
       const gateway = stripe();
-      const current = await currentSubscription(userId, "cancel");
-      if (cancelAtPeriodEnd && current.cancelAtPeriodEnd) return saved(userId, current);
-      return saved(
-        userId,
-        cancelAtPeriodEnd
-          ? await gateway.setCancelAtPeriodEnd(current.id, true)
-          : await gateway.cancelNow(current.id),
-      );
+      return lock.run(userId, "cancel", async (keyFor) => {
+        const current = await currentSubscription(userId, "cancel");
+        if (cancelAtPeriodEnd && current.cancelAtPeriodEnd) return saved(userId, current);
+        const idempotencyKey = keyFor(cancelAtPeriodEnd ? "at-period-end" : "now", current.id);
+        return saved(
+          userId,
+          cancelAtPeriodEnd
+            ? await gateway.setCancelAtPeriodEnd(current.id, { value: true, idempotencyKey })
+            : await gateway.cancelNow(current.id, { idempotencyKey }),
+        );
+      });
     },
 
     /** Switches the plan on the existing item; Stripe prorates the difference. */
     async update(userId: string, priceId: string): Promise<Subscription> {
       const gateway = stripe();
       const plan = await requirePlan(priceId);
-      const current = await currentSubscription(userId, "switch");
-      if (current.priceId === plan.stripePriceId) return saved(userId, current);
-      if (!current.itemId)
-        throw new UpstreamError(
-          "Stripe",
-          "Switching the plan failed: the subscription has no item to change",
-        );
-      return saved(userId, await gateway.switchPrice(current.id, current.itemId, plan.stripePriceId));
+      return lock.run(userId, "switch", async (keyFor) => {
+        const current = await currentSubscription(userId, "switch");
+        if (current.priceId === plan.stripePriceId) return saved(userId, current);
+        if (!current.itemId)
+          throw new UpstreamError(
+            "Stripe",
+            "Switching the plan failed: the subscription has no item to change",
+          );
+        const switched = await gateway.switchPrice(current.id, {
+          itemId: current.itemId,
+          priceId: plan.stripePriceId,
+          idempotencyKey: keyFor("price", current.id, plan.stripePriceId),
+        });
+        return saved(userId, switched);
+      });
     },
 
     async resume(userId: string): Promise<Subscription> {
       const gateway = stripe();
-      const current = await currentSubscription(userId, "resume");
-      if (!current.cancelAtPeriodEnd) return saved(userId, current);
-      return saved(userId, await gateway.setCancelAtPeriodEnd(current.id, false));
+      return lock.run(userId, "resume", async (keyFor) => {
+        const current = await currentSubscription(userId, "resume");
+        if (!current.cancelAtPeriodEnd) return saved(userId, current);
+        const resumed = await gateway.setCancelAtPeriodEnd(current.id, {
+          value: false,
+          idempotencyKey: keyFor("resume", current.id),
+        });
+        return saved(userId, resumed);
+      });
     },
 
     /** The gate of "subscriber" routes. */
@@ -223,3 +283,8 @@ export function createBillingService(deps: BillingServiceDeps) {
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
+
+/** A subscription that still charges the customer (or will, once a payment is fixed). */
+function stillBilling(status: string): boolean {
+  return grantsAccess(status) || status === "past_due" || status === "unpaid" || status === "paused";
+}

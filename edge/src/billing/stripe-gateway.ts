@@ -1,6 +1,11 @@
 import Stripe from "stripe";
 import { UpstreamError, ValidationError } from "../http/errors.ts";
-import { BillingNotConfiguredError, PaymentFailedError, WebhookSignatureError } from "./errors.ts";
+import {
+  BillingInProgressError,
+  BillingNotConfiguredError,
+  PaymentFailedError,
+  WebhookSignatureError,
+} from "./errors.ts";
 import {
   type CheckoutSessionView,
   type PriceView,
@@ -10,6 +15,7 @@ import {
   toSubscriptionView,
   type WebhookEventView,
 } from "./stripe-objects.ts";
+import { refuseFutureSignature, toWebhookEventView } from "./webhook-event.ts";
 
 export type { CheckoutSessionView, PriceView, SubscriptionView, WebhookEventView } from "./stripe-objects.ts";
 
@@ -27,23 +33,41 @@ export interface StripeGateway {
     userId: string;
     successUrl: string;
     cancelUrl: string;
+    idempotencyKey: string;
   }): Promise<CheckoutSessionView>;
   findCheckoutSession(id: string): Promise<CheckoutSessionView | null>;
+  /** The customer's checkout sessions that can still be paid, newest first. */
+  listOpenCheckoutSessions(customerId: string): Promise<CheckoutSessionView[]>;
+  /** Closes an open session so it can no longer be paid (one already closed is left as it is). */
+  expireCheckoutSession(id: string, write: Write): Promise<void>;
   findSubscription(id: string): Promise<SubscriptionView | null>;
   /** Every subscription of the customer, canceled ones included, newest first (product not expanded). */
   listSubscriptions(customerId: string): Promise<SubscriptionView[]>;
   /** Attaches the payment method and answers its id (test shortcuts like pm_card_visa become a new id). */
-  attachPaymentMethod(paymentMethodId: string, customerId: string): Promise<string>;
-  setDefaultPaymentMethod(customerId: string, paymentMethodId: string): Promise<void>;
+  attachPaymentMethod(paymentMethodId: string, write: Write & { customerId: string }): Promise<string>;
+  setDefaultPaymentMethod(customerId: string, write: Write & { paymentMethodId: string }): Promise<void>;
   createSubscription(input: {
     customerId: string;
     priceId: string;
     paymentMethodId: string;
+    idempotencyKey: string;
   }): Promise<SubscriptionView>;
-  setCancelAtPeriodEnd(subscriptionId: string, value: boolean): Promise<SubscriptionView>;
-  switchPrice(subscriptionId: string, itemId: string, priceId: string): Promise<SubscriptionView>;
-  cancelNow(subscriptionId: string): Promise<SubscriptionView>;
+  setCancelAtPeriodEnd(subscriptionId: string, write: Write & { value: boolean }): Promise<SubscriptionView>;
+  switchPrice(
+    subscriptionId: string,
+    write: Write & { itemId: string; priceId: string },
+  ): Promise<SubscriptionView>;
+  cancelNow(subscriptionId: string, write: Write): Promise<SubscriptionView>;
   verifyWebhook(payload: string, signature: string): Promise<WebhookEventView>;
+}
+
+/**
+ * Every write carries the Idempotency-Key Stripe deduplicates on: a repeat of the same request
+ * (a retry after a lost answer, a second instance racing) replays the first answer instead of
+ * charging or changing twice.
+ */
+export interface Write {
+  idempotencyKey: string;
 }
 
 export interface StripeGatewayOptions {
@@ -69,7 +93,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     timeout: 20_000,
   });
 
-  return {
+  const gateway: StripeGateway = {
     async listRecurringPrices() {
       const prices = await call("Listing plans", () =>
         stripe.prices
@@ -92,16 +116,19 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
 
     async createCheckoutSession(input) {
       const session = await call("Creating the checkout session", () =>
-        stripe.checkout.sessions.create({
-          mode: "subscription",
-          customer: input.customerId,
-          line_items: [{ price: input.priceId, quantity: 1 }],
-          success_url: input.successUrl,
-          cancel_url: input.cancelUrl,
-          client_reference_id: input.userId,
-          metadata: { userId: input.userId },
-          subscription_data: { metadata: { userId: input.userId } },
-        }),
+        stripe.checkout.sessions.create(
+          {
+            mode: "subscription",
+            customer: input.customerId,
+            line_items: [{ price: input.priceId, quantity: 1 }],
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.userId,
+            metadata: { userId: input.userId },
+            subscription_data: { metadata: { userId: input.userId } },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
       );
       return toCheckoutSessionView(session);
     },
@@ -111,6 +138,25 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         orNull(stripe.checkout.sessions.retrieve(id)),
       );
       return session ? toCheckoutSessionView(session) : null;
+    },
+
+    async listOpenCheckoutSessions(customerId) {
+      const list = await call("Listing checkout sessions", () =>
+        stripe.checkout.sessions.list({ customer: customerId, status: "open", limit: 100 }),
+      );
+      return list.data.map(toCheckoutSessionView);
+    },
+
+    async expireCheckoutSession(id, { idempotencyKey }) {
+      try {
+        await call("Closing the earlier checkout session", () =>
+          stripe.checkout.sessions.expire(id, {}, { idempotencyKey }),
+        );
+      } catch (error) {
+        // Paid or expired meanwhile: it is closed either way, and a paid one is found by the caller.
+        if (!(error instanceof UpstreamError) || (await gateway.findCheckoutSession(id))?.status === "open")
+          throw error;
+      }
     },
 
     async findSubscription(id) {
@@ -127,10 +173,10 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
       return list.data.map(toSubscriptionView);
     },
 
-    async attachPaymentMethod(paymentMethodId, customerId) {
+    async attachPaymentMethod(paymentMethodId, { customerId, idempotencyKey }) {
       try {
         const method = await call("Attaching the payment method", () =>
-          stripe.paymentMethods.attach(paymentMethodId, { customer: customerId }),
+          stripe.paymentMethods.attach(paymentMethodId, { customer: customerId }, { idempotencyKey }),
         );
         return method.id;
       } catch (error) {
@@ -143,51 +189,64 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
       }
     },
 
-    async setDefaultPaymentMethod(customerId, paymentMethodId) {
+    async setDefaultPaymentMethod(customerId, { paymentMethodId, idempotencyKey }) {
       await call("Setting the default payment method", () =>
-        stripe.customers.update(customerId, {
-          invoice_settings: { default_payment_method: paymentMethodId },
-        }),
+        stripe.customers.update(
+          customerId,
+          { invoice_settings: { default_payment_method: paymentMethodId } },
+          { idempotencyKey },
+        ),
       );
     },
 
-    async createSubscription({ customerId, priceId, paymentMethodId }) {
+    async createSubscription({ customerId, priceId, paymentMethodId, idempotencyKey }) {
       const subscription = await call("Creating the subscription", () =>
-        stripe.subscriptions.create({
-          customer: customerId,
-          items: [{ price: priceId }],
-          default_payment_method: paymentMethodId,
-          // A declined first payment is refused outright instead of leaving an `incomplete` subscription.
-          payment_behavior: "error_if_incomplete",
-          expand: WITH_PRODUCT,
-        }),
+        stripe.subscriptions.create(
+          {
+            customer: customerId,
+            items: [{ price: priceId }],
+            default_payment_method: paymentMethodId,
+            // A declined first payment is refused outright instead of leaving an `incomplete` subscription.
+            payment_behavior: "error_if_incomplete",
+            expand: WITH_PRODUCT,
+          },
+          { idempotencyKey },
+        ),
       );
       return toSubscriptionView(subscription);
     },
 
-    async setCancelAtPeriodEnd(subscriptionId, value) {
+    async setCancelAtPeriodEnd(subscriptionId, { value, idempotencyKey }) {
       const subscription = await call(
         value ? "Cancelling the subscription" : "Resuming the subscription",
         () =>
-          stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: value, expand: WITH_PRODUCT }),
+          stripe.subscriptions.update(
+            subscriptionId,
+            { cancel_at_period_end: value, expand: WITH_PRODUCT },
+            { idempotencyKey },
+          ),
       );
       return toSubscriptionView(subscription);
     },
 
-    async switchPrice(subscriptionId, itemId, priceId) {
+    async switchPrice(subscriptionId, { itemId, priceId, idempotencyKey }) {
       const subscription = await call("Switching the plan", () =>
-        stripe.subscriptions.update(subscriptionId, {
-          items: [{ id: itemId, price: priceId }],
-          proration_behavior: "create_prorations",
-          expand: WITH_PRODUCT,
-        }),
+        stripe.subscriptions.update(
+          subscriptionId,
+          {
+            items: [{ id: itemId, price: priceId }],
+            proration_behavior: "create_prorations",
+            expand: WITH_PRODUCT,
+          },
+          { idempotencyKey },
+        ),
       );
       return toSubscriptionView(subscription);
     },
 
-    async cancelNow(subscriptionId) {
+    async cancelNow(subscriptionId, { idempotencyKey }) {
       const subscription = await call("Cancelling the subscription", () =>
-        stripe.subscriptions.cancel(subscriptionId, { expand: WITH_PRODUCT }),
+        stripe.subscriptions.cancel(subscriptionId, { expand: WITH_PRODUCT }, { idempotencyKey }),
       );
       return toSubscriptionView(subscription);
     },
@@ -195,6 +254,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     async verifyWebhook(payload, signature) {
       if (!options.webhookSecret)
         throw new BillingNotConfiguredError("Billing is not configured: STRIPE_WEBHOOK_SECRET is missing");
+      refuseFutureSignature(signature);
       let event: Stripe.Event;
       try {
         event = await Stripe.webhooks.constructEventAsync(
@@ -208,16 +268,10 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         const reason = error instanceof Error ? error.message : String(error);
         throw new WebhookSignatureError(`Webhook signature verification failed: ${reason}`);
       }
-      const object = event.data?.object;
-      return {
-        id: event.id,
-        type: event.type,
-        created: event.created,
-        object:
-          typeof object === "object" && object !== null ? (object as unknown as Record<string, unknown>) : {},
-      };
+      return toWebhookEventView(event);
     },
   };
+  return gateway;
 }
 
 function hostOptions(apiUrl: string | undefined): {
@@ -254,6 +308,8 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
         `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     if (error.type === "StripeCardError") throw new PaymentFailedError(error.message);
+    // The same key is in flight elsewhere, or was used for other parameters: another change raced.
+    if (error.type === "StripeIdempotencyError") throw new BillingInProgressError();
     if (error.code === "resource_missing")
       throw new UnknownResource("Stripe", `${what} failed: ${error.message}`);
     throw new UpstreamError("Stripe", `${what} failed: ${error.message}`);

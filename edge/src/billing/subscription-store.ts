@@ -12,8 +12,6 @@ const REFRESH_AFTER_MS = 60_000;
 export interface SaveOptions {
   /** `created` of the webhook event that reported this state (0 for API answers). */
   sourceEventCreated?: number;
-  /** Set when the state is the event's own copy rather than a fresh read from Stripe. */
-  onlyIfNewer?: boolean;
 }
 
 /**
@@ -60,9 +58,7 @@ export function createSubscriptionStore(deps: {
         cancelAtPeriodEnd: view.cancelAtPeriodEnd,
         sourceEventCreated: options.sourceEventCreated ?? 0,
       };
-      await repo.saveSubscription(userId, write, deps.now().toISOString(), {
-        onlyIfNewer: options.onlyIfNewer ?? false,
-      });
+      await repo.saveSubscription(userId, write, deps.now().toISOString());
       return toSubscription(write);
     },
 

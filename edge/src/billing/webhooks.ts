@@ -1,8 +1,7 @@
-import type Stripe from "stripe";
 import { BillingNotConfiguredError } from "./errors.ts";
 import type { BillingRepo } from "./repo.ts";
 import type { StripeGateway, WebhookEventView } from "./stripe-gateway.ts";
-import { idOf, toSubscriptionView } from "./stripe-objects.ts";
+import { idOf } from "./stripe-objects.ts";
 import type { SubscriptionStore } from "./subscription-store.ts";
 
 /** The events this app listens to; anything else is acknowledged and ignored. */
@@ -19,7 +18,8 @@ export const HANDLED_EVENTS = [
 /**
  * Stripe webhooks: verified on the raw body, each event id applied once. Events only say *which*
  * subscription changed; its state is re-read from Stripe, so replays and out-of-order deliveries
- * all end on Stripe's current state.
+ * all end on Stripe's current state, and an event about a subscription Stripe does not have
+ * changes nothing.
  */
 export function createWebhookProcessor(deps: {
   repo: BillingRepo;
@@ -58,16 +58,12 @@ export function createWebhookProcessor(deps: {
     if (!subscriptionId) return;
     const userId = await userFor(event);
     if (!userId) return;
-    const customerId = idOf(event.object.customer);
-    if (customerId) await repo.saveCustomer(userId, customerId, deps.now().toISOString());
+    // Only what Stripe answers now is stored: a subscription it does not know grants nothing,
+    // whatever the event's own copy says.
     const fresh = await gateway.findSubscription(subscriptionId);
-    if (fresh) {
-      await subscriptions.save(userId, fresh, { sourceEventCreated: event.created });
-    } else if (!isCheckout) {
-      // Stripe no longer knows the subscription (test data removed): use the event's copy unless older.
-      const copy = toSubscriptionView(event.object as unknown as Stripe.Subscription);
-      await subscriptions.save(userId, copy, { sourceEventCreated: event.created, onlyIfNewer: true });
-    }
+    if (!fresh) return;
+    if (fresh.customerId) await repo.saveCustomer(userId, fresh.customerId, deps.now().toISOString());
+    await subscriptions.save(userId, fresh, { sourceEventCreated: event.created });
   }
 
   return {

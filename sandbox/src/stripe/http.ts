@@ -16,23 +16,43 @@ export interface ApiFaults {
   latencyMs: number;
 }
 
+/**
+ * Idempotency keys as Stripe keeps them: the first answer per key (with the request it answered),
+ * and the keys whose first request is still running.
+ */
+export interface IdempotencyStore {
+  answers: Map<string, StoredAnswer>;
+  inFlight: Map<string, string>;
+}
+
 export interface StoredAnswer {
   fingerprint: string;
   status: ContentfulStatusCode;
   body: string;
+  /** Unix seconds on the sandbox clock. */
+  storedAt: number;
+}
+
+export function createIdempotencyStore(): IdempotencyStore {
+  return { answers: new Map(), inFlight: new Map() };
 }
 
 const IDEMPOTENCY_CACHE_SIZE = 500;
+/** Stripe prunes keys once they are at least 24 hours old; a reused key is then a new request. */
+const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 3600;
 
 /**
  * In front of every `/v1` call, in Stripe's order: request id and version headers, the call
- * counter, secret-key auth, injected latency / transient errors, then idempotent replay (the SDK
- * sends an Idempotency-Key on every POST and retries 5xx answers with the same key).
+ * counter, secret-key auth, the idempotency key (replay, refusal of a key reused for other
+ * parameters or still in flight), then injected latency / transient errors. The SDK sends an
+ * Idempotency-Key on every POST and retries 409 and 5xx answers with the same key.
  */
 export function apiMiddleware(deps: {
   faults: () => ApiFaults;
   countCall(): void;
-  answers: Map<string, StoredAnswer>;
+  idempotency: IdempotencyStore;
+  /** Unix seconds on the sandbox clock. */
+  now(): number;
 }): MiddlewareHandler {
   return async (c, next) => {
     c.header("Request-Id", newId("req_", ID_LENGTHS.request));
@@ -40,40 +60,92 @@ export function apiMiddleware(deps: {
     deps.countCall();
     const denied = authenticate(c.req.header("authorization"));
     if (denied) return c.json({ error: denied }, 401);
-    const faults = deps.faults();
-    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    const hangs = faults.timeoutRate > 0 && Math.random() < faults.timeoutRate;
-    if (hangs) await sleep(faults.timeoutMs);
-    if (hangs || (faults.errorRate > 0 && Math.random() < faults.errorRate)) {
-      const error: StripeErrorBody = {
-        type: "api_error",
-        message:
-          "An unknown error occurred (a transient failure injected by the sandbox). Retry the request.",
-      };
-      return c.json({ error }, 500);
-    }
     const key = c.req.method === "POST" ? c.req.header("idempotency-key") : undefined;
-    if (!key) return next();
+    if (!key) return faultsThen(c, deps.faults(), next);
+    const { answers, inFlight } = deps.idempotency;
     const fingerprint = `${c.req.method} ${c.req.path} ${await c.req.text()}`;
-    const stored = deps.answers.get(key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) {
-        const error: StripeErrorBody = {
-          type: "idempotency_error",
-          message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-        };
-        return c.json({ error }, 400);
-      }
+    const stored = answers.get(key);
+    if (stored && deps.now() - stored.storedAt >= IDEMPOTENCY_KEY_TTL_SECONDS) answers.delete(key);
+    const refusal = idempotencyRefusal(key, fingerprint, answers.get(key) ?? inFlight.get(key));
+    if (refusal) return c.json({ error: refusal.error }, refusal.status);
+    const replay = answers.get(key);
+    if (replay) {
       c.header("Idempotent-Replayed", "true");
-      return c.body(stored.body, stored.status, { "content-type": "application/json" });
+      return c.body(replay.body, replay.status, { "content-type": "application/json" });
     }
-    await next();
-    if (c.res.status < 500) {
-      const status = contentfulStatus(c.res.status);
-      deps.answers.set(key, { fingerprint, status, body: await c.res.clone().text() });
-      if (deps.answers.size > IDEMPOTENCY_CACHE_SIZE) deps.answers.delete(deps.answers.keys().next().value!);
+    inFlight.set(key, fingerprint);
+    try {
+      const injected = await faultsThen(c, deps.faults(), next);
+      if (injected) return injected;
+      if (savesAnswer(c.res.status, await c.res.clone().text())) {
+        const status = contentfulStatus(c.res.status);
+        answers.set(key, { fingerprint, status, body: await c.res.clone().text(), storedAt: deps.now() });
+        if (answers.size > IDEMPOTENCY_CACHE_SIZE) answers.delete(answers.keys().next().value!);
+      }
+    } finally {
+      inFlight.delete(key);
     }
   };
+}
+
+/** Injected latency and transient failures (answered before the endpoint runs, so never stored). */
+async function faultsThen(
+  c: Context,
+  faults: ApiFaults,
+  next: () => Promise<void>,
+): Promise<Response | undefined> {
+  if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+  const hangs = faults.timeoutRate > 0 && Math.random() < faults.timeoutRate;
+  if (hangs) await sleep(faults.timeoutMs);
+  if (hangs || (faults.errorRate > 0 && Math.random() < faults.errorRate)) {
+    const error: StripeErrorBody = {
+      type: "api_error",
+      message: "An unknown error occurred (a transient failure injected by the sandbox). Retry the request.",
+    };
+    return c.json({ error }, 500);
+  }
+  await next();
+  return undefined;
+}
+
+/** Stripe's answer to a key already used for other parameters (400) or whose first use still runs (409). */
+function idempotencyRefusal(
+  key: string,
+  fingerprint: string,
+  first: StoredAnswer | string | undefined,
+): { status: 400 | 409; error: StripeErrorBody } | undefined {
+  if (first === undefined) return undefined;
+  const firstFingerprint = typeof first === "string" ? first : first.fingerprint;
+  if (firstFingerprint !== fingerprint) {
+    return {
+      status: 400,
+      error: {
+        type: "idempotency_error",
+        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+      },
+    };
+  }
+  if (typeof first !== "string") return undefined;
+  return {
+    status: 409,
+    error: {
+      type: "idempotency_error",
+      code: "idempotency_key_in_use",
+      message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+    },
+  };
+}
+
+/**
+ * Stripe saves an answer once the endpoint began executing: a request refused while its
+ * parameters were checked can be retried with the same key. (A simulator failure, 5xx, is a bug
+ * here rather than Stripe's stored outage, so it is not kept either.)
+ */
+function savesAnswer(status: number, body: string): boolean {
+  if (status >= 500) return false;
+  if (status !== 400) return true;
+  const code: unknown = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
+  return !(typeof code === "string" && code.startsWith("parameter_"));
 }
 
 /** Every answer the API routes produce carries a JSON body, so its status is a contentful one. */

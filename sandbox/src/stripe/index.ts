@@ -6,7 +6,7 @@ import { registerCheckoutPage } from "./checkout-page.ts";
 import type { StripeContext } from "./context.ts";
 import type { StripeErrorBody } from "./errors.ts";
 import { recordEvent } from "./events.ts";
-import { apiMiddleware, type StoredAnswer, stripeErrorHandler } from "./http.ts";
+import { apiMiddleware, createIdempotencyStore, stripeErrorHandler } from "./http.ts";
 import { seedPlans } from "./plans.ts";
 import { createStore } from "./records.ts";
 import { renderEvent } from "./render.ts";
@@ -57,7 +57,7 @@ export function createStripeSimulator(options: StripeSimulatorOptions): StripeSi
     webhookUrl: options.webhookUrl ?? null,
     webhookSecret: options.webhookSecret,
   };
-  const answers = new Map<string, StoredAnswer>();
+  const idempotency = createIdempotencyStore();
   let calls = 0;
   const dispatcher = createWebhookDispatcher(() => ({
     url: settings.webhookUrl ?? undefined,
@@ -81,7 +81,15 @@ export function createStripeSimulator(options: StripeSimulatorOptions): StripeSi
 
   const routes = new Hono();
   routes.onError(stripeErrorHandler);
-  routes.use("/v1/*", apiMiddleware({ faults: () => settings, countCall: () => calls++, answers }));
+  routes.use(
+    "/v1/*",
+    apiMiddleware({
+      faults: () => settings,
+      countCall: () => calls++,
+      idempotency,
+      now: () => ctx.now(),
+    }),
+  );
   registerCatalogRoutes(routes, ctx);
   registerCustomerRoutes(routes, ctx);
   registerCheckoutRoutes(routes, ctx);
@@ -103,7 +111,7 @@ export function createStripeSimulator(options: StripeSimulatorOptions): StripeSi
       seedPlans(ctx.store, ctx.now());
       Object.assign(settings, QUIET);
       dispatcher.reset();
-      answers.clear();
+      idempotency.answers.clear();
       calls = 0;
     },
     configure(input) {
