@@ -1,7 +1,21 @@
-import type { Mapping, MappingHistory, MappingInput, MappingSelector, Unmapped } from "@stockbridge/shared";
+import type {
+  Mapping,
+  MappingHistory,
+  MappingInput,
+  MappingSelector,
+  Unmapped,
+  UnmappedQuery,
+} from "@stockbridge/shared";
 import { MAPPING_SELECTOR_PAGE_SIZE } from "@stockbridge/shared";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
-import { type CatalogItem, type CatalogVariant, isUniqueViolation, type MappingRepo } from "./repo.ts";
+import {
+  type CatalogItem,
+  type CatalogVariant,
+  isUniqueViolation,
+  type MappingRepo,
+  type UnmappedProduct,
+  type UnmappedSide,
+} from "./repo.ts";
 
 export interface MappingServiceDeps {
   repo: MappingRepo;
@@ -77,6 +91,31 @@ export function createMappingService(deps: MappingServiceDeps) {
     }
   }
 
+  /**
+   * The total, then the rows. A window in the far half is read from the other end, reversed:
+   * skipping costs a step per row, so no page skips more than half the list.
+   */
+  async function unmappedWindow(
+    side: UnmappedSide,
+    userId: string,
+    window: { term: string; offset: number; limit: number; descending: boolean },
+  ): Promise<{ total: number; rows: UnmappedProduct[] }> {
+    await yieldToOthers();
+    const total = await repo.unmappedTotal(side, userId, window.term);
+    if (window.offset >= total) return { total, rows: [] };
+    const count = Math.min(window.limit, total - window.offset);
+    const fromEnd = total - window.offset - count;
+    await yieldToOthers();
+    if (fromEnd >= window.offset) return { total, rows: await repo.unmappedPage(side, userId, window) };
+    const reversed = await repo.unmappedPage(side, userId, {
+      term: window.term,
+      offset: fromEnd,
+      limit: count,
+      descending: !window.descending,
+    });
+    return { total, rows: reversed.reverse() };
+  }
+
   return {
     async createManual(userId: string, input: MappingInput): Promise<Mapping> {
       const pair = await resolvePair(userId, input);
@@ -127,8 +166,31 @@ export function createMappingService(deps: MappingServiceDeps) {
 
     get: requireMapping,
 
-    unmapped(userId: string): Promise<Unmapped> {
-      return repo.unmapped(userId);
+    /**
+     * A page of each unmapped list with its total. Each step is one bounded statement, and the
+     * request lets others run between them: libSQL answers on this thread, so a request's
+     * statements would otherwise run back to back with nothing else served.
+     */
+    async unmapped(userId: string, query: UnmappedQuery): Promise<Unmapped> {
+      const window = {
+        term: query.search.toLowerCase(),
+        limit: query.limit,
+        descending: query.sortDirection === "desc",
+      };
+      const shopify = await unmappedWindow("shopify", userId, { ...window, offset: query.shopifyOffset });
+      const acumatica = await unmappedWindow("acumatica", userId, {
+        ...window,
+        offset: query.acumaticaOffset,
+      });
+      return {
+        shopify: shopify.rows.map((row) => ({ _id: row.id, variantId: row.externalId, sku: row.sku })),
+        acumatica: acumatica.rows.map((row) => ({ _id: row.id, acumaticaId: row.externalId, sku: row.sku })),
+        shopifyTotal: shopify.total,
+        acumaticaTotal: acumatica.total,
+        shopifyOffset: query.shopifyOffset,
+        acumaticaOffset: query.acumaticaOffset,
+        limit: query.limit,
+      };
     },
 
     async history(
@@ -167,4 +229,9 @@ export type MappingService = ReturnType<typeof createMappingService>;
 
 function label(sku: string, id: string): string {
   return sku.trim() === "" ? id : sku;
+}
+
+/** Lets queued requests (and timers) run before this one does its next statement. */
+function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
