@@ -16,6 +16,7 @@ import {
   type UnmappedProduct,
   type UnmappedSide,
 } from "./repo.ts";
+import { createTurns } from "./turns.ts";
 
 export interface MappingServiceDeps {
   repo: MappingRepo;
@@ -26,6 +27,7 @@ export interface MappingServiceDeps {
 /** Manual mappings, edits, deletes and the lists of the mapping screen. One variant and one ERP item per mapping. */
 export function createMappingService(deps: MappingServiceDeps) {
   const { repo } = deps;
+  const turns = createTurns();
 
   async function requireMapping(userId: string, id: string): Promise<Mapping> {
     const mapping = await repo.get(userId, id);
@@ -100,12 +102,12 @@ export function createMappingService(deps: MappingServiceDeps) {
     userId: string,
     window: { term: string; offset: number; limit: number; descending: boolean },
   ): Promise<{ total: number; rows: UnmappedProduct[] }> {
-    await yieldToOthers();
+    await turns.next();
     const total = await repo.unmappedTotal(side, userId, window.term);
     if (window.offset >= total) return { total, rows: [] };
     const count = Math.min(window.limit, total - window.offset);
     const fromEnd = total - window.offset - count;
-    await yieldToOthers();
+    await turns.next();
     if (fromEnd >= window.offset) return { total, rows: await repo.unmappedPage(side, userId, window) };
     const reversed = await repo.unmappedPage(side, userId, {
       term: window.term,
@@ -167,9 +169,9 @@ export function createMappingService(deps: MappingServiceDeps) {
     get: requireMapping,
 
     /**
-     * A page of each unmapped list with its total. Each step is one bounded statement, and the
-     * request lets others run between them: libSQL answers on this thread, so a request's
-     * statements would otherwise run back to back with nothing else served.
+     * A page of each unmapped list with its total. Each step is one bounded statement taken in
+     * its own event-loop turn (see turns.ts): libSQL answers on this thread, so statements run
+     * back to back would hold every other request until the last one ends.
      */
     async unmapped(userId: string, query: UnmappedQuery): Promise<Unmapped> {
       const window = {
@@ -229,9 +231,4 @@ export type MappingService = ReturnType<typeof createMappingService>;
 
 function label(sku: string, id: string): string {
   return sku.trim() === "" ? id : sku;
-}
-
-/** Lets queued requests (and timers) run before this one does its next statement. */
-function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
