@@ -221,7 +221,7 @@ export function createMappingRepo(db: Db) {
               args: [userId, term],
             }
           : {
-              sql: `SELECT (SELECT count(*) FROM ${t.table} INDEXED BY ${t.index} WHERE user_id = ?)
+              sql: `SELECT (SELECT count(*) FROM ${t.table} WHERE user_id = ?)
                       - (SELECT count(*) FROM mappings m JOIN ${t.table} p ON p.user_id = m.user_id AND p.${t.key} = m.${t.mappingKey}
                          WHERE m.user_id = ?) AS total`,
               args: [userId, userId],
