@@ -102,6 +102,7 @@ export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDia
         onChange={setShopify}
         onSearchChange={setShopifySearch}
         loading={shopifyList.isPending}
+        searching={shopifyList.isPlaceholderData}
         disabled={save.isPending}
       />
       <ProductPicker
@@ -112,6 +113,7 @@ export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDia
         onChange={setAcumatica}
         onSearchChange={setAcumaticaSearch}
         loading={acumaticaList.isPending}
+        searching={acumaticaList.isPlaceholderData}
         disabled={save.isPending}
       />
       {listError ? (

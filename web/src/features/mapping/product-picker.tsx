@@ -28,14 +28,18 @@ export interface ProductPickerProps {
   /** The typed text, trimmed, 500 ms after typing stops (at once when cleared). */
   onSearchChange(search: string): void;
   disabled?: boolean;
+  /** No answer yet for the first search. */
   loading?: boolean;
+  /** The answer for the last search sent is still on its way. */
+  searching?: boolean;
 }
 
 /** A searchable pick list of one system's products (Headless UI Combobox), menu at most 350 px. */
 export function ProductPicker(props: ProductPickerProps) {
-  const { label, choices, total, value, onChange, onSearchChange, disabled, loading } = props;
+  const { label, choices, total, value, onChange, onSearchChange, disabled, loading, searching } = props;
   const [query, setQuery] = useState("");
-  useDebouncedText(query, onSearchChange);
+  const applied = useDebouncedText(query, onSearchChange);
+  const waiting = searching || query.trim() !== applied;
   // Until the server answers the new text, the choices it gave are narrowed here.
   const shown = useMemo(() => filterChoices(choices, query, PICKER_PAGE_SIZE), [choices, query]);
 
@@ -73,7 +77,13 @@ export function ProductPicker(props: ProductPickerProps) {
         >
           {shown.length === 0 ? (
             <div className="px-3 py-2 text-gray-500">
-              {loading ? "Loading products..." : query ? "No matching products" : "No unmapped products"}
+              {loading
+                ? "Loading products..."
+                : waiting
+                  ? "Searching..."
+                  : query
+                    ? "No matching products"
+                    : "No unmapped products"}
             </div>
           ) : (
             shown.map((choice) => (
@@ -101,13 +111,21 @@ export function ProductPicker(props: ProductPickerProps) {
   );
 }
 
-/** Hands `onApply` the trimmed text once typing pauses, and at once when it is cleared. */
-function useDebouncedText(text: string, onApply: (text: string) => void): void {
+/** Hands `onApply` the trimmed text once typing pauses (at once when cleared); answers the text applied. */
+function useDebouncedText(text: string, onApply: (text: string) => void): string {
+  const [applied, setApplied] = useState("");
   const onApplyRef = useRef(onApply);
   onApplyRef.current = onApply;
   useEffect(() => {
     const trimmed = text.trim();
-    const timer = setTimeout(() => onApplyRef.current(trimmed), trimmed ? TABLE_SEARCH_DEBOUNCE_MS : 0);
+    const timer = setTimeout(
+      () => {
+        setApplied(trimmed);
+        onApplyRef.current(trimmed);
+      },
+      trimmed ? TABLE_SEARCH_DEBOUNCE_MS : 0,
+    );
     return () => clearTimeout(timer);
   }, [text]);
+  return applied;
 }
