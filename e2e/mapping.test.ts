@@ -93,10 +93,50 @@ describe("Product Mapping: auto mapping", () => {
   });
 });
 
+describe("Product Mapping: unmapped products", () => {
+  it("pages both lists as one table on the server, by mouse and keyboard, sorted by either column", async () => {
+    await withCatalogUser(async ({ page, api }) => {
+      const first = await api.call("unmapped", { query: { limit: "1" } });
+      const total = first.shopifyTotal + first.acumaticaTotal;
+      await openMapping(page);
+      await page.getByRole("tab", { name: "Unmapped Products" }).click();
+      const table = page.getByRole("table", { name: "Unmapped products" });
+      const rows = table.locator("tbody tr");
+
+      await page.getByText(`1–10 of ${total}`).waitFor();
+      await expect(rows.count()).resolves.toBe(10);
+      await expect(rows.first().locator("td").first().textContent()).resolves.toBe(first.shopify[0]?.sku);
+
+      const next = page.getByRole("button", { name: "Next page" });
+      await next.focus();
+      await page.keyboard.press("Enter");
+      await page.getByText(`11–20 of ${total}`).waitFor();
+
+      // The last page ends with the Acumatica list (its Shopify cell blank), smallest SKU last.
+      const lastItem = await api.call("unmapped", {
+        query: { limit: "1", acumaticaOffset: String(first.acumaticaTotal - 1) },
+      });
+      await page.getByRole("button", { name: "Last page" }).click();
+      const lastRow = rows.last();
+      await lastRow.getByRole("cell", { name: lastItem.acumatica[0]?.sku, exact: true }).waitFor();
+      await expect(lastRow.locator("td").first().textContent()).resolves.toBe("-");
+
+      // Sorting by Acumatica SKU puts that list first, ascending, from page 1.
+      const ascending = await api.call("unmapped", { query: { limit: "1", sortDirection: "asc" } });
+      await table.getByRole("button", { name: "Acumatica SKU" }).click();
+      await page.getByText(`1–10 of ${total}`).waitFor();
+      await rows.first().getByRole("cell", { name: ascending.acumatica[0]?.sku, exact: true }).waitFor();
+
+      await page.getByRole("searchbox", { name: "Search Unmapped products" }).fill("no-such-sku");
+      await table.getByText("No matching results").waitFor();
+    });
+  });
+});
+
 describe("Product Mapping: manual mapping, edit and delete", () => {
   it("maps a pair picked from the unmapped products, shows a conflict, edits it and deletes it", async () => {
     await withCatalogUser(async ({ page, api }) => {
-      const unmapped = await api.call("unmapped");
+      const unmapped = await api.call("unmapped", { query: { limit: "100", search: "SKU-" } });
       const [first, second] = twoCommonSkus(unmapped);
       const table = await openMapping(page);
       await table.getByText("No data available").waitFor();

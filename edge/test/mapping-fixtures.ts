@@ -123,3 +123,34 @@ export async function registerSubscriber(app: TestApp) {
   await grantSubscription(app.db, user._id);
   return { userId: user._id, token, api: app.client(token) };
 }
+
+/**
+ * A large catalog in one statement per side: Shopify SKUs `SKU-000001`.., Acumatica SKUs
+ * `ERP-000001`.. (ids follow the same numbers), as many rows as asked (at least one a side).
+ */
+export async function insertCatalogs(
+  db: TestApp["db"],
+  userId: string,
+  counts: { shopify: number; acumatica: number },
+): Promise<void> {
+  const numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)";
+  await db.execute({
+    sql: `${numbers}
+          INSERT INTO shopify_products (id, user_id, variant_id, product_id, inventory_item_id, title, sku, sku_key, price_cents,
+            compare_at_price_cents, is_physical, tracked, location_id, available, on_hand, locations_json)
+          SELECT lower(hex(randomblob(16))), ?, 'gid://shopify/ProductVariant/' || i, 'gid://shopify/Product/' || i,
+            'gid://shopify/InventoryItem/' || i, 'Test product', printf('SKU-%06d', i), printf('sku-%06d', i), 1000,
+            NULL, 1, 1, 'gid://shopify/Location/70001', 5, 5, '[]'
+          FROM n`,
+    args: [counts.shopify, userId],
+  });
+  await db.execute({
+    sql: `${numbers}
+          INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents,
+            available, on_hand, available_for_shipping, is_stock_item)
+          SELECT lower(hex(randomblob(16))), ?, printf('ERP-%06d', i), printf('ERP-%06d', i), printf('erp-%06d', i),
+            'Test item', 1000, NULL, 5, 5, 5, 1
+          FROM n`,
+    args: [counts.acumatica, userId],
+  });
+}

@@ -386,6 +386,11 @@ describe("mapping lists", () => {
     expect(await api.call("unmapped")).toEqual({
       shopify: [{ _id: lonelyVariant.id, variantId: lonelyVariant.variantId, sku: "ALONE-S" }],
       acumatica: [{ _id: lonelyItem.id, acumaticaId: lonelyItem.acumaticaId, sku: "ALONE-E" }],
+      shopifyTotal: 1,
+      acumaticaTotal: 1,
+      shopifyOffset: 0,
+      acumaticaOffset: 0,
+      limit: 10,
     });
   });
 });

@@ -44,6 +44,7 @@ import {
   SyncMappingInputSchema,
   SyncMappingsInputSchema,
   SyncRunSchema,
+  UnmappedQuerySchema,
   UnmappedSchema,
 } from "./schemas/mapping.ts";
 import {
@@ -304,6 +305,7 @@ export const contract = {
     method: "GET",
     path: "/mapping/unmapped",
     access: "subscriber",
+    query: UnmappedQuerySchema,
     output: UnmappedSchema,
     defaultError: MESSAGES.mapping.fetchUnmappedFailed,
   }),

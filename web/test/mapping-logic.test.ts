@@ -8,27 +8,74 @@ import {
   mappingTypeLabel,
   productChoices,
   syncOutcomeToast,
+  UNMAPPED_DEFAULT_SORT,
+  unmappedRequest,
   unmappedRows,
+  unmappedTotal,
 } from "../src/features/mapping/mapping-logic.ts";
 
 function result(outcome: MappingSyncResult["outcome"], reason: string | null = null): MappingSyncResult {
   return { mappingId: "m1", shopifySku: "A", acumaticaSku: "A", outcome, changes: [], reason };
 }
 
+const UNMAPPED = {
+  shopify: [{ _id: "s1", variantId: "gid://shopify/ProductVariant/1", sku: "TEE-1" }],
+  acumatica: [
+    { _id: "a1", acumaticaId: "erp-1", sku: "MUG-1" },
+    { _id: "a2", acumaticaId: "erp-2", sku: " " },
+  ],
+  shopifyTotal: 21,
+  acumaticaTotal: 40,
+  shopifyOffset: 20,
+  acumaticaOffset: 0,
+  limit: 10,
+};
+
 describe("unmappedRows", () => {
   it("lists each system's products with the other side blank, and names SKU-less products by id", () => {
-    const rows = unmappedRows({
-      shopify: [{ _id: "s1", variantId: "gid://shopify/ProductVariant/1", sku: "TEE-1" }],
-      acumatica: [
-        { _id: "a1", acumaticaId: "erp-1", sku: "MUG-1" },
-        { _id: "a2", acumaticaId: "erp-2", sku: " " },
-      ],
-    });
-    expect(rows).toEqual([
+    expect(unmappedRows(UNMAPPED, { limit: 10, sort: UNMAPPED_DEFAULT_SORT })).toEqual([
       { _id: "shopify:s1", shopifySku: "TEE-1", acumaticaSku: null },
       { _id: "acumatica:a1", shopifySku: null, acumaticaSku: "MUG-1" },
       { _id: "acumatica:a2", shopifySku: null, acumaticaSku: "(no SKU) erp-2" },
     ]);
+  });
+
+  it("puts the sorted column's system first and keeps to one page", () => {
+    const rows = unmappedRows(UNMAPPED, { limit: 2, sort: { id: "acumaticaSku", direction: "asc" } });
+    expect(rows.map((row) => row._id)).toEqual(["acumatica:a1", "acumatica:a2"]);
+  });
+});
+
+describe("unmappedRequest", () => {
+  const view = { page: 1, limit: 10, search: "", sort: UNMAPPED_DEFAULT_SORT };
+
+  it("asks both lists from the start on page 1, Shopify SKU descending by default", () => {
+    expect(unmappedRequest(view, 0)).toEqual({
+      limit: 10,
+      shopifyOffset: 0,
+      acumaticaOffset: 0,
+      search: "",
+      sortDirection: "desc",
+    });
+  });
+
+  it("starts the second list where the first ends, mid-page and past it", () => {
+    expect(unmappedRequest({ ...view, page: 3 }, 25)).toMatchObject({
+      shopifyOffset: 20,
+      acumaticaOffset: 0,
+    });
+    expect(unmappedRequest({ ...view, page: 4 }, 25)).toMatchObject({
+      shopifyOffset: 30,
+      acumaticaOffset: 5,
+    });
+    expect(unmappedRequest({ ...view, page: 5, sort: { id: "acumaticaSku", direction: "asc" } }, 12)).toEqual(
+      { limit: 10, shopifyOffset: 28, acumaticaOffset: 40, search: "", sortDirection: "asc" },
+    );
+  });
+
+  it("counts both lists as the table's rows", () => {
+    expect(unmappedTotal(UNMAPPED)).toBe(61);
+    expect(unmappedTotal(undefined)).toBe(0);
   });
 });
 
@@ -44,12 +91,10 @@ describe("productChoices", () => {
 });
 
 describe("filterChoices", () => {
-  it("matches SKUs case-insensitively and caps what it shows while counting every match", () => {
+  it("matches SKUs case-insensitively and caps what it shows", () => {
     const choices = Array.from({ length: 150 }, (_, index) => ({ id: String(index), sku: `SKU-${index}` }));
-    const all = filterChoices(choices, "", 100);
-    expect(all.shown).toHaveLength(100);
-    expect(all.matched).toBe(150);
-    expect(filterChoices(choices, "sku-14", 100).shown.map((choice) => choice.sku)).toContain("SKU-149");
+    expect(filterChoices(choices, "", 100)).toHaveLength(100);
+    expect(filterChoices(choices, "sku-14", 100).map((choice) => choice.sku)).toContain("SKU-149");
   });
 });
 

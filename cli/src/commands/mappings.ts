@@ -1,15 +1,26 @@
-import { type AutoMapResult, type Mapping, MESSAGES } from "@stockbridge/shared";
-import type { Command } from "commander";
+import {
+  type AutoMapResult,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type Mapping,
+  MESSAGES,
+  type Unmapped,
+} from "@stockbridge/shared";
+import { type Command, Option } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { endJob, followJob, type JobTexts } from "../jobs.ts";
 import { addPageOptions, type PageOptions, queryText } from "../options.ts";
-import { formatShortDate, plural } from "../output/format.ts";
+import { formatCount, formatShortDate, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 
 interface ListOptions extends PageOptions {
   search?: string;
+}
+
+interface UnmappedOptions extends ListOptions {
+  all?: boolean;
 }
 
 /** `mappings list`, `mappings auto` (exact-SKU auto mapping, a job, with its report), `mappings unmapped`. */
@@ -30,10 +41,18 @@ export function registerMappingCommands(program: Command, io: CliIo): void {
     .description("map every identical SKU (a job) and report what was created and skipped")
     .action((_options: object, command: Command) => runCommand(io, command, autoMap));
 
-  mappings
-    .command("unmapped")
-    .description("list the variants and ERP items that no mapping uses yet")
-    .action((_options: object, command: Command) => runCommand(io, command, unmapped));
+  addPageOptions(
+    mappings
+      .command("unmapped")
+      .description("list the variants and ERP items that no mapping uses yet, a page of each")
+      .option("--search <text>", "SKU contains"),
+  )
+    .addOption(
+      new Option("--all", "every page of both lists (100 rows a request)").conflicts(["page", "limit"]),
+    )
+    .action((options: UnmappedOptions, command: Command) =>
+      runCommand(io, command, (context) => unmapped(context, options)),
+    );
 }
 
 const AUTO_MAP_TEXTS: JobTexts = {
@@ -102,11 +121,14 @@ function printAutoMapReport(context: CommandContext, report: AutoMapResult): voi
   if (acumatica.length > 0) context.out(`  Duplicate in Acumatica: ${acumatica.join(", ")}`);
 }
 
-async function unmapped(context: CommandContext): Promise<void> {
+async function unmapped(context: CommandContext, options: UnmappedOptions): Promise<void> {
   context.requireSignedIn();
-  const data = await context.api.call("unmapped");
+  const data = options.all
+    ? await allUnmapped(context, options.search)
+    : await unmappedPage(context, options);
   if (context.json) return printJson(context.io.stdout, data);
-  context.out(`Shopify variants without a mapping: ${data.shopify.length}`);
+  const where = options.all ? "" : ` (${pageText(data.shopifyOffset, data.limit, data.shopifyTotal)})`;
+  context.out(`Shopify variants without a mapping: ${formatCount(data.shopifyTotal)}${where}`);
   if (data.shopify.length > 0) {
     await printTable(
       context,
@@ -118,7 +140,8 @@ async function unmapped(context: CommandContext): Promise<void> {
     );
   }
   context.out();
-  context.out(`Acumatica items without a mapping: ${data.acumatica.length}`);
+  const erpWhere = options.all ? "" : ` (${pageText(data.acumaticaOffset, data.limit, data.acumaticaTotal)})`;
+  context.out(`Acumatica items without a mapping: ${formatCount(data.acumaticaTotal)}${erpWhere}`);
   if (data.acumatica.length > 0) {
     await printTable(
       context,
@@ -129,6 +152,50 @@ async function unmapped(context: CommandContext): Promise<void> {
       data.acumatica,
     );
   }
+}
+
+/** One page of each list: `--page` counts in `--limit` rows, the same page of both. */
+function unmappedPage(context: CommandContext, options: UnmappedOptions): Promise<Unmapped> {
+  const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = String(((options.page ?? 1) - 1) * limit);
+  return context.api.call("unmapped", {
+    query: { search: options.search, limit: String(limit), shopifyOffset: offset, acumaticaOffset: offset },
+  });
+}
+
+/** Both lists whole, a page of each per request, until neither has more rows. */
+async function allUnmapped(context: CommandContext, search: string | undefined): Promise<Unmapped> {
+  const all: Unmapped = {
+    shopify: [],
+    acumatica: [],
+    shopifyTotal: 0,
+    acumaticaTotal: 0,
+    shopifyOffset: 0,
+    acumaticaOffset: 0,
+    limit: MAX_PAGE_SIZE,
+  };
+  for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+    const page = await context.api.call("unmapped", {
+      query: {
+        search,
+        limit: String(MAX_PAGE_SIZE),
+        shopifyOffset: String(offset),
+        acumaticaOffset: String(offset),
+      },
+    });
+    all.shopify.push(...page.shopify);
+    all.acumatica.push(...page.acumatica);
+    all.shopifyTotal = page.shopifyTotal;
+    all.acumaticaTotal = page.acumaticaTotal;
+    if (page.shopify.length < MAX_PAGE_SIZE && page.acumatica.length < MAX_PAGE_SIZE) break;
+  }
+  all.limit = Math.max(all.shopify.length, all.acumatica.length);
+  return all;
+}
+
+/** "page 2 of 7" for the page starting at `offset`. */
+function pageText(offset: number, limit: number, total: number): string {
+  return `page ${Math.floor(offset / limit) + 1} of ${Math.max(1, Math.ceil(total / limit))}`;
 }
 
 /** A side whose item the last pull no longer found is marked, as the web shows a broken mapping. */

@@ -25,6 +25,35 @@ export interface NewMapping {
   now: string;
 }
 
+export type UnmappedSide = "shopify" | "acumatica";
+
+/** A catalog row no mapping uses: its row id, its id in its own system, its SKU. */
+export interface UnmappedProduct {
+  id: string;
+  externalId: string;
+  sku: string;
+}
+
+/** Where each side's products live and which mapping column points at them (fixed names, no input). */
+const UNMAPPED_SIDES = {
+  shopify: {
+    table: "shopify_products",
+    key: "variant_id",
+    mappingKey: "shopify_variant_id",
+    index: "shopify_products_unmapped",
+  },
+  acumatica: {
+    table: "acumatica_products",
+    key: "acumatica_id",
+    mappingKey: "acumatica_id",
+    index: "acumatica_products_unmapped",
+  },
+} as const;
+
+function unmappedClause(t: (typeof UNMAPPED_SIDES)[UnmappedSide]): string {
+  return `NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = p.user_id AND m.${t.mappingKey} = p.${t.key})`;
+}
+
 /** One catalog row as auto mapping sees it: its SKU key and whether a mapping already uses it. */
 export interface AutoMapCandidate {
   externalId: string;
@@ -177,36 +206,54 @@ export function createMappingRepo(db: Db) {
       return found;
     },
 
-    async unmapped(userId: string) {
-      const [shopify, acumatica] = await db.batch(
-        [
-          {
-            sql: `SELECT sp.id, sp.variant_id, sp.sku FROM shopify_products sp
-                  WHERE sp.user_id = ? AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = sp.user_id AND m.shopify_variant_id = sp.variant_id)
-                  ORDER BY sp.sku DESC, sp.id`,
-            args: [userId],
-          },
-          {
-            sql: `SELECT ap.id, ap.acumatica_id, ap.sku FROM acumatica_products ap
-                  WHERE ap.user_id = ? AND NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = ap.user_id AND m.acumatica_id = ap.acumatica_id)
-                  ORDER BY ap.sku DESC, ap.id`,
-            args: [userId],
-          },
-        ],
-        "read",
+    /**
+     * How many of the user's products on one side no mapping uses (SKU containing `term`, a
+     * lowercased search, when given). Without a term: all rows less the mapped ones, so the work
+     * is one pass over an index plus one probe per mapping, never a probe per product.
+     */
+    async unmappedTotal(side: UnmappedSide, userId: string, term: string): Promise<number> {
+      const t = UNMAPPED_SIDES[side];
+      const result = await db.execute(
+        term
+          ? {
+              sql: `SELECT count(*) AS total FROM ${t.table} p INDEXED BY ${t.index}
+                    WHERE p.user_id = ? AND instr(p.sku_key, ?) > 0 AND ${unmappedClause(t)}`,
+              args: [userId, term],
+            }
+          : {
+              sql: `SELECT (SELECT count(*) FROM ${t.table} WHERE user_id = ?)
+                      - (SELECT count(*) FROM mappings m JOIN ${t.table} p ON p.user_id = m.user_id AND p.${t.key} = m.${t.mappingKey}
+                         WHERE m.user_id = ?) AS total`,
+              args: [userId, userId],
+            },
       );
-      return {
-        shopify: (shopify?.rows ?? []).map((row) => ({
-          _id: String(row.id),
-          variantId: String(row.variant_id),
-          sku: String(row.sku),
-        })),
-        acumatica: (acumatica?.rows ?? []).map((row) => ({
-          _id: String(row.id),
-          acumaticaId: String(row.acumatica_id),
-          sku: String(row.sku),
-        })),
-      };
+      return Number(result.rows[0]?.total ?? 0);
+    },
+
+    /**
+     * One window of the user's unmapped products on one side, by SKU then external id, walked on
+     * the side's unmapped index: skipped rows cost an index step and a probe, never a table read.
+     */
+    async unmappedPage(
+      side: UnmappedSide,
+      userId: string,
+      window: { term: string; offset: number; limit: number; descending: boolean },
+    ): Promise<UnmappedProduct[]> {
+      const t = UNMAPPED_SIDES[side];
+      const direction = window.descending ? "DESC" : "ASC";
+      const result = await db.execute({
+        sql: `SELECT p.id, p.${t.key} AS external_id, p.sku FROM ${t.table} p INDEXED BY ${t.index}
+              WHERE p.user_id = ?${window.term ? " AND instr(p.sku_key, ?) > 0" : ""} AND ${unmappedClause(t)}
+              ORDER BY p.sku_key ${direction}, p.${t.key} ${direction} LIMIT ? OFFSET ?`,
+        args: window.term
+          ? [userId, window.term, window.limit, window.offset]
+          : [userId, window.limit, window.offset],
+      });
+      return result.rows.map((row) => ({
+        id: String(row.id),
+        externalId: String(row.external_id),
+        sku: String(row.sku),
+      }));
     },
 
     async autoMapCandidates(

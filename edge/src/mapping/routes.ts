@@ -19,7 +19,7 @@ export function mappingHandlers(deps: MappingRouteDeps): Handlers {
       await mappings.remove(caller.userId, input.params.id);
       return { ok: true as const };
     },
-    unmapped: ({ caller }) => mappings.unmapped(caller.userId),
+    unmapped: ({ caller, input }) => mappings.unmapped(caller.userId, input.query),
     mappingHistory: ({ caller, input }) => mappings.history(caller.userId, input.query),
     mappingSelector: ({ caller, input }) => mappings.selector(caller.userId, input.query),
     mappingsByIds: async ({ caller, input }) => ({

@@ -1,7 +1,22 @@
-import type { Mapping, MappingHistory, MappingInput, MappingSelector, Unmapped } from "@stockbridge/shared";
+import type {
+  Mapping,
+  MappingHistory,
+  MappingInput,
+  MappingSelector,
+  Unmapped,
+  UnmappedQuery,
+} from "@stockbridge/shared";
 import { MAPPING_SELECTOR_PAGE_SIZE } from "@stockbridge/shared";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
-import { type CatalogItem, type CatalogVariant, isUniqueViolation, type MappingRepo } from "./repo.ts";
+import {
+  type CatalogItem,
+  type CatalogVariant,
+  isUniqueViolation,
+  type MappingRepo,
+  type UnmappedProduct,
+  type UnmappedSide,
+} from "./repo.ts";
+import { createTurns } from "./turns.ts";
 
 export interface MappingServiceDeps {
   repo: MappingRepo;
@@ -12,6 +27,7 @@ export interface MappingServiceDeps {
 /** Manual mappings, edits, deletes and the lists of the mapping screen. One variant and one ERP item per mapping. */
 export function createMappingService(deps: MappingServiceDeps) {
   const { repo } = deps;
+  const turns = createTurns();
 
   async function requireMapping(userId: string, id: string): Promise<Mapping> {
     const mapping = await repo.get(userId, id);
@@ -77,6 +93,31 @@ export function createMappingService(deps: MappingServiceDeps) {
     }
   }
 
+  /**
+   * The total, then the rows. A window in the far half is read from the other end, reversed:
+   * skipping costs a step per row, so no page skips more than half the list.
+   */
+  async function unmappedWindow(
+    side: UnmappedSide,
+    userId: string,
+    window: { term: string; offset: number; limit: number; descending: boolean },
+  ): Promise<{ total: number; rows: UnmappedProduct[] }> {
+    await turns.next();
+    const total = await repo.unmappedTotal(side, userId, window.term);
+    if (window.offset >= total) return { total, rows: [] };
+    const count = Math.min(window.limit, total - window.offset);
+    const fromEnd = total - window.offset - count;
+    await turns.next();
+    if (fromEnd >= window.offset) return { total, rows: await repo.unmappedPage(side, userId, window) };
+    const reversed = await repo.unmappedPage(side, userId, {
+      term: window.term,
+      offset: fromEnd,
+      limit: count,
+      descending: !window.descending,
+    });
+    return { total, rows: reversed.reverse() };
+  }
+
   return {
     async createManual(userId: string, input: MappingInput): Promise<Mapping> {
       const pair = await resolvePair(userId, input);
@@ -127,8 +168,31 @@ export function createMappingService(deps: MappingServiceDeps) {
 
     get: requireMapping,
 
-    unmapped(userId: string): Promise<Unmapped> {
-      return repo.unmapped(userId);
+    /**
+     * A page of each unmapped list with its total. Each step is one bounded statement taken in
+     * its own event-loop turn (see turns.ts): libSQL answers on this thread, so statements run
+     * back to back would hold every other request until the last one ends.
+     */
+    async unmapped(userId: string, query: UnmappedQuery): Promise<Unmapped> {
+      const window = {
+        term: query.search.toLowerCase(),
+        limit: query.limit,
+        descending: query.sortDirection === "desc",
+      };
+      const shopify = await unmappedWindow("shopify", userId, { ...window, offset: query.shopifyOffset });
+      const acumatica = await unmappedWindow("acumatica", userId, {
+        ...window,
+        offset: query.acumaticaOffset,
+      });
+      return {
+        shopify: shopify.rows.map((row) => ({ _id: row.id, variantId: row.externalId, sku: row.sku })),
+        acumatica: acumatica.rows.map((row) => ({ _id: row.id, acumaticaId: row.externalId, sku: row.sku })),
+        shopifyTotal: shopify.total,
+        acumaticaTotal: acumatica.total,
+        shopifyOffset: query.shopifyOffset,
+        acumaticaOffset: query.acumaticaOffset,
+        limit: query.limit,
+      };
     },
 
     async history(

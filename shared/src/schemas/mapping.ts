@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { MESSAGES } from "../messages.ts";
-import { IdSchema, PageQueryEntries, queryInteger } from "./common.ts";
+import { IdSchema, PageQueryEntries, queryInteger, SortDirectionSchema } from "./common.ts";
 
 export const MAPPING_TYPES = ["exact-sku", "manual"] as const;
 
@@ -50,9 +50,50 @@ export const MappingHistorySchema = v.object({
 });
 export type MappingHistory = v.InferOutput<typeof MappingHistorySchema>;
 
+/** The deepest row a list of unmapped products may be read from (far beyond any catalog). */
+export const UNMAPPED_OFFSET_MAX = 10_000_000;
+
+/**
+ * `GET /mapping/unmapped`: one page of each list, paged independently by row offset (a screen
+ * that shows both lists as one table starts the second where the first ends, which is rarely a
+ * page boundary of it). Without parameters: the first 10 of each, SKU descending.
+ */
+export const UnmappedQuerySchema = v.object({
+  limit: PageQueryEntries.limit,
+  shopifyOffset: queryInteger("shopifyOffset", 0, 0, UNMAPPED_OFFSET_MAX),
+  acumaticaOffset: queryInteger("acumaticaOffset", 0, 0, UNMAPPED_OFFSET_MAX),
+  search: v.pipe(
+    PageQueryEntries.search,
+    v.description("Only SKUs containing this text, case-insensitively (both lists)."),
+  ),
+  sortDirection: v.pipe(
+    v.optional(SortDirectionSchema, "desc"),
+    v.description("Order of both lists by SKU, ties by id (default desc)."),
+  ),
+});
+export type UnmappedQuery = v.InferOutput<typeof UnmappedQuerySchema>;
+
+/**
+ * The spec's two lists, each one page of the products no mapping uses, with how many there are
+ * in all (matching `search`) and the window answered, so a screen or script can page on.
+ */
 export const UnmappedSchema = v.object({
   shopify: v.array(v.object({ _id: v.string(), variantId: v.string(), sku: v.string() })),
   acumatica: v.array(v.object({ _id: v.string(), acumaticaId: v.string(), sku: v.string() })),
+  shopifyTotal: v.pipe(
+    v.number(),
+    v.description("Unmapped Shopify variants matching the search, on all pages."),
+  ),
+  acumaticaTotal: v.pipe(
+    v.number(),
+    v.description("Unmapped Acumatica items matching the search, on all pages."),
+  ),
+  shopifyOffset: v.pipe(v.number(), v.description("Where `shopify` starts in its list (the offset asked).")),
+  acumaticaOffset: v.pipe(
+    v.number(),
+    v.description("Where `acumatica` starts in its list (the offset asked)."),
+  ),
+  limit: v.pipe(v.number(), v.description("The most rows either list holds on this page (default 10).")),
 });
 export type Unmapped = v.InferOutput<typeof UnmappedSchema>;
 

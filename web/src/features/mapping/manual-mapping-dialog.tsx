@@ -5,8 +5,8 @@ import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
 import { FormDialog } from "../../ui/form-dialog.tsx";
 import { toast } from "../../ui/toast.tsx";
-import { productChoices } from "./mapping-logic.ts";
-import { ProductPicker } from "./product-picker.tsx";
+import { type ProductChoice, productChoices, type UnmappedRequest } from "./mapping-logic.ts";
+import { PICKER_PAGE_SIZE, ProductPicker } from "./product-picker.tsx";
 import { mappingKeys, unmappedQuery } from "./queries.ts";
 
 export interface ManualMappingDialogProps {
@@ -20,33 +20,44 @@ export interface ManualMappingDialogProps {
 export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDialogProps) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const unmapped = useQuery({ ...unmappedQuery(api), enabled: open });
-  const [shopifyId, setShopifyId] = useState<string | null>(null);
-  const [acumaticaId, setAcumaticaId] = useState<string | null>(null);
+  const [shopify, setShopify] = useState<ProductChoice | null>(null);
+  const [acumatica, setAcumatica] = useState<ProductChoice | null>(null);
+  const [shopifySearch, setShopifySearch] = useState("");
+  const [acumaticaSearch, setAcumaticaSearch] = useState("");
+  // Each list asks the server for the first page matching its own search (one request while both
+  // searches are the same, as when the dialog opens).
+  const shopifyList = useQuery({ ...unmappedQuery(api, pickerRequest(shopifySearch)), enabled: open });
+  const acumaticaList = useQuery({ ...unmappedQuery(api, pickerRequest(acumaticaSearch)), enabled: open });
 
   // Each opening starts from the edited pair (or nothing); a failed save keeps the choices.
   useEffect(() => {
     if (!open) return;
-    setShopifyId(editing?.shopifyDetails.variantId ?? null);
-    setAcumaticaId(editing?.acumaticaDetails.acumaticaId ?? null);
+    setShopify(editing ? { id: editing.shopifyDetails.variantId, sku: editing.shopifyDetails.sku } : null);
+    setAcumatica(
+      editing ? { id: editing.acumaticaDetails.acumaticaId, sku: editing.acumaticaDetails.sku } : null,
+    );
   }, [open, editing]);
 
   const shopifyChoices = useMemo(
     () =>
       productChoices(
-        (unmapped.data?.shopify ?? []).map((product) => ({ id: product.variantId, sku: product.sku })),
+        (shopifyList.data?.shopify ?? []).map((product) => ({ id: product.variantId, sku: product.sku })),
         editing ? { id: editing.shopifyDetails.variantId, sku: editing.shopifyDetails.sku } : null,
       ),
-    [unmapped.data, editing],
+    [shopifyList.data, editing],
   );
   const acumaticaChoices = useMemo(
     () =>
       productChoices(
-        (unmapped.data?.acumatica ?? []).map((product) => ({ id: product.acumaticaId, sku: product.sku })),
+        (acumaticaList.data?.acumatica ?? []).map((product) => ({
+          id: product.acumaticaId,
+          sku: product.sku,
+        })),
         editing ? { id: editing.acumaticaDetails.acumaticaId, sku: editing.acumaticaDetails.sku } : null,
       ),
-    [unmapped.data, editing],
+    [acumaticaList.data, editing],
   );
+  const listError = shopifyList.error ?? acumaticaList.error;
 
   const save = useMutation({
     mutationFn: (input: MappingInput) =>
@@ -72,35 +83,49 @@ export function ManualMappingDialog({ open, onClose, editing }: ManualMappingDia
       title={editing ? "Edit Mapping" : "Manual Mapping"}
       description="Choose the Shopify variant and the Acumatica item that are the same product."
       submitLabel={editing ? "Update" : "Map Products"}
-      canSubmit={canSubmitManualMapping({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId })}
+      canSubmit={canSubmitManualMapping({
+        shopifyVariantId: shopify?.id ?? null,
+        acumaticaProductId: acumatica?.id ?? null,
+      })}
       busy={save.isPending}
       onSubmit={() => {
-        if (shopifyId && acumaticaId)
-          save.mutate({ shopifyVariantId: shopifyId, acumaticaProductId: acumaticaId });
+        if (shopify && acumatica)
+          save.mutate({ shopifyVariantId: shopify.id, acumaticaProductId: acumatica.id });
       }}
       className="gap-4"
     >
       <ProductPicker
         label="Shopify Product"
         choices={shopifyChoices}
-        value={shopifyId}
-        onChange={setShopifyId}
-        loading={unmapped.isPending}
+        total={shopifyList.data?.shopifyTotal ?? 0}
+        value={shopify}
+        onChange={setShopify}
+        onSearchChange={setShopifySearch}
+        loading={shopifyList.isPending}
+        searching={shopifyList.isPlaceholderData}
         disabled={save.isPending}
       />
       <ProductPicker
         label="Acumatica Product"
         choices={acumaticaChoices}
-        value={acumaticaId}
-        onChange={setAcumaticaId}
-        loading={unmapped.isPending}
+        total={acumaticaList.data?.acumaticaTotal ?? 0}
+        value={acumatica}
+        onChange={setAcumatica}
+        onSearchChange={setAcumaticaSearch}
+        loading={acumaticaList.isPending}
+        searching={acumaticaList.isPlaceholderData}
         disabled={save.isPending}
       />
-      {unmapped.isError ? (
+      {listError ? (
         <p role="alert" className="text-sm text-red-700">
-          {errorMessage(unmapped.error, MESSAGES.mapping.fetchUnmappedFailed)}
+          {errorMessage(listError, MESSAGES.mapping.fetchUnmappedFailed)}
         </p>
       ) : null}
     </FormDialog>
   );
+}
+
+/** The first page of unmapped products matching a pick list's search. */
+function pickerRequest(search: string): UnmappedRequest {
+  return { limit: PICKER_PAGE_SIZE, shopifyOffset: 0, acumaticaOffset: 0, search, sortDirection: "desc" };
 }

@@ -14,21 +14,78 @@ export interface UnmappedRow {
   acumaticaSku: string | null;
 }
 
-/** Both unmapped lists as one table; a blank SKU still shows the product, by its id. */
-export function unmappedRows(unmapped: Unmapped | undefined): UnmappedRow[] {
+export type UnmappedSystem = "shopify" | "acumatica";
+
+/** The window of each list one request asks for (the query strings of `GET /mapping/unmapped`). */
+export interface UnmappedRequest {
+  limit: number;
+  shopifyOffset: number;
+  acumaticaOffset: number;
+  search: string;
+  sortDirection: "asc" | "desc";
+}
+
+/** Page, size, search and sort of the Unmapped Products table. */
+export interface UnmappedView {
+  page: number;
+  limit: number;
+  search: string;
+  sort: { id: string; direction: "asc" | "desc" };
+}
+
+/** The spec's default order: Shopify SKU descending. */
+export const UNMAPPED_DEFAULT_SORT = { id: "shopifySku", direction: "desc" } as const;
+
+/**
+ * The table is one list: the sorted column's system first, then the other (its SKU cell is
+ * blank, and blanks sort last either way), both in the sort's direction.
+ */
+export function firstSystem(view: Pick<UnmappedView, "sort">): UnmappedSystem {
+  return view.sort.id === "acumaticaSku" ? "acumatica" : "shopify";
+}
+
+/**
+ * The request for one page of the table: the first list from the page's offset, the second from
+ * where the first list ends (`firstTotal`, the first list's size as last answered; on page 1 it
+ * does not matter). The answer carries the totals, so a stale `firstTotal` is corrected by the
+ * next request.
+ */
+export function unmappedRequest(view: UnmappedView, firstTotal: number): UnmappedRequest {
+  const offset = (view.page - 1) * view.limit;
+  const secondOffset = Math.max(0, offset - firstTotal);
+  const shopifyFirst = firstSystem(view) === "shopify";
+  return {
+    limit: view.limit,
+    shopifyOffset: shopifyFirst ? offset : secondOffset,
+    acumaticaOffset: shopifyFirst ? secondOffset : offset,
+    search: view.search,
+    sortDirection: view.sort.direction,
+  };
+}
+
+/** The table's rows of one answer: the first list's rows, then the second's, one page in all. */
+export function unmappedRows(
+  unmapped: Unmapped | undefined,
+  view: Pick<UnmappedView, "limit" | "sort">,
+): UnmappedRow[] {
   if (!unmapped) return [];
-  return [
-    ...unmapped.shopify.map((product) => ({
-      _id: `shopify:${product._id}`,
-      shopifySku: skuLabel(product.sku, product.variantId),
-      acumaticaSku: null,
-    })),
-    ...unmapped.acumatica.map((product) => ({
-      _id: `acumatica:${product._id}`,
-      shopifySku: null,
-      acumaticaSku: skuLabel(product.sku, product.acumaticaId),
-    })),
-  ];
+  const shopify = unmapped.shopify.map((product) => ({
+    _id: `shopify:${product._id}`,
+    shopifySku: skuLabel(product.sku, product.variantId),
+    acumaticaSku: null,
+  }));
+  const acumatica = unmapped.acumatica.map((product) => ({
+    _id: `acumatica:${product._id}`,
+    shopifySku: null,
+    acumaticaSku: skuLabel(product.sku, product.acumaticaId),
+  }));
+  const rows = firstSystem(view) === "shopify" ? [...shopify, ...acumatica] : [...acumatica, ...shopify];
+  return rows.slice(0, view.limit);
+}
+
+/** Both lists' unmapped products (matching the search), the table's row count. */
+export function unmappedTotal(unmapped: Unmapped | undefined): number {
+  return unmapped ? unmapped.shopifyTotal + unmapped.acumaticaTotal : 0;
 }
 
 /** A choice of a manual-mapping pick list: the id the API takes and the SKU people read. */
@@ -50,15 +107,15 @@ export function productChoices(
   return [{ id: current.id, sku: skuLabel(current.sku, current.id) }, ...choices];
 }
 
-/** Case-insensitive SKU match, at most `limit` results so a 100k catalog stays responsive. */
+/** Case-insensitive SKU match, at most `limit` results. */
 export function filterChoices(
   choices: readonly ProductChoice[],
   query: string,
   limit: number,
-): { shown: ProductChoice[]; matched: number } {
+): ProductChoice[] {
   const needle = query.trim().toLowerCase();
   const matches = needle ? choices.filter((choice) => choice.sku.toLowerCase().includes(needle)) : choices;
-  return { shown: matches.slice(0, limit), matched: matches.length };
+  return matches.slice(0, limit);
 }
 
 function skuLabel(sku: string, id: string): string {

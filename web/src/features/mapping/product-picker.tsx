@@ -7,38 +7,49 @@ import {
   Field,
   Label,
 } from "@headlessui/react";
-import { MAPPING_MENU_MAX_HEIGHT_PX } from "@stockbridge/shared";
+import { MAPPING_MENU_MAX_HEIGHT_PX, MAX_PAGE_SIZE, TABLE_SEARCH_DEBOUNCE_MS } from "@stockbridge/shared";
 import { Check, ChevronsUpDown } from "lucide-react";
-import { type CSSProperties, useMemo, useState } from "react";
+import { type CSSProperties, useEffect, useMemo, useRef, useState } from "react";
 import { cn } from "../../ui/cn.ts";
 import { controlClass } from "../../ui/field.tsx";
 import { filterChoices, type ProductChoice } from "./mapping-logic.ts";
 
-/** Rendering thousands of options would stall typing; people narrow the list by typing instead. */
-const MAX_SHOWN = 100;
+/** What one pick list shows at once; people narrow the list by typing (the server searches). */
+export const PICKER_PAGE_SIZE = MAX_PAGE_SIZE;
 
 export interface ProductPickerProps {
   label: string;
+  /** The products matching the last search sent, at most a page of them. */
   choices: readonly ProductChoice[];
-  value: string | null;
-  onChange(id: string | null): void;
+  /** How many products match that search in all. */
+  total: number;
+  value: ProductChoice | null;
+  onChange(choice: ProductChoice | null): void;
+  /** The typed text, trimmed, 500 ms after typing stops (at once when cleared). */
+  onSearchChange(search: string): void;
   disabled?: boolean;
+  /** No answer yet for the first search. */
   loading?: boolean;
+  /** The answer for the last search sent is still on its way. */
+  searching?: boolean;
 }
 
 /** A searchable pick list of one system's products (Headless UI Combobox), menu at most 350 px. */
-export function ProductPicker({ label, choices, value, onChange, disabled, loading }: ProductPickerProps) {
+export function ProductPicker(props: ProductPickerProps) {
+  const { label, choices, total, value, onChange, onSearchChange, disabled, loading, searching } = props;
   const [query, setQuery] = useState("");
-  const selected = useMemo(() => choices.find((choice) => choice.id === value) ?? null, [choices, value]);
-  const { shown, matched } = useMemo(() => filterChoices(choices, query, MAX_SHOWN), [choices, query]);
+  const applied = useDebouncedText(query, onSearchChange);
+  const waiting = searching || query.trim() !== applied;
+  // Until the server answers the new text, the choices it gave are narrowed here.
+  const shown = useMemo(() => filterChoices(choices, query, PICKER_PAGE_SIZE), [choices, query]);
 
   return (
     <Field className="flex flex-col gap-1.5" disabled={disabled}>
       <Label className="text-sm font-medium text-gray-800">{label}</Label>
       <Combobox
-        value={selected}
+        value={value}
         by="id"
-        onChange={(choice: ProductChoice | null) => onChange(choice?.id ?? null)}
+        onChange={(choice: ProductChoice | null) => onChange(choice)}
         onClose={() => setQuery("")}
         immediate
       >
@@ -66,7 +77,13 @@ export function ProductPicker({ label, choices, value, onChange, disabled, loadi
         >
           {shown.length === 0 ? (
             <div className="px-3 py-2 text-gray-500">
-              {loading ? "Loading products..." : query ? "No matching products" : "No unmapped products"}
+              {loading
+                ? "Loading products..."
+                : waiting
+                  ? "Searching..."
+                  : query
+                    ? "No matching products"
+                    : "No unmapped products"}
             </div>
           ) : (
             shown.map((choice) => (
@@ -83,13 +100,32 @@ export function ProductPicker({ label, choices, value, onChange, disabled, loadi
               </ComboboxOption>
             ))
           )}
-          {matched > shown.length ? (
+          {total > shown.length && shown.length > 0 ? (
             <div className="border-t border-gray-100 px-3 py-2 text-xs text-gray-500">
-              Showing {shown.length} of {matched}: type to narrow the list.
+              Showing {shown.length} of {total}: type to narrow the list.
             </div>
           ) : null}
         </ComboboxOptions>
       </Combobox>
     </Field>
   );
+}
+
+/** Hands `onApply` the trimmed text once typing pauses (at once when cleared); answers the text applied. */
+function useDebouncedText(text: string, onApply: (text: string) => void): string {
+  const [applied, setApplied] = useState("");
+  const onApplyRef = useRef(onApply);
+  onApplyRef.current = onApply;
+  useEffect(() => {
+    const trimmed = text.trim();
+    const timer = setTimeout(
+      () => {
+        setApplied(trimmed);
+        onApplyRef.current(trimmed);
+      },
+      trimmed ? TABLE_SEARCH_DEBOUNCE_MS : 0,
+    );
+    return () => clearTimeout(timer);
+  }, [text]);
+  return applied;
 }

@@ -2,6 +2,7 @@ import type { SyncOptions } from "@stockbridge/shared";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "../../lib/api.ts";
 import { type ListParams, normalizeListParams, toQueryStrings } from "../../lib/list-query.ts";
+import type { UnmappedRequest } from "./mapping-logic.ts";
 
 /** Keys nest from general to specific; a mapping write invalidates `mappingKeys.all`. */
 export const mappingKeys = {
@@ -10,6 +11,7 @@ export const mappingKeys = {
   historyList: (params: ListParams<never>) =>
     [...mappingKeys.history(), normalizeListParams(params)] as const,
   unmapped: () => [...mappingKeys.all, "unmapped"] as const,
+  unmappedWindow: (request: UnmappedRequest) => [...mappingKeys.unmapped(), request] as const,
   syncPreview: (mappingId: string, options: SyncOptions) =>
     [
       ...mappingKeys.all,
@@ -30,11 +32,21 @@ export function mappingHistoryQuery(api: ApiClient, params: ListParams<never>) {
   });
 }
 
-/** GET /mapping/unmapped: both catalogs' products that no mapping uses yet. */
-export function unmappedQuery(api: ApiClient) {
+/** GET /mapping/unmapped: a window of each catalog's products that no mapping uses yet, with totals. */
+export function unmappedQuery(api: ApiClient, request: UnmappedRequest) {
   return queryOptions({
-    queryKey: mappingKeys.unmapped(),
-    queryFn: () => api.call("unmapped"),
+    queryKey: mappingKeys.unmappedWindow(request),
+    queryFn: () =>
+      api.call("unmapped", {
+        query: {
+          limit: String(request.limit),
+          shopifyOffset: String(request.shopifyOffset),
+          acumaticaOffset: String(request.acumaticaOffset),
+          sortDirection: request.sortDirection,
+          ...(request.search ? { search: request.search } : {}),
+        },
+      }),
+    placeholderData: keepPreviousData,
   });
 }
 
