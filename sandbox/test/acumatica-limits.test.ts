@@ -8,14 +8,26 @@ const ONE_ITEM = "/entity/Default/23.200.001/StockItem?$select=InventoryID&$top=
 describe("licence request queue", () => {
   it("runs maxConcurrent requests, queues 20 more and declines the rest with 429", async () => {
     const { erp, client } = await signedIn();
-    await erp.configure({ maxConcurrent: 1, latencyMs: 60 });
+    // The first request holds the only slot (a hang that ends when its caller gives up) until all
+    // the others have arrived, however slowly a busy machine delivers them.
+    await erp.configure({ maxConcurrent: 1, timeoutRate: 1, timeoutMs: 600_000 });
+    const holder = new AbortController();
+    const held = client.request("GET", ONE_ITEM, { signal: holder.signal }).catch(() => "given up");
+    await eventually(async () => (await erp.state()).running === 1, "the first request to hold the slot");
 
-    const statuses = await Promise.all(
-      Array.from({ length: 24 }, () => client.request("GET", ONE_ITEM).then((response) => response.status)),
+    const statuses = Promise.all(
+      Array.from({ length: 23 }, () => client.request("GET", ONE_ITEM).then((response) => response.status)),
     );
+    await eventually(async () => {
+      const state = await erp.state();
+      return state.queued === 20 && state.queueDeclines === 3;
+    }, "20 requests to queue and 3 to be declined");
+    await erp.configure({ timeoutRate: 0 });
+    holder.abort();
 
-    expect(statuses.filter((status) => status === 200)).toHaveLength(21);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(3);
+    expect(await held).toBe("given up");
+    expect((await statuses).filter((status) => status === 200)).toHaveLength(20);
+    expect((await statuses).filter((status) => status === 429)).toHaveLength(3);
     expect(await erp.state()).toMatchObject({
       queueDeclines: 3,
       declined: 3,
