@@ -18,6 +18,8 @@ export interface Config {
   /** `id:base64key` pairs, comma-separated; the first encrypts, all decrypt (rotation). */
   encryptionKeys: string | undefined;
   passwordIterations: number;
+  /** How long jobs, history entries of running syncs and Acumatica session slots stay claimed without a heartbeat. */
+  runLeaseSeconds: number;
   corsOrigins: string[];
   trustProxy: boolean;
   /** Sandbox mode: the simulators' origin; Shopify, Acumatica demo and Stripe point there. */
@@ -71,6 +73,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 3_600, 60, 86_400),
     encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
     passwordIterations,
+    runLeaseSeconds: integer(env, "RUN_LEASE_SECONDS", 60, 1, 3_600),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())

@@ -32,17 +32,24 @@ export interface Connectors {
   ): Promise<T>;
 }
 
+/** Shared, queued slots (jobs/slots.ts): at most `limit` holders of a key at once, on every instance. */
+export interface SessionSlots {
+  hold<T>(key: string, limit: number, work: () => Promise<T>): Promise<T>;
+}
+
 export interface ConnectorsOptions {
   fetch: FetchLike;
   clock: ConnectorClock;
   sandboxUrl: string | undefined;
   /** Requests one Acumatica session keeps in flight (stay at or under the licence's limit). */
   acumaticaConcurrency?: number;
+  /** Where a connection's Acumatica sessions wait for one of its `sessions.max` seats. */
+  sessionSlots?: SessionSlots;
 }
 
 /**
  * The one place that knows how the app reaches Shopify and Acumatica: the guarded fetch, the
- * clock, sandbox origins. Features (connection tests, catalog pulls, the sync engine) build their
+ * clock, sandbox origins, the shared limit of Acumatica sessions per connection. Features (connection tests, catalog pulls, the sync engine) build their
  * clients and sessions from here.
  */
 export function createConnectors(options: ConnectorsOptions): Connectors {
@@ -60,12 +67,19 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
         originFor: shopifyOrigin,
         ...overrides,
       }),
-    acumatica: (connection, fn, overrides = {}) =>
-      withAcumaticaSession(connection, fn, {
-        fetch: options.fetch,
-        clock: options.clock,
-        maxConcurrent: options.acumaticaConcurrency ?? 4,
-        ...overrides,
-      }),
+    acumatica(connection, fn, overrides = {}) {
+      const open = () =>
+        withAcumaticaSession(connection, fn, {
+          fetch: options.fetch,
+          clock: options.clock,
+          maxConcurrent: options.acumaticaConcurrency ?? 4,
+          ...overrides,
+        });
+      // Each session holds a licence seat from login to logout: the seat is taken before the login.
+      const { sessions } = connection;
+      return sessions && options.sessionSlots
+        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, sessions.max, open)
+        : open();
+    },
   };
 }

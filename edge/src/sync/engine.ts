@@ -1,6 +1,7 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
+import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
@@ -31,6 +32,9 @@ export interface SyncEngineDeps {
   bulkReadThreshold?: number;
   /** Above this many products the price writes run as one bulk mutation. */
   bulkPriceThreshold?: number;
+  /** How long a run's history entry lives without a renewal (the run renews it every third). */
+  runLeaseMs?: number;
+  log?: (line: string) => void;
 }
 
 export interface SyncProgress {
@@ -46,6 +50,8 @@ export interface RunSyncInput {
   trigger: "manual" | "schedule";
   scheduleId?: string | null;
   scheduleName?: string | null;
+  /** The job that runs this sync, if any: its entry ends when the job is declared dead. */
+  jobId?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
@@ -71,20 +77,42 @@ export const BULK_PRICE_THRESHOLD = 250;
  * records the run in execution history with each failure's own error text.
  */
 export function createSyncEngine(deps: SyncEngineDeps) {
+  const runLeaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS;
+
+  /**
+   * Every entry a run opens ends: closed by the run, or, when its process stops, failed by
+   * whichever instance sees its lease run out (the run renews it while it works).
+   */
   async function runSync(input: RunSyncInput): Promise<RunSyncResult> {
     const dryRun = input.dryRun === true;
     const targets = await deps.repo.targets(input.userId, input.scope);
     const historyId = dryRun ? null : deps.newId();
-    if (historyId) {
-      await deps.history.start({
-        id: historyId,
-        userId: input.userId,
-        trigger: input.trigger,
-        scheduleId: input.scheduleId ?? null,
-        scheduleName: input.scheduleName ?? null,
-        startDate: deps.now().toISOString(),
-      });
+    if (!historyId) return run(input, targets, null);
+    const now = deps.now();
+    await deps.history.start({
+      id: historyId,
+      userId: input.userId,
+      trigger: input.trigger,
+      scheduleId: input.scheduleId ?? null,
+      scheduleName: input.scheduleName ?? null,
+      startDate: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
+      jobId: input.jobId ?? null,
+    });
+    const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
+    try {
+      return await run(input, targets, historyId);
+    } finally {
+      stop();
     }
+  }
+
+  async function run(
+    input: RunSyncInput,
+    targets: Awaited<ReturnType<SyncRepo["targets"]>>,
+    historyId: string | null,
+  ): Promise<RunSyncResult> {
+    const dryRun = input.dryRun === true;
     const progress = async (phase: string, done: number) =>
       input.onProgress?.({ phase, done, total: targets.length });
 
