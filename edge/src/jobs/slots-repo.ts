@@ -26,12 +26,14 @@ export function createSlotsRepo(db: Db) {
       slot: { key: string; limit: number; now: string; leaseUntil: string },
     ): Promise<boolean> {
       const result = await db.execute({
+        // The claimer's own lease is not checked: it is alive, it is asking. Had it stalled past its
+        // lease, others passed it meanwhile, and the count of live holders still keeps the limit.
         sql: `UPDATE work_slots SET holding = 1, lease_until = ?
-              WHERE holder = ? AND holding = 0 AND lease_until >= ?
+              WHERE holder = ? AND holding = 0
                 AND (SELECT COUNT(*) FROM work_slots other
                      WHERE other.slot_key = ? AND other.holder != work_slots.holder AND other.lease_until >= ?
                        AND (other.holding = 1 OR other.seq < work_slots.seq)) < ?`,
-        args: [slot.leaseUntil, holder, slot.now, slot.key, slot.now, slot.limit],
+        args: [slot.leaseUntil, holder, slot.key, slot.now, slot.limit],
       });
       return result.rowsAffected === 1;
     },
