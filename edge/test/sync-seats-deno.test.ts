@@ -1,4 +1,4 @@
-import type { Job, SyncRun } from "@stockbridge/shared";
+import { type Job, SANDBOX_DEMO, type SyncRun } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DenoEdge, type DenoWorld, startDenoWorld, waitFor } from "./deno-harness.ts";
 
@@ -65,5 +65,46 @@ describe("Acumatica sessions of one connection", () => {
     }
     expect(await world.acumaticaState()).toMatchObject({ loginLimitHits: 0, loginsOpen: 0 });
     expect((await world.acumaticaState()).loginsOpenPeak).toBeLessThanOrEqual(2);
+  }, 180_000);
+
+  it("keep to the Max Sessions saved on the connection, on every instance", async () => {
+    world = await startDenoWorld({ size: 60 });
+    const [a, b] = [await world.startEdge(), await world.startEdge()];
+    const { token, mappings } = await world.readyUser(a);
+    const api = a.api(token);
+    const demo = await api.call("sandbox");
+    const saved = await api.call("saveAcumatica", {
+      body: {
+        ...demo.acumatica,
+        apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+        password: "",
+        maxSessions: 1,
+      },
+    });
+    expect(saved.maxSessions).toBe(1);
+    const syncOptions = { price: true, quantity: true };
+
+    const answers = await Promise.all([
+      ...mappings
+        .slice(0, 10)
+        .map((mapping, index) =>
+          post(index % 2 === 0 ? a : b, token, `/mapping/${mapping._id}/sync`, { syncOptions }),
+        ),
+      post(a, token, "/users/acumatica/test"),
+      post(b, token, "/users/acumatica/test"),
+      post(b, token, "/acumatica/products/sync"),
+      post(a, token, "/mapping/sync", { mappingIds: mappings.slice(10, 13).map((m) => m._id), syncOptions }),
+    ]);
+
+    for (const answer of answers) expect(answer.status, answer.body.message).toBe(200);
+    for (const answer of answers.slice(-2)) {
+      const done = await waitFor(api, (answer.body.data as { job: Job }).job);
+      expect(done.status, done.message ?? "").toBe("succeeded");
+    }
+    expect(await world.acumaticaState()).toMatchObject({
+      loginLimitHits: 0,
+      loginsOpen: 0,
+      loginsOpenPeak: 1,
+    });
   }, 180_000);
 });
