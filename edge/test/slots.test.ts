@@ -6,7 +6,7 @@ import { createSlotsRepo } from "../src/jobs/slots-repo.ts";
 import { createTestClock } from "./helpers.ts";
 
 /** Two gates on one database: two instances of the app, as far as slots go. */
-async function twoInstances() {
+async function twoInstances(options: { leaseMs?: number } = {}) {
   const db = openDatabase(":memory:");
   await migrate(db);
   const clock = createTestClock();
@@ -16,7 +16,7 @@ async function twoInstances() {
       now: clock.now,
       newId: () => crypto.randomUUID(),
       log: () => {},
-      leaseMs: 60_000,
+      leaseMs: options.leaseMs ?? 60_000,
       pollMs: 10,
     });
   return { db, clock, gates: [gate(), gate()] as const };
@@ -104,6 +104,28 @@ describe("slots shared by instances", () => {
 
     clock.advance(60_001);
     await waiting;
+
+    expect(ran).toBe(true);
+    expect(await rows(db)).toBe(0);
+  });
+
+  it("queues a waiter again whose ticket was cleared while it stalled, and still serves it", async () => {
+    // A short lease: the heartbeat checks the ticket every 10 ms of real time.
+    const { db, gates } = await twoInstances({ leaseMs: 30 });
+    const first = held();
+    const holding = gates[0].hold("acumatica:user-1", 1, first.work);
+    await until(async () => (await rows(db)) === 1);
+    let ran = false;
+    const waiting = gates[1].hold("acumatica:user-1", 1, async () => {
+      ran = true;
+    });
+    await until(async () => (await rows(db)) === 2);
+
+    // What another instance's release does to a ticket whose lease ran out.
+    await db.execute("DELETE FROM work_slots WHERE holding = 0");
+    await until(async () => (await rows(db)) === 2);
+    first.finish();
+    await Promise.all([holding, waiting]);
 
     expect(ran).toBe(true);
     expect(await rows(db)).toBe(0);

@@ -12,6 +12,14 @@ export interface SlotGateDeps {
   pollMs?: number;
 }
 
+/** A holder's place in the database queue; `lost` once its row ran out and was cleared. */
+interface Ticket {
+  seq: number;
+  lost: boolean;
+  /** Wakes the waiting holder (so a lost ticket is taken again at once). */
+  wake?: () => void;
+}
+
 interface Waiter {
   seq: number;
   woken: boolean;
@@ -40,12 +48,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     return deps.repo.enqueue({ key, holder, leaseUntil: leaseUntil(), now: deps.now().toISOString() });
   }
 
-  async function waitTurn(
-    key: string,
-    holder: string,
-    limit: number,
-    ticket: { seq: number; lost: boolean },
-  ) {
+  async function waitTurn(key: string, holder: string, limit: number, ticket: Ticket) {
     const queue = queues.get(key) ?? [];
     queues.set(key, queue);
     let signal: (() => void) | null = null;
@@ -58,6 +61,7 @@ export function createSlotGate(deps: SlotGateDeps) {
       },
     };
     insertBySeq(queue, me);
+    ticket.wake = me.wake;
     try {
       for (;;) {
         me.woken = false;
@@ -94,11 +98,13 @@ export function createSlotGate(deps: SlotGateDeps) {
   /** Runs `work` holding one of the key's `limit` slots; waits its turn first, always frees it. */
   async function hold<T>(key: string, limit: number, work: () => Promise<T>): Promise<T> {
     const holder = deps.newId();
-    const ticket = { seq: await enqueue(key, holder), lost: false };
+    const ticket: Ticket = { seq: await enqueue(key, holder), lost: false };
     const heartbeat = setInterval(() => {
       deps.repo.renew(holder, leaseUntil()).then(
         (alive) => {
-          if (!alive) ticket.lost = true;
+          if (alive) return;
+          ticket.lost = true;
+          ticket.wake?.();
         },
         (error: unknown) => deps.log(`slot ${key}: lease not renewed: ${describeError(error)}`),
       );
