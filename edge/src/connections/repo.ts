@@ -61,7 +61,8 @@ export function createConnectionsRepo(db: Db) {
                 name = excluded.name, api_version = excluded.api_version, instance_uri = excluded.instance_uri,
                 endpoint_name = excluded.endpoint_name, username = excluded.username,
                 password_encrypted = excluded.password_encrypted, company = excluded.company,
-                max_sessions = excluded.max_sessions, is_verified = excluded.is_verified, last_tested_at = excluded.last_tested_at,
+                max_sessions = excluded.max_sessions, is_verified = excluded.is_verified,
+                last_tested_at = excluded.last_tested_at,
                 last_test_error = excluded.last_test_error, updated_at = excluded.updated_at`,
         args: [
           userId,

@@ -49,8 +49,8 @@ export interface ConnectorsOptions {
 
 /**
  * The one place that knows how the app reaches Shopify and Acumatica: the guarded fetch, the
- * clock, sandbox origins, the shared limit of Acumatica sessions per connection. Features (connection tests, catalog pulls, the sync engine) build their
- * clients and sessions from here.
+ * clock, sandbox origins, the shared limit of Acumatica sessions per connection. Features
+ * (connection tests, catalog pulls, the sync engine) build their clients and sessions from here.
  */
 export function createConnectors(options: ConnectorsOptions): Connectors {
   const shopifyOrigin = (storeName: string) =>
