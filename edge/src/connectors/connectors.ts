@@ -28,13 +28,18 @@ export interface Connectors {
   acumatica<T>(
     connection: AcumaticaConnectionInfo,
     fn: (api: AcumaticaApi) => Promise<T>,
-    overrides?: Partial<AcumaticaSessionOptions>,
+    overrides?: Partial<AcumaticaSessionOptions> & SeatWaitOptions,
   ): Promise<T>;
+}
+
+export interface SeatWaitOptions {
+  /** Called once when the session has to wait for one of its connection's seats. */
+  onQueued?: () => void;
 }
 
 /** Shared, queued slots (jobs/slots.ts): at most `limit` holders of a key at once, on every instance. */
 export interface SessionSlots {
-  hold<T>(key: string, limit: number, work: () => Promise<T>): Promise<T>;
+  hold<T>(key: string, limit: number, work: () => Promise<T>, options?: SeatWaitOptions): Promise<T>;
 }
 
 export interface ConnectorsOptions {
@@ -67,7 +72,7 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
         originFor: shopifyOrigin,
         ...overrides,
       }),
-    acumatica(connection, fn, overrides = {}) {
+    acumatica(connection, fn, { onQueued, ...overrides } = {}) {
       const open = () =>
         withAcumaticaSession(connection, fn, {
           fetch: options.fetch,
@@ -78,7 +83,7 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
       // Each session holds a licence seat from login to logout: the seat is taken before the login.
       const { sessions } = connection;
       return sessions && options.sessionSlots
-        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, sessions.max, open)
+        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, sessions.max, open, { onQueued })
         : open();
     },
   };

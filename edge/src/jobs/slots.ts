@@ -48,7 +48,14 @@ export function createSlotGate(deps: SlotGateDeps) {
     return deps.repo.enqueue({ key, holder, leaseUntil: leaseUntil(), now: deps.now().toISOString() });
   }
 
-  async function waitTurn(key: string, holder: string, limit: number, ticket: Ticket) {
+  async function waitTurn(
+    key: string,
+    holder: string,
+    turn: { limit: number; onQueued?: () => void },
+    ticket: Ticket,
+  ) {
+    const { limit } = turn;
+    let queued = false;
     const queue = queues.get(key) ?? [];
     queues.set(key, queue);
     let signal: (() => void) | null = null;
@@ -78,6 +85,10 @@ export function createSlotGate(deps: SlotGateDeps) {
           if (await deps.repo.claim(holder, { key, limit, now, leaseUntil: leaseUntil() })) return;
         }
         if (me.woken) continue;
+        if (!queued) {
+          queued = true;
+          turn.onQueued?.();
+        }
         await new Promise<void>((resolve) => {
           const timer = front ? setTimeout(resolve, pollMs) : undefined;
           signal = () => {
@@ -95,8 +106,16 @@ export function createSlotGate(deps: SlotGateDeps) {
     }
   }
 
-  /** Runs `work` holding one of the key's `limit` slots; waits its turn first, always frees it. */
-  async function hold<T>(key: string, limit: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` holding one of the key's `limit` slots; waits its turn first (telling `onQueued`
+   * when it has to), always frees it.
+   */
+  async function hold<T>(
+    key: string,
+    limit: number,
+    work: () => Promise<T>,
+    options: { onQueued?: () => void } = {},
+  ): Promise<T> {
     const holder = deps.newId();
     const ticket: Ticket = { seq: await enqueue(key, holder), lost: false };
     const heartbeat = setInterval(() => {
@@ -111,7 +130,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     }, deps.leaseMs / 3);
     (heartbeat as { unref?: () => void }).unref?.();
     try {
-      await waitTurn(key, holder, Math.max(1, limit), ticket);
+      await waitTurn(key, holder, { limit: Math.max(1, limit), onQueued: options.onQueued }, ticket);
       return await work();
     } finally {
       clearInterval(heartbeat);

@@ -17,8 +17,15 @@ import { readPrimaryLocation, readShopifyVariants } from "./shopify-read.ts";
 export interface SyncConnectors {
   /** A paced Shopify transport for the user's store; throws an AppError when it is not connected. */
   shopify(userId: string): Promise<ShopifyPort>;
-  /** Runs `fn` inside one Acumatica session (always logged out); throws an AppError when not connected. */
-  acumatica<T>(userId: string, fn: (api: AcumaticaApi, apiVersion: string) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside one Acumatica session (always logged out), once one of the connection's seats
+   * is free (`onQueued` says it has to wait); throws an AppError when not connected.
+   */
+  acumatica<T>(
+    userId: string,
+    fn: (api: AcumaticaApi, apiVersion: string) => Promise<T>,
+    options?: { onQueued?: () => void },
+  ): Promise<T>;
 }
 
 export interface SyncEngineDeps {
@@ -65,6 +72,9 @@ export interface RunSyncResult extends SyncRun {
   /** The error that stopped a failed run (an AppError naming the system), for callers that answer HTTP. */
   cause?: unknown;
 }
+
+const READING = "Reading Acumatica and Shopify";
+export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
 
 /** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */
 export const BULK_READ_THRESHOLD = 1_000;
@@ -196,7 +206,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
   ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
-    await progress("Reading Acumatica and Shopify", 0);
+    await progress(READING, 0);
+    // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
+    let queued = false;
     const keys: ErpKey[] = targets.map((target) => ({
       acumaticaId: target.acumaticaId,
       inventoryId: target.acumaticaSku,
@@ -204,7 +216,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const port = await deps.connectors.shopify(input.userId);
     // The two systems are read at the same time: each paces itself by its own limits.
     const [erp, shopify] = await Promise.all([
-      deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys)),
+      deps.connectors.acumatica(
+        input.userId,
+        async (api, apiVersion) => {
+          if (queued) await progress(READING, 0);
+          return readErpItems(api, apiVersion, keys);
+        },
+        {
+          onQueued: () => {
+            queued = true;
+            // Progress is advisory: a failure to report it must not fail the run.
+            progress(WAITING_FOR_SEAT, 0).catch(() => {});
+          },
+        },
+      ),
       (async () => {
         const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
         return readShopifyVariants(
