@@ -131,6 +131,27 @@ describe("Settings > Connections", () => {
     });
   });
 
+  it("saves the Acumatica card's Max Sessions with the connection, 2 unless changed, 1 to 20", async () => {
+    await onConnections(async (page) => {
+      await useSandboxStore(page);
+      const maxSessions = field(page, "Acumatica", "Max Sessions");
+      expect(await maxSessions.inputValue()).toBe("2");
+
+      await maxSessions.fill("0");
+      await card(page, "Acumatica").getByRole("button", { name: "Save Acumatica Settings" }).click();
+      await expectToast(page, MESSAGES.auth.fixValidationErrors);
+      await card(page, "Acumatica")
+        .getByText("Max sessions must be a whole number from 1 to 20", { exact: true })
+        .waitFor();
+
+      await maxSessions.fill("3");
+      await card(page, "Acumatica").getByRole("button", { name: "Save Acumatica Settings" }).click();
+      await expectToast(page, MESSAGES.connections.acumaticaUpdated);
+      await page.reload();
+      await expect.poll(() => field(page, "Acumatica", "Max Sessions").inputValue()).toBe("3");
+    });
+  });
+
   it("fails the test of a wrong access token with the server's message and no check", async () => {
     await onConnections(async (page) => {
       await useSandboxStore(page);

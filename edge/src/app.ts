@@ -26,6 +26,7 @@ import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
 import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
+import { RUN_STOPPED } from "./history/run-lease.ts";
 import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
@@ -34,6 +35,8 @@ import type { AppContext, AppEnv } from "./http/types.ts";
 import { createJobsRepo } from "./jobs/repo.ts";
 import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { createSlotGate } from "./jobs/slots.ts";
+import { createSlotsRepo } from "./jobs/slots-repo.ts";
 import { startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
@@ -128,10 +131,15 @@ export function createApp(deps: AppDeps) {
     },
     deps.fetch,
   );
+  // Leases of jobs, of running syncs' history entries and of Acumatica session slots: what another
+  // instance waits before it takes over from a process that stopped.
+  const runLeaseMs = config.runLeaseSeconds * 1000;
+  const slots = createSlotGate({ repo: createSlotsRepo(db), now, newId, log, leaseMs: runLeaseMs });
   const connectors = createConnectors({
     fetch: outbound.fetch,
     clock: deps.connectorClock ?? realClock,
     sandboxUrl: config.sandboxUrl,
+    sessionSlots: slots,
   });
   const connections = createConnectionsService({
     repo: createConnectionsRepo(db),
@@ -140,7 +148,19 @@ export function createApp(deps: AppDeps) {
     connectors,
     now,
   });
-  const jobs = createJobRunner({ repo: createJobsRepo(db), now, newId, log });
+  const historyRepo = createHistoryRepo(db);
+  const jobs = createJobRunner({
+    repo: createJobsRepo(db),
+    now,
+    newId,
+    log,
+    leaseMs: runLeaseMs,
+    // A job declared dead ends the history entry of its run with it.
+    onStopped: async (jobIds) => {
+      const at = now().toISOString();
+      await historyRepo.failOfJobs(jobIds, { endDate: at, error: RUN_STOPPED });
+    },
+  });
   const catalog = createCatalogService({
     repo: createCatalogRepo(db, createSearchCache()),
     jobs,
@@ -152,7 +172,6 @@ export function createApp(deps: AppDeps) {
   });
 
   // Repos and services more than one feature uses: built once, shared.
-  const historyRepo = createHistoryRepo(db);
   const settingsRepo = createSettingsRepo(db);
   const schedulesRepo = createSchedulesRepo(db);
   const mappingRepo = createMappingRepo(db);
@@ -166,6 +185,8 @@ export function createApp(deps: AppDeps) {
     connectors: createSyncConnectors({ credentials: connections, connectors }),
     now,
     newId,
+    runLeaseMs,
+    log,
     ...deps.syncTuning,
   });
 
@@ -227,8 +248,8 @@ export function createApp(deps: AppDeps) {
         mappings,
         startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
       }),
-      ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo }),
-      ...historyHandlers(createHistoryService({ repo: historyRepo })),
+      ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
+      ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
     },
     { authenticate: auth.authenticate, hasAccess: billing.hasAccess },

@@ -20,6 +20,8 @@ export interface Config {
   passwordIterations: number;
   /** Registrations one client address may make per minute (each costs a password hash). */
   registrationsPerMinute: number;
+  /** How long jobs, history entries of running syncs and Acumatica session slots stay claimed without a heartbeat. */
+  runLeaseSeconds: number;
   corsOrigins: string[];
   trustProxy: boolean;
   /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
@@ -76,6 +78,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
     passwordIterations,
     registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", 10, 1, 100_000),
+    runLeaseSeconds: integer(env, "RUN_LEASE_SECONDS", 60, 1, 3_600),
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())

@@ -175,6 +175,31 @@ describe("POST /api/users/acumatica", () => {
       isVerified: false,
     });
   });
+
+  it("saves Max Sessions (2 when left out) without unverifying the connection", async () => {
+    app = await createConnectedApp();
+    expect(await app.connectAcumatica()).toMatchObject({ maxSessions: 2 });
+    await app.api.call("testAcumatica");
+    const saved = await app.connectAcumatica({ password: "", maxSessions: 5 });
+    expect(saved).toMatchObject({ maxSessions: 5, isVerified: true });
+    expect((await app.api.call("getConnections")).acumaticaConnection).toEqual(saved);
+    expect((await app.api.call("me")).user.acumaticaConnection).toEqual(saved);
+  });
+
+  it.each([0, 21, 1.5, "3", null])(
+    "refuses Max Sessions %j naming the field and the rule",
+    async (maxSessions) => {
+      app = await createConnectedApp();
+      const response = await app.request("/api/users/acumatica", {
+        token: app.user.token,
+        body: { ...app.demoAcumatica, maxSessions },
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors).toEqual([
+        { path: "maxSessions", message: "Max sessions must be a whole number from 1 to 20" },
+      ]);
+    },
+  );
 });
 
 describe("POST /api/users/acumatica/test", () => {

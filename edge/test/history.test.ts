@@ -25,6 +25,7 @@ async function recordRun(
     scheduleId: run.schedule?.id ?? null,
     scheduleName: run.schedule?.name ?? null,
     startDate: run.start,
+    leaseUntil: run.start,
   });
   const failures = (run.failures ?? []).map((failure) => ({ mappingId: null, ...failure }));
   await repo.finish({

@@ -1,7 +1,7 @@
 import type { ScheduleInput } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHistoryRepo } from "../src/history/repo.ts";
-import { SCHEDULE_STOPPED } from "../src/schedules/ticker.ts";
+import { RUN_STOPPED } from "../src/history/run-lease.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp, grantSubscription, type TestApp } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
@@ -145,6 +145,7 @@ describe("a scheduled run whose process stopped", () => {
         scheduleId,
         scheduleName: "Quarter-hourly prices",
         startDate: startedAt,
+        leaseUntil: new Date(app.clock.now().getTime() + 60_000).toISOString(),
       });
     }
   }
@@ -168,7 +169,7 @@ describe("a scheduled run whose process stopped", () => {
     expect(history.total).toBe(1);
     expect(history.histories[0]).toMatchObject({
       status: "failed",
-      error: SCHEDULE_STOPPED,
+      error: RUN_STOPPED,
       startDate: "2026-11-21T10:15:00.000Z",
       endDate: "2026-11-21T10:21:00.000Z",
       schedule: { _id: schedule._id, name: "Quarter-hourly prices" },
@@ -195,7 +196,7 @@ describe("a scheduled run whose process stopped", () => {
 
     const history = await historyOf(app, token);
     expect(history.histories).toEqual([
-      expect.objectContaining({ status: "failed", error: SCHEDULE_STOPPED, trigger: "schedule" }),
+      expect.objectContaining({ status: "failed", error: RUN_STOPPED, trigger: "schedule" }),
     ]);
     expect((await api.call("listSchedules")).schedules[0]).toMatchObject({
       status: "inactive",

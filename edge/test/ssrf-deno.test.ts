@@ -3,7 +3,13 @@ import { connect as connectTcp } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
-import { type AcumaticaConnectionInput, ApiError, createApiClient, SANDBOX_DEMO } from "@stockbridge/shared";
+import {
+  ACUMATICA_MAX_SESSIONS,
+  type AcumaticaConnectionInput,
+  ApiError,
+  createApiClient,
+  SANDBOX_DEMO,
+} from "@stockbridge/shared";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
 import { freePort, startDeno } from "../../scripts/lib.mjs";
@@ -86,6 +92,7 @@ describe("outbound connections of the edge under Deno", () => {
       username: SANDBOX_DEMO.acumatica.username,
       password: SANDBOX_DEMO.acumatica.password,
       company: SANDBOX_DEMO.acumatica.company,
+      maxSessions: ACUMATICA_MAX_SESSIONS.default,
     });
 
     const verified = `https://localhost:${good.port}${SANDBOX_DEMO.acumatica.instancePath}`;

@@ -1,6 +1,6 @@
 import { type Job, type MappingSyncResult, MESSAGES, type SyncJobResult } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunSyncResult } from "../src/sync/engine.ts";
+import { type RunSyncResult, WAITING_FOR_SEAT } from "../src/sync/engine.ts";
 import { DRY_RUN_CHANGES_LIMIT, SYNC_BUSY, syncJobResult } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
@@ -258,6 +258,34 @@ describe("POST /mapping/sync", () => {
     const again = await failure(w.api.call("syncShopifyProducts"));
     expect(again).toMatchObject({ status: 409, jobId: pull.job._id });
     await finished(w, pull.job);
+  });
+
+  it("shows the job waiting for a free Acumatica session while the connection's only one is in use", async () => {
+    const w = await open();
+    const [pair] = await w.map(plainPairs(w, 1));
+    await w.app.db.execute({
+      sql: "UPDATE acumatica_connections SET max_sessions = 1 WHERE user_id = ?",
+      args: [w.userId],
+    });
+    // A catalog pull takes the one session and stays inside a slow Acumatica call.
+    await w.faults({ acumatica: { latencyMs: 1_000 } });
+    const pull = await w.api.call("syncAcumaticaProducts");
+    while (Number(w.state().acumatica.running) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    const { job } = await w.api.call("syncMappings", {
+      body: { mappingIds: [pair!.mappingId], syncOptions: ALL },
+    });
+    for (;;) {
+      const current = await w.api.call("job", { params: { id: job._id } });
+      if (current.progress.phase === WAITING_FOR_SEAT) break;
+      expect(current.status).toBe("running");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await w.faults({ acumatica: { latencyMs: 0 } });
+
+    expect(await finished(w, pull.job)).toMatchObject({ status: "succeeded" });
+    expect(resultOf(await finished(w, job))).toMatchObject({ total: 1, success: 1, failure: 0 });
+    expect(w.state().acumatica.loginsOpenPeak).toBe(1);
   });
 
   it("answers 403 to a signed-in user without a subscription", async () => {

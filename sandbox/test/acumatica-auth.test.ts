@@ -82,6 +82,16 @@ describe("POST /entity/auth/login", () => {
     expect(await erp.state()).toMatchObject({ loginsOpen: 2, logins: 2, declined: 1, loginLimitHits: 1 });
   });
 
+  it("keeps the most sessions ever open at once, after they are logged out", async () => {
+    const erp = await start();
+    const clients = [0, 1, 2].map(() => new AcumaticaClient(erp.instanceUrl));
+    for (const client of clients) await client.login();
+    for (const client of clients) await client.logout();
+    await clients[0]!.login();
+
+    expect(await erp.state()).toMatchObject({ loginsOpen: 1, loginsOpenPeak: 3 });
+  });
+
   it("lets the same client sign in again without taking a second seat", async () => {
     const erp = await start();
     await erp.configure({ seats: 1 });

@@ -28,6 +28,11 @@ export const ACUMATICA_API_VERSIONS = [
   "25.200.001",
 ] as const;
 export const DEFAULT_ACUMATICA_API_VERSION = "23.200.001";
+/**
+ * Acumatica sessions one connection may hold at once (each takes a licence seat, "Maximum Number of
+ * Web Services API Users"): every sync, pull and test of the connection queues for one.
+ */
+export const ACUMATICA_MAX_SESSIONS = { min: 1, max: 20, default: 2 } as const;
 
 export const SHOPIFY_API_VERSIONS = ["2024-07", "2024-10", "2025-01", "2025-04"] as const;
 export const DEFAULT_SHOPIFY_API_VERSION = "2025-04";

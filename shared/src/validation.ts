@@ -57,7 +57,10 @@ export function validateAcumaticaForm(
   form: Record<keyof v.InferInput<typeof AcumaticaConnectionInputSchema>, string>,
   options: { passwordSaved: boolean },
 ): FieldErrors<keyof typeof form> {
-  const errors = objectErrors(AcumaticaConnectionInputSchema, form);
+  // The form holds text; the API takes a number: whole-number text is read as one, anything else
+  // stays text and fails the rule with its message.
+  const maxSessions = /^\s*\d+\s*$/.test(form.maxSessions) ? Number(form.maxSessions) : form.maxSessions;
+  const errors = objectErrors(AcumaticaConnectionInputSchema, { ...form, maxSessions });
   if (!options.passwordSaved && !form.password) errors.password = "Password is required";
   return errors;
 }
@@ -91,7 +94,10 @@ export function matchesTypedConfirmation(typed: string, required: string): boole
   return typed === required;
 }
 
-function objectErrors<F extends string>(schema: v.GenericSchema, form: Record<F, string>): FieldErrors<F> {
+function objectErrors<F extends string>(
+  schema: v.GenericSchema,
+  form: Record<F, string | number>,
+): FieldErrors<F> {
   const result = v.safeParse(schema, form);
   const errors: FieldErrors<F> = {};
   if (result.success) return errors;

@@ -76,6 +76,7 @@ describe("connection forms", () => {
     username: "admin",
     password: "secret",
     company: "Company",
+    maxSessions: "2",
   };
 
   it("requires every field", () => {
@@ -114,6 +115,15 @@ describe("connection forms", () => {
       validateAcumaticaForm({ ...acumatica, name: " Müller 東京 📦\n" }, { passwordSaved: true }),
     ).toEqual({});
     expect(validateEmail("ann\u0000@example.com")).toBe("Email must not contain control characters");
+  });
+
+  it("takes max sessions as a whole number from 1 to 20, naming the field and the rule", () => {
+    for (const maxSessions of ["1", " 20 "])
+      expect(validateAcumaticaForm({ ...acumatica, maxSessions }, { passwordSaved: true })).toEqual({});
+    for (const maxSessions of ["0", "21", "1.5", "two", ""])
+      expect(validateAcumaticaForm({ ...acumatica, maxSessions }, { passwordSaved: true })).toEqual({
+        maxSessions: "Max sessions must be a whole number from 1 to 20",
+      });
   });
 
   it("allows only the listed API versions", () => {

@@ -21,6 +21,7 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       endpointName: "Default",
       username: "admin",
       company: "Co",
+      maxSessions: 2,
       passwordSet: true,
       ...status,
     },

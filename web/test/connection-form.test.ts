@@ -22,6 +22,7 @@ describe("connection forms", () => {
       username: "",
       password: "",
       company: "",
+      maxSessions: "2",
     });
     expect(shopifyFormFrom(null)).toEqual({
       name: "",
@@ -69,6 +70,7 @@ describe("connection forms", () => {
       username: " admin ",
       password: " secret ",
       company: " Co ",
+      maxSessions: " 3 ",
     });
     expect(body).toEqual({
       name: "ERP",
@@ -78,6 +80,7 @@ describe("connection forms", () => {
       username: "admin",
       password: " secret ",
       company: "Co",
+      maxSessions: 3,
     });
     expect(
       shopifyInput({ name: "S", apiVersion: "2024-10", storeName: " demo ", accessToken: " t " }),

@@ -8,6 +8,8 @@ export interface AcumaticaRecord {
   endpointName: string;
   username: string;
   company: string;
+  /** Acumatica sessions this connection may hold at once (licence seats). */
+  maxSessions: number;
   passwordSealed: string;
   isVerified: boolean;
   lastTestedAt: string | null;
@@ -53,13 +55,14 @@ export function createConnectionsRepo(db: Db) {
       await db.execute({
         sql: `INSERT INTO acumatica_connections
                 (user_id, name, api_version, instance_uri, endpoint_name, username, password_encrypted, company,
-                 is_verified, last_tested_at, last_test_error, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 max_sessions, is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET
                 name = excluded.name, api_version = excluded.api_version, instance_uri = excluded.instance_uri,
                 endpoint_name = excluded.endpoint_name, username = excluded.username,
                 password_encrypted = excluded.password_encrypted, company = excluded.company,
-                is_verified = excluded.is_verified, last_tested_at = excluded.last_tested_at,
+                max_sessions = excluded.max_sessions, is_verified = excluded.is_verified,
+                last_tested_at = excluded.last_tested_at,
                 last_test_error = excluded.last_test_error, updated_at = excluded.updated_at`,
         args: [
           userId,
@@ -70,6 +73,7 @@ export function createConnectionsRepo(db: Db) {
           record.username,
           record.passwordSealed,
           record.company,
+          record.maxSessions,
           record.isVerified ? 1 : 0,
           record.lastTestedAt,
           record.lastTestError,
@@ -154,6 +158,7 @@ export function acumaticaColumns(row: Row): Omit<AcumaticaRecord, "passwordSeale
     endpointName: String(row.endpoint_name),
     username: String(row.username),
     company: String(row.company),
+    maxSessions: Number(row.max_sessions),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),
     lastTestError: text(row.last_test_error),

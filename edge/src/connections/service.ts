@@ -66,7 +66,12 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
   async function acumaticaCredentials(userId: string): Promise<AcumaticaConnectionInfo> {
     const record = await repo.findAcumatica(userId);
     if (!record) throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
-    return { ...record, password: await open(record.passwordSealed, PASSWORD(userId), "Acumatica password") };
+    return {
+      ...record,
+      password: await open(record.passwordSealed, PASSWORD(userId), "Acumatica password"),
+      // One connection per user: its sessions share the user's seats, whichever instance opens them.
+      sessions: { key: userId, max: record.maxSessions },
+    };
   }
 
   async function shopifyCredentials(userId: string): Promise<ShopifyCredentials> {
@@ -116,6 +121,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         endpointName: input.endpointName,
         username: input.username,
         company: input.company,
+        maxSessions: input.maxSessions,
         passwordSealed: password.sealed,
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
@@ -241,6 +247,7 @@ function acumaticaView(record: AcumaticaRecord): AcumaticaConnection {
     endpointName: record.endpointName,
     username: record.username,
     company: record.company,
+    maxSessions: record.maxSessions,
     passwordSet: record.passwordSealed !== "",
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,

@@ -28,8 +28,18 @@ export interface Connectors {
   acumatica<T>(
     connection: AcumaticaConnectionInfo,
     fn: (api: AcumaticaApi) => Promise<T>,
-    overrides?: Partial<AcumaticaSessionOptions>,
+    overrides?: Partial<AcumaticaSessionOptions> & SeatWaitOptions,
   ): Promise<T>;
+}
+
+export interface SeatWaitOptions {
+  /** Called once when the session has to wait for one of its connection's seats. */
+  onQueued?: () => void;
+}
+
+/** Shared, queued slots (jobs/slots.ts): at most `limit` holders of a key at once, on every instance. */
+export interface SessionSlots {
+  hold<T>(key: string, limit: number, work: () => Promise<T>, options?: SeatWaitOptions): Promise<T>;
 }
 
 export interface ConnectorsOptions {
@@ -38,12 +48,14 @@ export interface ConnectorsOptions {
   sandboxUrl: string | undefined;
   /** Requests one Acumatica session keeps in flight (stay at or under the licence's limit). */
   acumaticaConcurrency?: number;
+  /** Where a connection's Acumatica sessions wait for one of its `sessions.max` seats. */
+  sessionSlots?: SessionSlots;
 }
 
 /**
  * The one place that knows how the app reaches Shopify and Acumatica: the guarded fetch, the
- * clock, sandbox origins. Features (connection tests, catalog pulls, the sync engine) build their
- * clients and sessions from here.
+ * clock, sandbox origins, the shared limit of Acumatica sessions per connection. Features
+ * (connection tests, catalog pulls, the sync engine) build their clients and sessions from here.
  */
 export function createConnectors(options: ConnectorsOptions): Connectors {
   const shopifyOrigin = (storeName: string) =>
@@ -60,12 +72,19 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
         originFor: shopifyOrigin,
         ...overrides,
       }),
-    acumatica: (connection, fn, overrides = {}) =>
-      withAcumaticaSession(connection, fn, {
-        fetch: options.fetch,
-        clock: options.clock,
-        maxConcurrent: options.acumaticaConcurrency ?? 4,
-        ...overrides,
-      }),
+    acumatica(connection, fn, { onQueued, ...overrides } = {}) {
+      const open = () =>
+        withAcumaticaSession(connection, fn, {
+          fetch: options.fetch,
+          clock: options.clock,
+          maxConcurrent: options.acumaticaConcurrency ?? 4,
+          ...overrides,
+        });
+      // Each session holds a licence seat from login to logout: the seat is taken before the login.
+      const { sessions } = connection;
+      return sessions && options.sessionSlots
+        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, sessions.max, open, { onQueued })
+        : open();
+    },
   };
 }

@@ -9,6 +9,16 @@ export interface RunStart {
   scheduleId: string | null;
   scheduleName: string | null;
   startDate: string;
+  /** Until when the entry counts as alive without a renewal (the run renews it while it works). */
+  leaseUntil: string;
+  /** The job the run belongs to (multi-mapping and full syncs): a dead job ends its entry. */
+  jobId?: string | null;
+}
+
+/** How a run that stopped with its process is closed: when, and with which error text. */
+export interface RunStop {
+  endDate: string;
+  error: string;
 }
 
 export interface RunFailure {
@@ -32,7 +42,10 @@ export interface RunEnd {
 
 const FAILURE_CHUNK = 500;
 
-/** The only SQL for execution history: a run is opened as "running" and closed with its counts and failures. */
+/**
+ * The only SQL for execution history: a run is opened as "running" with a lease and closed with its
+ * counts and failures; an entry whose lease ran out, or whose job died, is closed as failed.
+ */
 export function createHistoryRepo(db: Db) {
   async function failuresOf(historyIds: string[]): Promise<Map<string, ExecutionHistory["failedMappings"]>> {
     const byHistory = new Map<string, ExecutionHistory["failedMappings"]>();
@@ -58,17 +71,94 @@ export function createHistoryRepo(db: Db) {
   return {
     async start(run: RunStart): Promise<void> {
       await db.execute({
-        sql: `INSERT INTO execution_history (id, user_id, schedule_id, schedule_name, trigger, start_date, status)
-              VALUES (?, ?, ?, ?, ?, ?, 'running')`,
-        args: [run.id, run.userId, run.scheduleId, run.scheduleName, run.trigger, run.startDate],
+        sql: `INSERT INTO execution_history (id, user_id, schedule_id, schedule_name, trigger, start_date, status, lease_until, job_id)
+              VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+        args: [
+          run.id,
+          run.userId,
+          run.scheduleId,
+          run.scheduleName,
+          run.trigger,
+          run.startDate,
+          run.leaseUntil,
+          run.jobId ?? null,
+        ],
       });
+    },
+
+    /** Keeps a working run's entry alive; false when it was already closed (e.g. declared dead). */
+    async renew(id: string, leaseUntil: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: "UPDATE execution_history SET lease_until = ? WHERE id = ? AND status = 'running'",
+        args: [leaseUntil, id],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * Fails the open entries whose lease ran out before `now` (their process stopped), of one user
+     * or of everyone. A read first: the usual answer is "none", and that should not take the write lock.
+     */
+    async failExpired(now: string, stop: RunStop, userId?: string): Promise<number> {
+      const scope = userId === undefined ? "" : " AND user_id = ?";
+      const scopeArgs = userId === undefined ? [] : [userId];
+      const open = await db.execute({
+        sql: `SELECT 1 FROM execution_history WHERE status = 'running' AND lease_until < ?${scope} LIMIT 1`,
+        args: [now, ...scopeArgs],
+      });
+      if (open.rows.length === 0) return 0;
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'failed', end_date = ?, error = ?, lease_until = NULL
+              WHERE status = 'running' AND lease_until < ?${scope}`,
+        args: [stop.endDate, stop.error, now, ...scopeArgs],
+      });
+      return result.rowsAffected;
+    },
+
+    /** Fails the open entries of jobs that were declared dead. */
+    async failOfJobs(jobIds: string[], stop: RunStop): Promise<number> {
+      if (jobIds.length === 0) return 0;
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'failed', end_date = ?, error = ?, lease_until = NULL
+              WHERE status = 'running' AND job_id IN (SELECT value FROM json_each(?))`,
+        args: [stop.endDate, stop.error, JSON.stringify(jobIds)],
+      });
+      return result.rowsAffected;
+    },
+
+    /**
+     * Fails the entries a stopped scheduled run left open; answers how many entries that run has,
+     * open or already closed by a sweep (zero when the process stopped before the engine opened one).
+     */
+    async failOfSchedule(
+      userId: string,
+      schedule: { id: string; since: string },
+      stop: RunStop,
+    ): Promise<number> {
+      const [, count] = await db.batch(
+        [
+          {
+            sql: `UPDATE execution_history SET status = 'failed', end_date = ?, error = ?, lease_until = NULL
+                  WHERE user_id = ? AND schedule_id = ? AND status = 'running' AND start_date >= ?`,
+            args: [stop.endDate, stop.error, userId, schedule.id, schedule.since],
+          },
+          {
+            sql: `SELECT COUNT(*) AS entries FROM execution_history
+                  WHERE user_id = ? AND schedule_id = ? AND start_date >= ?`,
+            args: [userId, schedule.id, schedule.since],
+          },
+        ],
+        "write",
+      );
+      return Number(count?.rows[0]?.entries ?? 0);
     },
 
     /** Closes a run and stores its failures in one transaction, so a reader never sees half of it. */
     async finish(run: RunEnd): Promise<void> {
       const statements = [
         {
-          sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?
+          sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?,
+                  lease_until = NULL
                 WHERE id = ? AND user_id = ?`,
           args: [
             run.endDate,

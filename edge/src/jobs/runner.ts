@@ -37,6 +37,12 @@ export interface JobRunnerDeps {
   log: (line: string) => void;
   /** How long a job stays claimed without a heartbeat before another start/tick declares it dead. */
   leaseMs?: number;
+  /**
+   * Told which jobs this process just declared dead (their lease ran out elsewhere), so what they
+   * left open (their history entry) ends with them; a failure here is logged (the entry's own lease
+   * still ends it).
+   */
+  onStopped?: (jobIds: string[]) => Promise<void>;
 }
 
 const HEARTBEAT_MS = 10_000;
@@ -51,6 +57,8 @@ const PROGRESS_WRITE_MS = 300;
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const leaseMs = deps.leaseMs ?? 60_000;
+  // A short (configured) lease needs a heartbeat well inside it, or a live job would look dead.
+  const heartbeatMs = Math.min(HEARTBEAT_MS, leaseMs / 3);
   const running = new Map<string, Promise<void>>();
   const listeners = new Map<string, Set<() => void>>();
   const leaseUntil = () => new Date(deps.now().getTime() + leaseMs).toISOString();
@@ -62,6 +70,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
   async function recoverStale(): Promise<string[]> {
     const failed = await deps.repo.failExpired(deps.now().toISOString(), SERVER_STOPPED, [...running.keys()]);
     for (const id of failed) deps.log(`job ${id}: ${SERVER_STOPPED}`);
+    if (failed.length > 0 && deps.onStopped) {
+      try {
+        await deps.onStopped(failed);
+      } catch (error) {
+        deps.log(`jobs ${failed.join(", ")}: what they left open was not closed: ${describeError(error)}`);
+      }
+    }
     return failed;
   }
 
@@ -116,7 +131,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
         .then(() => notify(job._id))
         .catch((error: unknown) => deps.log(`job ${job._id}: progress not saved: ${describeError(error)}`));
     };
-    const heartbeat = setInterval(write, HEARTBEAT_MS);
+    const heartbeat = setInterval(write, heartbeatMs);
     // A heartbeat must not keep a process (or a test run) alive on its own.
     (heartbeat as { unref?: () => void }).unref?.();
     const context: JobContext = {

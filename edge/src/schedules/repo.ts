@@ -179,24 +179,6 @@ export function createSchedulesRepo(db: Db) {
         args: [fields.lastRun, fields.nextRun, id, owner],
       });
     },
-
-    /**
-     * Marks the history entries a stopped run left open as failed; answers how many there were
-     * (zero when the process stopped before the engine opened one).
-     */
-    async failOpenRuns(
-      userId: string,
-      scheduleId: string,
-      since: string,
-      fields: { endDate: string; error: string },
-    ): Promise<number> {
-      const result = await db.execute({
-        sql: `UPDATE execution_history SET status = 'failed', end_date = ?, error = ?
-              WHERE user_id = ? AND schedule_id = ? AND status = 'running' AND start_date >= ?`,
-        args: [fields.endDate, fields.error, userId, scheduleId, since],
-      });
-      return result.rowsAffected;
-    },
   };
 }
 

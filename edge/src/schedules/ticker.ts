@@ -1,10 +1,9 @@
 import { nextRun } from "@stockbridge/shared";
 import type { HistoryRepo } from "../history/repo.ts";
+import { RUN_STOPPED } from "../history/run-lease.ts";
 import { describeError } from "../http/errors.ts";
 import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
 import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
-
-export const SCHEDULE_STOPPED = "The server stopped while this scheduled run was in progress";
 
 export interface ScheduleTickerDeps {
   repo: SchedulesRepo;
@@ -46,6 +45,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
     // One owner per tick: two ticks of the same process must not share a claim either.
     const owner = deps.newId();
     const now = at.toISOString();
+    await endStoppedRuns(now);
     const lease = new Date(at.getTime() + leaseMs).toISOString();
     const orphaned = await deps.repo.claimInterrupted(owner, now, lease);
     const claimed = await deps.repo.claimDue(owner, now, lease);
@@ -75,6 +75,16 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       }),
     );
     return { ran, interrupted: interrupted.map((s) => s._id), skipped };
+  }
+
+  /** Any run (manual, job, scheduled) whose process stopped: its entry's lease ran out. */
+  async function endStoppedRuns(now: string): Promise<void> {
+    try {
+      const ended = await deps.history.failExpired(now, { endDate: now, error: RUN_STOPPED });
+      if (ended > 0) deps.log(`tick: ${ended} history entries ended: ${RUN_STOPPED}`);
+    } catch (error) {
+      deps.log(`tick: stopped runs not ended: ${describeError(error)}`);
+    }
   }
 
   async function allowed(userId: string): Promise<boolean> {
@@ -121,13 +131,14 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
   async function settleInterrupted(schedule: ClaimedSchedule, owner: string): Promise<void> {
     const since = schedule.interruptedAt ?? schedule.lastRun ?? deps.now().toISOString();
     const endDate = deps.now().toISOString();
-    deps.log(`schedule ${schedule._id}: ${SCHEDULE_STOPPED}`);
+    deps.log(`schedule ${schedule._id}: ${RUN_STOPPED}`);
     try {
-      const closed = await deps.repo.failOpenRuns(schedule.userId, schedule._id, since, {
-        endDate,
-        error: SCHEDULE_STOPPED,
-      });
-      if (closed === 0) {
+      const entries = await deps.history.failOfSchedule(
+        schedule.userId,
+        { id: schedule._id, since },
+        { endDate, error: RUN_STOPPED },
+      );
+      if (entries === 0) {
         // The process stopped before the engine opened an entry: the run still gets one.
         const id = deps.newId();
         await deps.history.start({
@@ -137,6 +148,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
           scheduleId: schedule._id,
           scheduleName: schedule.name,
           startDate: since,
+          leaseUntil: endDate,
         });
         await deps.history.finish({
           id,
@@ -146,7 +158,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
           failureCount: 0,
           skippedCount: 0,
           status: "failed",
-          error: SCHEDULE_STOPPED,
+          error: RUN_STOPPED,
           failures: [],
         });
       }

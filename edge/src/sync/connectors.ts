@@ -43,11 +43,12 @@ export function createSyncConnectors(deps: {
         clock: connectors.clock,
       };
     },
-    async acumatica(userId, fn) {
+    async acumatica(userId, fn, options = {}) {
       const connection = await notSavedIsBadInput(() => deps.credentials.acumaticaCredentials(userId));
       // The endpoint was verified by the connection test; a sync spends no call on it.
       return connectors.acumatica(connection, (api) => fn(api, connection.apiVersion), {
         verifyEndpoint: false,
+        onQueued: options.onQueued,
       });
     },
   };

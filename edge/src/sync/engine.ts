@@ -1,6 +1,7 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
+import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
@@ -16,8 +17,15 @@ import { readPrimaryLocation, readShopifyVariants } from "./shopify-read.ts";
 export interface SyncConnectors {
   /** A paced Shopify transport for the user's store; throws an AppError when it is not connected. */
   shopify(userId: string): Promise<ShopifyPort>;
-  /** Runs `fn` inside one Acumatica session (always logged out); throws an AppError when not connected. */
-  acumatica<T>(userId: string, fn: (api: AcumaticaApi, apiVersion: string) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside one Acumatica session (always logged out), once one of the connection's seats
+   * is free (`onQueued` says it has to wait); throws an AppError when not connected.
+   */
+  acumatica<T>(
+    userId: string,
+    fn: (api: AcumaticaApi, apiVersion: string) => Promise<T>,
+    options?: { onQueued?: () => void },
+  ): Promise<T>;
 }
 
 export interface SyncEngineDeps {
@@ -31,6 +39,9 @@ export interface SyncEngineDeps {
   bulkReadThreshold?: number;
   /** Above this many products the price writes run as one bulk mutation. */
   bulkPriceThreshold?: number;
+  /** How long a run's history entry lives without a renewal (the run renews it every third). */
+  runLeaseMs?: number;
+  log?: (line: string) => void;
 }
 
 export interface SyncProgress {
@@ -46,6 +57,8 @@ export interface RunSyncInput {
   trigger: "manual" | "schedule";
   scheduleId?: string | null;
   scheduleName?: string | null;
+  /** The job that runs this sync, if any: its entry ends when the job is declared dead. */
+  jobId?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
@@ -60,6 +73,9 @@ export interface RunSyncResult extends SyncRun {
   cause?: unknown;
 }
 
+const READING = "Reading Acumatica and Shopify";
+export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
+
 /** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */
 export const BULK_READ_THRESHOLD = 1_000;
 /** Ten points per product call: 250 products already empty a standard bucket. */
@@ -71,20 +87,42 @@ export const BULK_PRICE_THRESHOLD = 250;
  * records the run in execution history with each failure's own error text.
  */
 export function createSyncEngine(deps: SyncEngineDeps) {
+  const runLeaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS;
+
+  /**
+   * Every entry a run opens ends: closed by the run, or, when its process stops, failed by
+   * whichever instance sees its lease run out (the run renews it while it works).
+   */
   async function runSync(input: RunSyncInput): Promise<RunSyncResult> {
     const dryRun = input.dryRun === true;
     const targets = await deps.repo.targets(input.userId, input.scope);
     const historyId = dryRun ? null : deps.newId();
-    if (historyId) {
-      await deps.history.start({
-        id: historyId,
-        userId: input.userId,
-        trigger: input.trigger,
-        scheduleId: input.scheduleId ?? null,
-        scheduleName: input.scheduleName ?? null,
-        startDate: deps.now().toISOString(),
-      });
+    if (!historyId) return run(input, targets, null);
+    const now = deps.now();
+    await deps.history.start({
+      id: historyId,
+      userId: input.userId,
+      trigger: input.trigger,
+      scheduleId: input.scheduleId ?? null,
+      scheduleName: input.scheduleName ?? null,
+      startDate: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
+      jobId: input.jobId ?? null,
+    });
+    const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
+    try {
+      return await run(input, targets, historyId);
+    } finally {
+      stop();
     }
+  }
+
+  async function run(
+    input: RunSyncInput,
+    targets: Awaited<ReturnType<SyncRepo["targets"]>>,
+    historyId: string | null,
+  ): Promise<RunSyncResult> {
+    const dryRun = input.dryRun === true;
     const progress = async (phase: string, done: number) =>
       input.onProgress?.({ phase, done, total: targets.length });
 
@@ -168,7 +206,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
   ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
-    await progress("Reading Acumatica and Shopify", 0);
+    await progress(READING, 0);
+    // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
+    let queued = false;
     const keys: ErpKey[] = targets.map((target) => ({
       acumaticaId: target.acumaticaId,
       inventoryId: target.acumaticaSku,
@@ -176,7 +216,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const port = await deps.connectors.shopify(input.userId);
     // The two systems are read at the same time: each paces itself by its own limits.
     const [erp, shopify] = await Promise.all([
-      deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys)),
+      deps.connectors.acumatica(
+        input.userId,
+        async (api, apiVersion) => {
+          if (queued) await progress(READING, 0);
+          return readErpItems(api, apiVersion, keys);
+        },
+        {
+          onQueued: () => {
+            queued = true;
+            // Progress is advisory: a failure to report it must not fail the run.
+            progress(WAITING_FOR_SEAT, 0).catch(() => {});
+          },
+        },
+      ),
       (async () => {
         const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
         return readShopifyVariants(

@@ -2,6 +2,7 @@ import type { SyncRun } from "@stockbridge/shared";
 import type { Handlers } from "../http/contract-routes.ts";
 import { NotFoundError } from "../http/errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
+import type { SlotGate } from "../jobs/slots.ts";
 import type { MappingService } from "../mapping/service.ts";
 import type { SyncEngine } from "./engine.ts";
 import type { SyncRepo } from "./repo.ts";
@@ -13,24 +14,29 @@ const IDS_SHOWN = 5;
 /**
  * `POST /mapping/:id/sync`: one mapping, synchronously; `dryRun` answers the plan and writes nothing.
  * `POST /mapping/sync`: the named mappings, or all of them, as one job (one execution-history run).
+ * One user's single-mapping syncs run one at a time, in order, on every instance: a burst of Sync
+ * clicks takes one Acumatica seat, leaving the connection's others to pulls, tests and schedules.
  */
 export function syncHandlers(deps: {
   engine: SyncEngine;
   jobs: JobRunner;
   mappings: Pick<MappingService, "get">;
   repo: Pick<SyncRepo, "unknownIds">;
+  slots: Pick<SlotGate, "hold">;
 }): Handlers {
   return {
     syncMapping: async ({ caller, input }) => {
       const mapping = await deps.mappings.get(caller.userId, input.params.id);
       if (!mapping) throw new NotFoundError("Mapping not found");
-      const run = await deps.engine.runSync({
-        userId: caller.userId,
-        scope: { mappingIds: [mapping._id] },
-        syncOptions: input.body.syncOptions,
-        trigger: "manual",
-        dryRun: input.body.dryRun,
-      });
+      const run = await deps.slots.hold(`mapping-sync:${caller.userId}`, 1, () =>
+        deps.engine.runSync({
+          userId: caller.userId,
+          scope: { mappingIds: [mapping._id] },
+          syncOptions: input.body.syncOptions,
+          trigger: "manual",
+          dryRun: input.body.dryRun,
+        }),
+      );
       if (run.status === "failed" && run.cause) throw run.cause;
       const answer: SyncRun = { dryRun: run.dryRun, historyId: run.historyId, results: run.results };
       return answer;

@@ -17,7 +17,7 @@ export const SYNC_BUSY = "A sync is already running; wait for it to finish.";
  */
 export function startSyncJob(
   deps: { jobs: JobRunner; engine: SyncEngine },
-  input: Omit<RunSyncInput, "onProgress">,
+  input: Omit<RunSyncInput, "onProgress" | "jobId">,
 ): Promise<Job> {
   return deps.jobs.start(
     input.userId,
@@ -25,6 +25,7 @@ export function startSyncJob(
     async (context) => {
       const run = await deps.engine.runSync({
         ...input,
+        jobId: context.jobId,
         onProgress: ({ phase, done, total }) => context.progress({ phase, done, total }),
       });
       if (run.status === "failed" && run.cause) throw jobFailure(run.cause, run.error);

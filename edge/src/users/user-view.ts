@@ -16,7 +16,7 @@ export async function loadUserView(db: Db, userId: string): Promise<User | null>
         args: [userId],
       },
       {
-        sql: `SELECT name, api_version, instance_uri, endpoint_name, username, company, is_verified,
+        sql: `SELECT name, api_version, instance_uri, endpoint_name, username, company, max_sessions, is_verified,
                      last_tested_at, last_test_error, password_encrypted != '' AS password_set
               FROM acumatica_connections WHERE user_id = ?`,
         args: [userId],

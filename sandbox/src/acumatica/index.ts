@@ -55,6 +55,8 @@ export function createAcumaticaSimulator(options: { clock: SandboxClock }): Acum
       return {
         calls: counters.calls,
         loginsOpen: sessions.open(),
+        // The high-water mark of loginsOpen: how many seats were ever in use at once.
+        loginsOpenPeak: login.openPeak,
         logins: login.logins,
         loginFailures: login.loginFailures,
         logouts: login.logouts,

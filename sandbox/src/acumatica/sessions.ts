@@ -27,6 +27,8 @@ export interface SessionCounters {
   loginLimitHits: number;
   logouts: number;
   expired: number;
+  /** The most sessions that were open at once (seats in use) since the last reset. */
+  openPeak: number;
 }
 
 /** The instance is multi-tenant, so an unknown tenant fails; a missing one means the first. */
@@ -49,6 +51,7 @@ export function createSessions(
     loginLimitHits: 0,
     logouts: 0,
     expired: 0,
+    openPeak: 0,
   };
 
   function prune(now: number) {
@@ -111,6 +114,7 @@ export function createSessions(
     };
     sessions.set(session.sessionId, session);
     counters.logins += 1;
+    counters.openPeak = Math.max(counters.openPeak, sessions.size);
     return loginCookies(session, now, secure);
   }
 
@@ -139,7 +143,14 @@ export function createSessions(
     },
     clear() {
       sessions.clear();
-      Object.assign(counters, { logins: 0, loginFailures: 0, loginLimitHits: 0, logouts: 0, expired: 0 });
+      Object.assign(counters, {
+        logins: 0,
+        loginFailures: 0,
+        loginLimitHits: 0,
+        logouts: 0,
+        expired: 0,
+        openPeak: 0,
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { ACUMATICA_API_VERSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
+import { ACUMATICA_API_VERSIONS, ACUMATICA_MAX_SESSIONS, SHOPIFY_API_VERSIONS } from "../constants.ts";
 import { noControlCharacters } from "./common.ts";
 
 function required(label: string, max = 200) {
@@ -23,6 +23,19 @@ function secret(label: string) {
   );
 }
 
+export const MAX_SESSIONS_RULE = `Max sessions must be a whole number from ${ACUMATICA_MAX_SESSIONS.min} to ${ACUMATICA_MAX_SESSIONS.max}`;
+
+/** The connection's share of the licence's API-user seats; left out, the default. */
+const MaxSessionsSchema = v.optional(
+  v.pipe(
+    v.number(MAX_SESSIONS_RULE),
+    v.integer(MAX_SESSIONS_RULE),
+    v.minValue(ACUMATICA_MAX_SESSIONS.min, MAX_SESSIONS_RULE),
+    v.maxValue(ACUMATICA_MAX_SESSIONS.max, MAX_SESSIONS_RULE),
+  ),
+  ACUMATICA_MAX_SESSIONS.default,
+);
+
 export const AcumaticaConnectionInputSchema = v.object({
   name: required("Name"),
   apiVersion: v.picklist(
@@ -43,6 +56,7 @@ export const AcumaticaConnectionInputSchema = v.object({
   username: required("Username"),
   password: secret("Password"),
   company: required("Company"),
+  maxSessions: MaxSessionsSchema,
 });
 export type AcumaticaConnectionInput = v.InferOutput<typeof AcumaticaConnectionInputSchema>;
 
@@ -71,6 +85,8 @@ export const AcumaticaConnectionSchema = v.object({
   endpointName: v.string(),
   username: v.string(),
   company: v.string(),
+  /** At most this many Acumatica sessions at once for this connection (licence seats). */
+  maxSessions: v.number(),
   passwordSet: v.boolean(),
   ...ConnectionStatusEntries,
 });

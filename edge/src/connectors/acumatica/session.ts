@@ -29,6 +29,11 @@ export interface AcumaticaConnectionInfo {
   password: string;
   /** The tenant's login name, sent as `tenant` at login. */
   company: string;
+  /**
+   * The connection's share of the licence: at most `max` sessions at once under `key`, on every
+   * instance (Connectors queue the rest). Saved connections always carry it.
+   */
+  sessions?: { key: string; max: number };
 }
 
 export interface AcumaticaSessionOptions {

@@ -1,5 +1,6 @@
 import {
   ACUMATICA_API_VERSIONS,
+  ACUMATICA_MAX_SESSIONS,
   type AcumaticaConnection,
   MESSAGES,
   validateAcumaticaForm,
@@ -24,7 +25,10 @@ export interface AcumaticaConnectionCardProps {
   initial: AcumaticaFormValues;
 }
 
-/** The Acumatica card: every field of spec section 3, save, test. Typed input survives any error. */
+/**
+ * The Acumatica card: every field of spec section 3, plus the connection's session limit (licence
+ * seats), save, test. Typed input survives any error.
+ */
 export function AcumaticaConnectionCard({ connection, initial }: AcumaticaConnectionCardProps) {
   const api = useApi();
   const passwordSaved = connection?.passwordSet ?? false;
@@ -81,6 +85,17 @@ export function AcumaticaConnectionCard({ connection, initial }: AcumaticaConnec
         {...form.field("password")}
       />
       <TextInput label="Company" autoComplete="off" required {...form.field("company")} />
+      <TextInput
+        label="Max Sessions"
+        type="number"
+        inputMode="numeric"
+        min={ACUMATICA_MAX_SESSIONS.min}
+        max={ACUMATICA_MAX_SESSIONS.max}
+        step={1}
+        required
+        hint="Acumatica sessions this connection opens at once (each takes an API user seat of the licence); more work waits its turn."
+        {...form.field("maxSessions")}
+      />
     </ConnectionCard>
   );
 }

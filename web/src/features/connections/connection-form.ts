@@ -1,5 +1,6 @@
 import {
   ACUMATICA_API_VERSIONS,
+  ACUMATICA_MAX_SESSIONS,
   type AcumaticaConnection,
   type AcumaticaConnectionInputSchema,
   DEFAULT_ACUMATICA_API_VERSION,
@@ -29,6 +30,7 @@ export function acumaticaFormFrom(connection: AcumaticaConnection | null): Acuma
     username: connection?.username ?? "",
     password: "",
     company: connection?.company ?? "",
+    maxSessions: String(connection?.maxSessions ?? ACUMATICA_MAX_SESSIONS.default),
   };
 }
 
@@ -50,6 +52,7 @@ export function acumaticaFormFromSandbox(demo: SandboxConnection["acumatica"]): 
     username: demo.username,
     password: demo.password,
     company: demo.company,
+    maxSessions: String(ACUMATICA_MAX_SESSIONS.default),
   };
 }
 
@@ -62,7 +65,10 @@ export function shopifyFormFromSandbox(demo: SandboxConnection["shopify"]): Shop
   };
 }
 
-/** The save body: text trimmed (the password is sent as typed), a blank secret keeps the saved one. */
+/**
+ * The save body: text trimmed (the password is sent as typed), a blank secret keeps the saved one;
+ * max sessions as a number (the form validated it as a whole number first).
+ */
 export function acumaticaInput(values: AcumaticaFormValues) {
   return {
     name: values.name.trim(),
@@ -72,6 +78,7 @@ export function acumaticaInput(values: AcumaticaFormValues) {
     username: values.username.trim(),
     password: values.password,
     company: values.company.trim(),
+    maxSessions: Number(values.maxSessions.trim()),
   };
 }
 

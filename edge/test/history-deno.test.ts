@@ -1,0 +1,68 @@
+import type { ExecutionHistory } from "@stockbridge/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { RUN_STOPPED } from "../src/history/run-lease.ts";
+import { SERVER_STOPPED } from "../src/jobs/runner.ts";
+import { type DenoWorld, pollUntil, startDenoWorld } from "./deno-harness.ts";
+
+let world: DenoWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+// Real processes: an edge under Deno is killed (SIGKILL: no finally runs) while its syncs wait on
+// a slow Acumatica, and another edge on the same database file ends what it left open.
+describe("a sync whose server was killed mid-run", () => {
+  it("ends as failed in history, single-mapping and multi-mapping runs alike, once its lease runs out", async () => {
+    world = await startDenoWorld({ env: { RUN_LEASE_SECONDS: "2" } });
+    const first = await world.startEdge();
+    const { token, mappings } = await world.readyUser(first);
+    const [single, ...several] = mappings;
+    // Every Acumatica call now takes 8 s: both runs are stuck inside their ERP reads.
+    await world.faults({ acumatica: { latencyMs: 8_000 } });
+
+    const api = first.api(token);
+    const syncOptions = { price: true, quantity: true };
+    // The single-mapping sync answers when it ends, which it never does here: its answer is lost.
+    void api.call("syncMapping", { params: { id: single!._id }, body: { syncOptions } }).catch(() => {});
+    const { job } = await api.call("syncMappings", {
+      body: { mappingIds: several.slice(0, 3).map((mapping) => mapping._id), syncOptions },
+    });
+    const open = await pollUntil(
+      () => api.call("executionHistory"),
+      (list) => list.histories.filter((entry) => entry.status === "running").length === 2,
+      "both runs to be open",
+    );
+    await first.kill();
+    await world.faults({ acumatica: { latencyMs: 0 } });
+
+    const second = await world.startEdge();
+    const after = second.api(token);
+    const ended = await pollUntil(
+      () => after.call("executionHistory"),
+      (list) => list.histories.every((entry) => entry.status !== "running"),
+      "the stopped runs to end",
+    );
+    expect(ended.total).toBe(2);
+    for (const entry of ended.histories) {
+      const before = open.histories.find((candidate) => candidate._id === entry._id) as ExecutionHistory;
+      expect(entry).toMatchObject({
+        trigger: "manual",
+        status: "failed",
+        error: RUN_STOPPED,
+        startDate: before.startDate,
+        endDate: expect.any(String),
+      });
+    }
+    expect(await after.call("job", { params: { id: job._id } })).toMatchObject({
+      status: "failed",
+      message: SERVER_STOPPED,
+    });
+
+    // Nothing is left open: a new run on the surviving server completes beside the failed ones.
+    const rerun = await after.call("syncMapping", { params: { id: single!._id }, body: { syncOptions } });
+    const history = await after.call("executionHistory");
+    expect(history.histories.find((entry) => entry._id === rerun.historyId)?.status).toBe("completed");
+    expect(history.histories.filter((entry) => entry.status === "failed")).toHaveLength(2);
+  }, 120_000);
+});
