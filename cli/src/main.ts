@@ -27,7 +27,7 @@ Exit codes:
   0  ok
   1  the server refused (its message is printed) or a run had failed items
   2  usage error (bad command, flag or value)
-  3  not signed in, the session expired (run \`stockbridge login\`), or STOCKBRIDGE_TOKEN was refused
+  3  not signed in, or the session expired: run \`stockbridge login\`; or STOCKBRIDGE_TOKEN was refused
   130  Ctrl+C while following a job (the job keeps running)`;
 
 /** The whole command tree, writing through `io`; `run` parses with it (tests may too, in-process). */
