@@ -1,6 +1,6 @@
 import { type ApiClient, ApiError } from "@stockbridge/shared";
 import type { Command } from "commander";
-import { notSignedIn, toCliError } from "./errors.ts";
+import { notSignedIn, personalTokenRefused, toCliError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { openSession, type Session } from "./session.ts";
 
@@ -73,7 +73,10 @@ export async function runCommand(
     session = context.session;
     await work(context);
   } catch (error) {
-    const failure = toCliError(error, session?.apiUrl ?? null);
+    const failure =
+      error instanceof ApiError && error.status === 401 && session?.personalToken
+        ? personalTokenRefused(error.message)
+        : toCliError(error, session?.apiUrl ?? null);
     if (error instanceof ApiError && session) failure.requestId = session.lastRequestId();
     throw failure;
   }

@@ -62,6 +62,14 @@ export function notSignedIn(reason?: string): CliError {
   return new CliError(NOT_SIGNED_IN, { exitCode: EXIT.signedOut, details: reason ? [reason] : [] });
 }
 
+/** A personal API token (STOCKBRIDGE_TOKEN) the server no longer accepts: no refresh can help it. */
+export function personalTokenRefused(reason: string): CliError {
+  return new CliError("STOCKBRIDGE_TOKEN was refused: the API token is invalid, expired or revoked", {
+    exitCode: EXIT.signedOut,
+    details: [reason, "Create a new token in Settings > API Tokens or with `stockbridge tokens create`."],
+  });
+}
+
 /** `--json`: the error as one JSON object on stderr, details (validation, failed items) included when any. */
 export function errorJson(error: CliError): string {
   const body = { message: error.message, code: error.code, requestId: error.requestId };

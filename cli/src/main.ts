@@ -11,6 +11,7 @@ import { registerScheduleCommands } from "./commands/schedules.ts";
 import { registerSettingsCommands } from "./commands/settings.ts";
 import { registerSubscriptionCommands } from "./commands/subscription.ts";
 import { registerSyncCommand } from "./commands/sync.ts";
+import { registerTokenCommands } from "./commands/tokens.ts";
 import { applyEnvFlags, jsonRequested } from "./env-flags.ts";
 import { CliError, EXIT, type ExitCode, errorJson, toCliError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -26,7 +27,7 @@ Exit codes:
   0  ok
   1  the server refused (its message is printed) or a run had failed items
   2  usage error (bad command, flag or value)
-  3  not signed in, or the session expired: run \`stockbridge login\`
+  3  not signed in, or the session expired: run \`stockbridge login\`; or STOCKBRIDGE_TOKEN was refused
   130  Ctrl+C while following a job (the job keeps running)`;
 
 /** The whole command tree, writing through `io`; `run` parses with it (tests may too, in-process). */
@@ -63,6 +64,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerJobCommands(program, io);
   registerSettingsCommands(program, io);
   registerSubscriptionCommands(program, io);
+  registerTokenCommands(program, io);
   registerCompletionCommands(program, io);
   return program;
 }

@@ -1,4 +1,4 @@
-import { ApiError, createApiClient } from "@stockbridge/shared";
+import { ApiError, createApiClient, PERSONAL_TOKEN_PREFIX } from "@stockbridge/shared";
 
 /** One answer from the API, as `--verbose` reports it. */
 export interface Answer {
@@ -64,7 +64,8 @@ export function createSessionFetch(options: {
   function refresh(): Promise<boolean> {
     refreshing ??= (async () => {
       const stale = token.value;
-      if (!stale || token.refused) return false;
+      // A personal API token has no session to refresh: the server's 401 for it is final.
+      if (!stale || token.refused || isPersonalToken(stale)) return false;
       try {
         const { token: fresh } = await refresher.call("refresh", { body: { token: stale } });
         token.value = fresh;
@@ -95,6 +96,11 @@ export function createSessionFetch(options: {
     return send(url, withToken());
   };
   return { fetch: sessionFetch, lastRequestId: () => lastRequestId };
+}
+
+/** A personal API token (`sbk_...`, from Settings > API Tokens or `tokens create`), not a session JWT. */
+export function isPersonalToken(token: string): boolean {
+  return token.startsWith(PERSONAL_TOKEN_PREFIX);
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type ApiClient, createApiClient } from "@stockbridge/shared";
 import { usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
-import { type Answer, createSessionFetch, type SessionToken } from "./session-fetch.ts";
+import { type Answer, createSessionFetch, isPersonalToken, type SessionToken } from "./session-fetch.ts";
 
 export const DEFAULT_API_URL = "http://127.0.0.1:8000";
 const CREDENTIALS_FILE = "credentials.json";
@@ -92,6 +92,8 @@ export interface Session {
   /** Where the token came from: `STOCKBRIDGE_TOKEN`, the saved credentials, or nowhere. */
   tokenSource: "env" | "file" | null;
   hasToken: boolean;
+  /** The token is a personal API token (`sbk_`): never refreshed, and a 401 for it is final. */
+  personalToken: boolean;
   /** The X-Request-Id of the latest answer, for error reports. */
   lastRequestId(): string | null;
 }
@@ -146,6 +148,7 @@ export function openSession(
     client,
     tokenSource,
     hasToken: token.value !== null,
+    personalToken: token.value !== null && isPersonalToken(token.value),
     lastRequestId: transport.lastRequestId,
   };
 }

@@ -60,6 +60,10 @@ import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
 import { registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
+import { createTokenRepo } from "./tokens/repo.ts";
+import { tokenHandlers } from "./tokens/routes.ts";
+import { checkTokenScope } from "./tokens/scope.ts";
+import { createPersonalTokenService, isPersonalToken } from "./tokens/service.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
@@ -108,6 +112,10 @@ export function createApp(deps: AppDeps) {
     passwordIterations: config.passwordIterations,
     registrationsPerMinute: config.registrationsPerMinute,
   });
+  const personalTokens = createPersonalTokenService({ repo: createTokenRepo(db), now, newId });
+  /** A Bearer value is a personal API token (`sbk_`) or a session JWT; each has its own check. */
+  const authenticate = (token: string) =>
+    isPersonalToken(token) ? personalTokens.authenticate(token) : auth.authenticate(token);
   const stripeGateway = config.stripeSecretKey
     ? createStripeGateway({
         secretKey: config.stripeSecretKey,
@@ -251,14 +259,15 @@ export function createApp(deps: AppDeps) {
       ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
       ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
+      ...tokenHandlers(personalTokens),
     },
-    { authenticate: auth.authenticate, hasAccess: billing.hasAccess },
+    { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );
 
   // Stripe calls this one, not our client: outside the contract, before the JSON 404 catch-all.
   registerStripeWebhook(app, billing);
   // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
-  registerJobEvents(app, { authenticate: auth.authenticate, jobs, pollMs: deps.jobEventsPollMs });
+  registerJobEvents(app, { authenticate, jobs, pollMs: deps.jobEventsPollMs });
   // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
   registerOpenApiDocument(app, { version: config.version });
   app.all("/api/*", (c) =>

@@ -68,6 +68,7 @@ import {
   SettingsSchema,
 } from "./schemas/settings.ts";
 import { HealthSchema, SandboxConnectionSchema } from "./schemas/system.ts";
+import { CreatedTokenSchema, CreateTokenInputSchema, PersonalTokenListSchema } from "./schemas/tokens.ts";
 
 /** Who may call an endpoint: anyone, a signed-in user, or a user with an active/trialing subscription. */
 export type Access = "public" | "user" | "subscriber";
@@ -474,6 +475,32 @@ export const contract = {
     params: IdParamsSchema,
     output: JobSchema,
     defaultError: MESSAGES.generic.requestFailed,
+  }),
+
+  // Personal API tokens (issue #17): Bearer tokens for scripts and the CLI. A call made with one
+  // cannot reach these three (edge/src/tokens/scope.ts lists every endpoint a token may not use).
+  createToken: endpoint({
+    method: "POST",
+    path: "/tokens",
+    access: "user",
+    body: CreateTokenInputSchema,
+    output: CreatedTokenSchema,
+    defaultError: MESSAGES.tokens.createFailed,
+  }),
+  listTokens: endpoint({
+    method: "GET",
+    path: "/tokens",
+    access: "user",
+    output: PersonalTokenListSchema,
+    defaultError: MESSAGES.tokens.fetchFailed,
+  }),
+  revokeToken: endpoint({
+    method: "DELETE",
+    path: "/tokens/:id",
+    access: "user",
+    params: IdParamsSchema,
+    output: OkSchema,
+    defaultError: MESSAGES.tokens.revokeFailed,
   }),
 } as const satisfies Record<string, Endpoint>;
 

@@ -18,4 +18,5 @@ export * from "./schemas/products.ts";
 export * from "./schemas/schedules.ts";
 export * from "./schemas/settings.ts";
 export * from "./schemas/system.ts";
+export * from "./schemas/tokens.ts";
 export * from "./validation.ts";

@@ -80,6 +80,16 @@ export const MESSAGES = {
     acumaticaTestOk: "Acumatica connection test successful",
     shopifyTestOk: "Shopify connection test successful",
   },
+  tokens: {
+    createFailed: "Failed to create API token",
+    fetchFailed: "Failed to fetch API tokens",
+    revokeFailed: "Failed to revoke API token",
+    created: "API token created. Copy it now: it will not be shown again.",
+    revoked: "API token revoked",
+    notFound: "API token not found",
+    invalid: "This API token is invalid, expired or revoked.",
+    noSignOut: "Personal API tokens cannot sign out: revoke the token in Settings > API Tokens instead.",
+  },
   access: {
     subscriptionRequired: "A subscription is required to access this service.",
     loginRequired: "Please log in to access this service.",
@@ -112,4 +122,12 @@ export function tooManyAttempts(
     passwordCheck: "Too many wrong current passwords.",
   }[action];
   return `${what} Please wait ${wait} and try again.`;
+}
+
+/**
+ * The 403 of an endpoint a personal API token may not call: it names what was refused and how to
+ * do it instead (a signed-in session).
+ */
+export function personalTokenCannot(action: string): string {
+  return `Personal API tokens cannot ${action}. Sign in with your email and password to do this.`;
 }

@@ -96,7 +96,12 @@ async function ask(
 
 async function logout(context: CommandContext): Promise<void> {
   const { session } = context;
-  if (session.hasToken) {
+  // A personal API token has no session to end (the server refuses it): revoking ends it.
+  if (session.personalToken) {
+    context.err(
+      "STOCKBRIDGE_TOKEN is a personal API token: it stays valid until revoked (`stockbridge tokens revoke <id>`).",
+    );
+  } else if (session.hasToken) {
     try {
       await context.api.call("logout");
     } catch (error) {

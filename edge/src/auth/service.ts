@@ -121,7 +121,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { user: await requireUser(userId), token: await tokens.issue(userId, sessionId) };
     },
 
+    /** Ends the caller's session; a personal API token has none (its scope refuses sign-out). */
     async logout(caller: Caller): Promise<void> {
+      if (caller.sessionId === null) return;
       await repo.revokeSession(caller.sessionId, deps.now().toISOString());
     },
 
@@ -164,7 +166,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const { userId, sessionId } = verdict.claims;
       const session = await repo.liveSession(sessionId, userId, deps.now().toISOString());
       if (!session) throw new UnauthorizedError();
-      return { userId, sessionId, subscription: session.subscription };
+      return { userId, sessionId, personalTokenId: null, subscription: session.subscription };
     },
   };
 }

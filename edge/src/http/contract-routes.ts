@@ -22,8 +22,13 @@ export type Handler<K extends EndpointName> = (request: {
 export type Handlers = { [K in EndpointName]?: Handler<K> };
 
 export interface Gatekeeper {
-  /** Verifies a Bearer token (signature, expiry, live session) or throws UnauthorizedError. */
+  /**
+   * Verifies a Bearer token (a session JWT: signature, expiry, live session; a personal API token:
+   * its hash, expiry) or throws UnauthorizedError.
+   */
   authenticate(token: string): Promise<Caller>;
+  /** Throws ForbiddenError when this caller's kind of token may not use the endpoint. */
+  checkScope(caller: Caller, endpoint: EndpointName): void;
   /** True when the user's subscription grants access; `known` is the caller's, read with the session. */
   hasAccess(userId: string, known?: Caller["subscription"]): Promise<boolean>;
 }
@@ -42,7 +47,7 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
     if (endpoint.method === "GET" && endpoint.path.endsWith("/products")) paths.push(`/api${endpoint.path}/`);
     for (const path of paths) {
       app.on(endpoint.method, path, async (c) => {
-        const caller = await identify(c, endpoint.access, gatekeeper);
+        const caller = await identify(c, { name, access: endpoint.access }, gatekeeper);
         const input = {
           params: parse(endpoint, "params", c.req.param()),
           query: parse(endpoint, "query", c.req.query()),
@@ -56,7 +61,11 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
   }
 }
 
-async function identify(c: AppContext, access: Access, gatekeeper: Gatekeeper): Promise<Caller | null> {
+async function identify(
+  c: AppContext,
+  { name, access }: { name: EndpointName; access: Access },
+  gatekeeper: Gatekeeper,
+): Promise<Caller | null> {
   const header = c.req.header("Authorization");
   const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (!token) {
@@ -67,6 +76,8 @@ async function identify(c: AppContext, access: Access, gatekeeper: Gatekeeper): 
   if (access === "public") return null;
   const caller = await gatekeeper.authenticate(token);
   c.set("caller", caller);
+  // Before the subscription gate: a token refused an endpoint says so whatever the subscription.
+  gatekeeper.checkScope(caller, name);
   if (access === "subscriber" && !(await gatekeeper.hasAccess(caller.userId, caller.subscription))) {
     throw new ForbiddenError(MESSAGES.access.subscriptionRequired, "SUBSCRIPTION_REQUIRED");
   }
