@@ -173,6 +173,20 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
       expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
   });
 
+  it("writes in the form the served version takes when Shopify's answers do not name the version", async () => {
+    // Asked for the spec's version, served 2026-07 (compareQuantity is gone) without X-Shopify-API-Version.
+    const w = await open({ releaseDate: new Date("2027-05-01T00:00:00Z") });
+    await w.faults({ shopify: { versionHeader: false } });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await syncAll(w, QUANTITY);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    expect(Object.keys(w.state().shopify.servedVersions)).toEqual(["2026-07"]);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+
   it.each([
     ["compareQuantity", new Date("2025-06-01T00:00:00Z")],
     ["changeFromQuantity", undefined],

@@ -45,6 +45,50 @@ describe("API version fall-forward", () => {
     expect((await newer.json()).data.productVariantsCount.count).toBeGreaterThan(0);
   });
 
+  it("serves each version with Shopify's own schema of that version", async () => {
+    const { post } = await start({ releaseDate: new Date("2026-11-20T12:00:00Z") });
+    const introspect = `{ __type(name: "InventoryQuantityInput") { inputFields(includeDeprecated: true) { name isDeprecated } } }`;
+    const fieldsOf = async (version: string) => {
+      const response = await post({ query: introspect, version });
+      const body = (await response.json()) as {
+        data: { __type: { inputFields: { name: string; isDeprecated: boolean }[] } };
+      };
+      return [response.headers.get("X-Shopify-API-Version"), body.data.__type.inputFields];
+    };
+    const field = (name: string, isDeprecated = false) => expect.objectContaining({ name, isDeprecated });
+    // 2026-01 deprecates compareQuantity beside the new changeFromQuantity; 2026-04 drops it.
+    expect(await fieldsOf("2026-01")).toEqual([
+      "2026-01",
+      expect.arrayContaining([field("changeFromQuantity"), field("compareQuantity", true)]),
+    ]);
+    for (const version of ["2026-04", "2026-07", "2026-10"]) {
+      const [served, fields] = await fieldsOf(version);
+      expect(served).toBe(version);
+      expect(fields).toContainEqual(field("changeFromQuantity"));
+      expect(fields).not.toContainEqual(field("compareQuantity", true));
+      expect(fields).not.toContainEqual(field("compareQuantity"));
+    }
+  });
+
+  it("serves 2025-10 with its schema: compareQuantity deprecated, changeFromQuantity not there yet", async () => {
+    const { post } = await start({ releaseDate: new Date("2025-11-20T12:00:00Z") });
+    const response = await post({
+      query: `{ __type(name: "InventoryQuantityInput") { inputFields(includeDeprecated: true) { name isDeprecated } } }`,
+      version: "2025-10",
+    });
+    expect(response.headers.get("X-Shopify-API-Version")).toBe("2025-10");
+    const names = (await response.json()).data.__type.inputFields.map(
+      (field: { name: string; isDeprecated: boolean }) =>
+        `${field.name}${field.isDeprecated ? " (deprecated)" : ""}`,
+    );
+    expect(names.sort()).toEqual([
+      "compareQuantity (deprecated)",
+      "inventoryItemId",
+      "locationId",
+      "quantity",
+    ]);
+  });
+
   it("answers 404 for a version string Shopify has never released", async () => {
     const { post } = await start();
     expect((await post({ query: SHOP, version: "2024-13" })).status).toBe(404);

@@ -8,6 +8,7 @@ import {
 } from "@stockbridge/shared";
 import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
+import { SHOP_QUERY } from "../connectors/shopify/shop-query.ts";
 import { normalizeStoreName, STORE_NAME_RULE } from "../connectors/shopify/store-name.ts";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../http/errors.ts";
 import { type OutboundGuard, OutboundRefusedError } from "../security/outbound-guard.ts";
@@ -189,7 +190,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
           "Shopify",
           "the store address",
         );
-        await client.request("query ConnectionTest { shop { name myshopifyDomain } }");
+        await client.request(SHOP_QUERY);
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.shopifyTestFailed}: ${error.message}`;

@@ -38,6 +38,7 @@ export function createSyncConnectors(deps: {
         get servedVersion() {
           return client.servedVersion;
         },
+        requestedVersion: client.apiVersion,
         stats: client.stats,
         fetch: connectors.fetch,
         clock: connectors.clock,

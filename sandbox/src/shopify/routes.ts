@@ -61,7 +61,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     });
     return c.json(answer.body, answer.status, {
       ...answer.headers,
-      "X-Shopify-API-Version": version.name,
+      ...(deps.settings().versionHeader ? { "X-Shopify-API-Version": version.name } : {}),
       "X-Request-Id": crypto.randomUUID(),
     });
   });

@@ -210,6 +210,7 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     request,
     execute,
     endpoint,
+    apiVersion: options.apiVersion,
     stats,
     /** The version Shopify said it served on the last answer (expired versions fall forward). */
     get servedVersion(): string | null {
