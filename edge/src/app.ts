@@ -139,6 +139,7 @@ export function createApp(deps: AppDeps) {
     guard: outbound,
     connectors,
     now,
+    log,
   });
   const jobs = createJobRunner({ repo: createJobsRepo(db), now, newId, log });
   const catalog = createCatalogService({

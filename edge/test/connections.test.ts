@@ -28,6 +28,7 @@ describe("POST /api/users/shopify", () => {
       storeName: "stockbridge-demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
       isVerified: false,
       lastTestedAt: null,
       lastTestError: null,

@@ -96,6 +96,51 @@ describe("API version fall-forward", () => {
   });
 });
 
+describe("deprecation notices", () => {
+  const REASON = "X-Shopify-API-Deprecated-Reason";
+
+  it("names, from 2025-04 on, what a call uses that the served version's schema deprecates", async () => {
+    const { post } = await start();
+    const plain = await post({ query: "{ shop { name } }", version: "2026-01" });
+    expect(plain.headers.get(REASON)).toBeNull();
+
+    const bulk = await post({ query: "{ currentBulkOperation(type: QUERY) { id } }", version: "2026-01" });
+    expect(bulk.status).toBe(200);
+    expect(bulk.headers.get(REASON)).toBe("QueryRoot.currentBulkOperation");
+
+    // Deprecated input fields count in variables too (compareQuantity beside changeFromQuantity in 2026-01).
+    const write = await post({
+      query: `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }`,
+      variables: {
+        input: {
+          name: "available",
+          reason: "correction",
+          ignoreCompareQuantity: true,
+          quantities: [
+            {
+              inventoryItemId: "gid://shopify/InventoryItem/0",
+              locationId: "gid://shopify/Location/0",
+              quantity: 1,
+            },
+          ],
+        },
+      },
+      version: "2026-01",
+    });
+    expect(write.headers.get(REASON)).toBe("InventorySetQuantitiesInput.ignoreCompareQuantity");
+  });
+
+  it("sends the generic deprecation link before 2025-04", async () => {
+    const { post } = await start({ releaseDate: new Date("2024-08-15T00:00:00Z") });
+    const response = await post({ query: "{ location { id isPrimary } }", version: "2024-07" });
+    expect(response.headers.get(REASON)).toBe(
+      "https://shopify.dev/api/usage/versioning#deprecation-practices",
+    );
+    const plain = await post({ query: "{ location { id } }", version: "2024-07" });
+    expect(plain.headers.get(REASON)).toBeNull();
+  });
+});
+
 describe("authentication and stores", () => {
   it("answers a bad token with 401 and Shopify's string body", async () => {
     const { post, client } = await start();

@@ -12,6 +12,7 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       storeName: "demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
       ...status,
     },
     acumaticaConnection: {

@@ -38,6 +38,7 @@ describe("connection forms", () => {
       storeName: "demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
       ...status,
     });
     expect(form).toEqual({ name: "Store", apiVersion: "2025-01", storeName: "demo", accessToken: "" });

@@ -20,6 +20,7 @@ export interface ShopifyRecord {
   storeName: string;
   accessTokenSealed: string;
   servedApiVersion: string | null;
+  deprecationNotice: string | null;
   isVerified: boolean;
   lastTestedAt: string | null;
   lastTestError: string | null;
@@ -82,12 +83,13 @@ export function createConnectionsRepo(db: Db) {
       await db.execute({
         sql: `INSERT INTO shopify_connections
                 (user_id, name, api_version, store_name, access_token_encrypted, served_api_version,
-                 is_verified, last_tested_at, last_test_error, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 deprecation_notice, is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET
                 name = excluded.name, api_version = excluded.api_version, store_name = excluded.store_name,
                 access_token_encrypted = excluded.access_token_encrypted,
-                served_api_version = excluded.served_api_version, is_verified = excluded.is_verified,
+                served_api_version = excluded.served_api_version,
+                deprecation_notice = excluded.deprecation_notice, is_verified = excluded.is_verified,
                 last_tested_at = excluded.last_tested_at, last_test_error = excluded.last_test_error,
                 updated_at = excluded.updated_at`,
         args: [
@@ -97,6 +99,7 @@ export function createConnectionsRepo(db: Db) {
           record.storeName,
           record.accessTokenSealed,
           record.servedApiVersion,
+          record.deprecationNotice,
           record.isVerified ? 1 : 0,
           record.lastTestedAt,
           record.lastTestError,
@@ -115,19 +118,32 @@ export function createConnectionsRepo(db: Db) {
     async recordShopifyTest(userId: string, outcome: TestOutcome & { servedApiVersion: string | null }) {
       // A failed test keeps the version last seen served; a successful one records the new one.
       await db.execute({
-        sql: `UPDATE shopify_connections SET is_verified = ?, last_tested_at = ?, last_test_error = ?,
-                served_api_version = COALESCE(?, served_api_version)
-              WHERE user_id = ?`,
+        sql: `UPDATE shopify_connections SET is_verified = ?1, last_tested_at = ?2, last_test_error = ?3,
+                deprecation_notice = CASE WHEN ?4 IS NULL OR ?4 = served_api_version THEN deprecation_notice END,
+                served_api_version = COALESCE(?4, served_api_version)
+              WHERE user_id = ?5`,
         args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, outcome.servedApiVersion, userId],
       });
     },
 
-    /** Keeps the card's "version in effect" current when a pull or sync learns it. */
+    /** Keeps the card's "version in effect" current when a pull or sync learns it (a new version's deprecations start afresh). */
     async recordServedShopifyVersion(userId: string, servedApiVersion: string) {
       await db.execute({
-        sql: "UPDATE shopify_connections SET served_api_version = ? WHERE user_id = ?",
+        sql: `UPDATE shopify_connections SET served_api_version = ?1,
+                deprecation_notice = CASE WHEN served_api_version = ?1 THEN deprecation_notice END
+              WHERE user_id = ?2`,
         args: [servedApiVersion, userId],
       });
+    },
+
+    /** Stores a deprecation notice; true only when it is new for the connection (so it is logged once). */
+    async recordShopifyDeprecation(userId: string, notice: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE shopify_connections SET deprecation_notice = ?
+              WHERE user_id = ? AND deprecation_notice IS NOT ?`,
+        args: [notice, userId, notice],
+      });
+      return result.rowsAffected > 0;
     },
   };
 }
@@ -166,6 +182,7 @@ export function shopifyColumns(row: Row): Omit<ShopifyRecord, "accessTokenSealed
     apiVersion: String(row.api_version),
     storeName: String(row.store_name),
     servedApiVersion: text(row.served_api_version),
+    deprecationNotice: text(row.deprecation_notice),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),
     lastTestError: text(row.last_test_error),

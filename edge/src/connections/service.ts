@@ -21,6 +21,8 @@ export interface ConnectionsServiceDeps {
   guard: OutboundGuard;
   connectors: Connectors;
   now: () => Date;
+  /** Server log lines (Shopify's deprecation notices, once per connection). */
+  log: (line: string) => void;
 }
 
 const PASSWORD = (userId: string) => `acumatica.password:${userId}`;
@@ -33,6 +35,18 @@ const TOKEN = (userId: string) => `shopify.accessToken:${userId}`;
  */
 export function createConnectionsService(deps: ConnectionsServiceDeps) {
   const { repo, secrets } = deps;
+
+  /**
+   * Keeps what Shopify's `X-Shopify-API-Deprecated-Reason` said so the Shopify card shows it, and
+   * logs it the first time the connection sees it (not on every call that repeats it).
+   */
+  async function recordShopifyDeprecation(userId: string, notice: string): Promise<void> {
+    if (!(await repo.recordShopifyDeprecation(userId, notice))) return;
+    const record = await repo.findShopify(userId);
+    deps.log(
+      `Shopify deprecation notice for ${record?.storeName ?? "a store"} (user ${userId}, API ${record?.servedApiVersion ?? "unknown"}): ${notice}`,
+    );
+  }
 
   async function open(sealed: string, context: string, what: string): Promise<string> {
     try {
@@ -145,6 +159,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         storeName,
         accessTokenSealed: token.sealed,
         servedApiVersion: targetChanged ? null : (saved?.servedApiVersion ?? null),
+        deprecationNotice: targetChanged ? null : (saved?.deprecationNotice ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -203,6 +218,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         error: null,
         servedApiVersion: client.servedVersion,
       });
+      if (client.deprecationNotice) await recordShopifyDeprecation(userId, client.deprecationNotice);
       const record = await repo.findShopify(userId);
       if (!record) throw new NotFoundError("No Shopify connection is saved yet: save it in Settings first.");
       return shopifyView(record);
@@ -210,6 +226,8 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
 
     recordServedShopifyVersion: (userId: string, version: string) =>
       repo.recordServedShopifyVersion(userId, version),
+
+    recordShopifyDeprecation,
   };
 }
 
@@ -256,6 +274,7 @@ function shopifyView(record: ShopifyRecord): ShopifyConnection {
     storeName: record.storeName,
     accessTokenSet: record.accessTokenSealed !== "",
     servedApiVersion: record.servedApiVersion,
+    deprecationNotice: record.deprecationNotice,
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,
     lastTestError: record.lastTestError,

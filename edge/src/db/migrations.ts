@@ -601,4 +601,13 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX acumatica_products_unmapped ON acumatica_products(user_id, sku_key, acumatica_id)",
     ],
   },
+  {
+    version: 20,
+    name: "Shopify deprecation notice on the connection",
+    statements: [
+      // What Shopify's X-Shopify-API-Deprecated-Reason last said for the version served; cleared
+      // when the served version or the connection's target changes.
+      "ALTER TABLE shopify_connections ADD COLUMN deprecation_notice TEXT",
+    ],
+  },
 ];

@@ -22,7 +22,7 @@ export async function loadUserView(db: Db, userId: string): Promise<User | null>
         args: [userId],
       },
       {
-        sql: `SELECT name, api_version, store_name, served_api_version, is_verified, last_tested_at,
+        sql: `SELECT name, api_version, store_name, served_api_version, deprecation_notice, is_verified, last_tested_at,
                      last_test_error, access_token_encrypted != '' AS access_token_set
               FROM shopify_connections WHERE user_id = ?`,
         args: [userId],

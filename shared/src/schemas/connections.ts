@@ -83,6 +83,8 @@ export const ShopifyConnectionSchema = v.object({
   accessTokenSet: v.boolean(),
   /** The version Shopify said it served on the last successful test (expired versions fall forward). */
   servedApiVersion: v.nullable(v.string()),
+  /** What Shopify's `X-Shopify-API-Deprecated-Reason` last said for the served version, if anything. */
+  deprecationNotice: v.nullable(v.string()),
   ...ConnectionStatusEntries,
 });
 export type ShopifyConnection = v.InferOutput<typeof ShopifyConnectionSchema>;
