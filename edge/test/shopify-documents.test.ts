@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SCHEMA_KEYS, validateShopifyOperation } from "../../sandbox/src/shopify/index.ts";
 import * as catalogQueries from "../src/connectors/shopify/catalog-queries.ts";
-import { SHOP_QUERY } from "../src/connectors/shopify/shop-query.ts";
+import { SHOP_CURRENCY_QUERY, SHOP_QUERY } from "../src/connectors/shopify/shop-query.ts";
 import {
   bulkVariantsQuery,
   OPERATIONS,
@@ -20,6 +20,7 @@ const LOCATION = "gid://shopify/Location/1";
 /** Every GraphQL document the edge sends, taken from the constants its code sends. */
 const DOCUMENTS: Record<string, string> = {
   SHOP_QUERY,
+  SHOP_CURRENCY_QUERY,
   ...OPERATIONS,
   "bulkVariantsQuery (the sync's bulk read)": bulkVariantsQuery(LOCATION),
   "catalog PRIMARY_LOCATION_QUERY": catalogQueries.PRIMARY_LOCATION_QUERY,

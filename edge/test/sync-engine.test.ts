@@ -345,6 +345,37 @@ describe("isolation and skips", () => {
     expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
   });
 
+  it("refuses prices for the run when the store's currency is not the ERP's, naming both, and still syncs quantities", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    await w.faults({ shopify: { currencyCode: "EUR" } });
+    const mapped = await w.map(plainPairs(w, 4));
+    const before = await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)));
+    const message = "Price sync skipped: the Shopify store sells in EUR but Acumatica prices are in USD.";
+
+    const run = await syncAll(w);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", message]));
+    for (const [index, pair] of mapped.entries()) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: before[index]!.priceCents,
+        compareAtCents: before[index]!.compareAtCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+
+    // A price-only run sends nothing and says why; once the ERP's base currency matches, prices go.
+    const pricesOnly = await syncAll(w, PRICE);
+    expect(pricesOnly.results.map((r) => [r.outcome, r.reason])).toEqual(
+      mapped.map(() => ["skipped", message]),
+    );
+    await w.faults({ acumatica: { baseCurrency: "EUR" } });
+    const matched = await syncAll(w, PRICE);
+    expect(matched.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
+  });
+
   it("skips price-only syncs while both price fields are off in settings", async () => {
     const w = await open();
     await w.setSettings({ syncPrice: false, syncMsrp: false });

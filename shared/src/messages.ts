@@ -113,3 +113,11 @@ export function tooManyAttempts(
   }[action];
   return `${what} Please wait ${wait} and try again.`;
 }
+
+/**
+ * Why a run sends no prices: Shopify would read the ERP's numbers in its own currency. Shown on
+ * the run's mappings and, before any run, in Settings.
+ */
+export function priceCurrencyMismatch(currencies: { shopify: string; acumatica: string }): string {
+  return `Price sync skipped: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}.`;
+}

@@ -4,6 +4,7 @@ import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
+import { priceRefusal, readErpCurrency, readShopCurrency } from "./currency.ts";
 import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
@@ -174,9 +175,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       inventoryId: target.acumaticaSku,
     }));
     const port = await deps.connectors.shopify(input.userId);
+    const prices = input.syncOptions.price;
     // The two systems are read at the same time: each paces itself by its own limits.
-    const [erp, shopify] = await Promise.all([
-      deps.connectors.acumatica(input.userId, (api, apiVersion) => readErpItems(api, apiVersion, keys)),
+    const [{ erp, erpCurrency }, shopify, shopCurrency] = await Promise.all([
+      deps.connectors.acumatica(input.userId, async (api, apiVersion) => ({
+        erp: await readErpItems(api, apiVersion, keys),
+        erpCurrency: prices ? await readErpCurrency(api) : null,
+      })),
       (async () => {
         const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
         return readShopifyVariants(
@@ -185,14 +190,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
         );
       })(),
+      prices ? readShopCurrency(port) : null,
     ]);
+    // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
+    const priceRefused = priceRefusal(shopCurrency, erpCurrency);
     const plans = targets.map((target) =>
       planMapping(
         target,
         erp.get(target.acumaticaId) ?? null,
         shopify.get(target.shopifyVariantId) ?? null,
         settings,
-        input.syncOptions,
+        { ...input.syncOptions, priceRefused },
       ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.

@@ -38,6 +38,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
       origin,
       plan: deps.plan(),
       bulkDelayMs: deps.settings().bulkOperationDelayMs,
+      currencyCode: deps.settings().currencyCode,
     };
     return (version: RequestContext["version"]) => contextFor(deps.shop(), version, base);
   };
