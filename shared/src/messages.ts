@@ -121,3 +121,8 @@ export function tooManyAttempts(
 export function priceCurrencyMismatch(currencies: { shopify: string; acumatica: string }): string {
   return `Price sync skipped: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}.`;
 }
+
+/** Settings' warning before any run: the same mismatch, said ahead of time. */
+export function priceCurrencyWarning(currencies: { shopify: string; acumatica: string }): string {
+  return `Prices will not sync: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}. Quantities still sync.`;
+}

@@ -13,6 +13,7 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       accessTokenSet: true,
       servedApiVersion: null,
       deprecationNotice: null,
+      currencyCode: null,
       ...status,
     },
     acumaticaConnection: {
@@ -23,6 +24,7 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       username: "admin",
       company: "Co",
       passwordSet: true,
+      baseCurrency: null,
       ...status,
     },
   };

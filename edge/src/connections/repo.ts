@@ -9,6 +9,7 @@ export interface AcumaticaRecord {
   username: string;
   company: string;
   passwordSealed: string;
+  baseCurrency: string | null;
   isVerified: boolean;
   lastTestedAt: string | null;
   lastTestError: string | null;
@@ -21,6 +22,7 @@ export interface ShopifyRecord {
   accessTokenSealed: string;
   servedApiVersion: string | null;
   deprecationNotice: string | null;
+  currencyCode: string | null;
   isVerified: boolean;
   lastTestedAt: string | null;
   lastTestError: string | null;
@@ -54,13 +56,13 @@ export function createConnectionsRepo(db: Db) {
       await db.execute({
         sql: `INSERT INTO acumatica_connections
                 (user_id, name, api_version, instance_uri, endpoint_name, username, password_encrypted, company,
-                 is_verified, last_tested_at, last_test_error, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 base_currency, is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET
                 name = excluded.name, api_version = excluded.api_version, instance_uri = excluded.instance_uri,
                 endpoint_name = excluded.endpoint_name, username = excluded.username,
                 password_encrypted = excluded.password_encrypted, company = excluded.company,
-                is_verified = excluded.is_verified, last_tested_at = excluded.last_tested_at,
+                base_currency = excluded.base_currency, is_verified = excluded.is_verified, last_tested_at = excluded.last_tested_at,
                 last_test_error = excluded.last_test_error, updated_at = excluded.updated_at`,
         args: [
           userId,
@@ -71,6 +73,7 @@ export function createConnectionsRepo(db: Db) {
           record.username,
           record.passwordSealed,
           record.company,
+          record.baseCurrency,
           record.isVerified ? 1 : 0,
           record.lastTestedAt,
           record.lastTestError,
@@ -83,13 +86,14 @@ export function createConnectionsRepo(db: Db) {
       await db.execute({
         sql: `INSERT INTO shopify_connections
                 (user_id, name, api_version, store_name, access_token_encrypted, served_api_version,
-                 deprecation_notice, is_verified, last_tested_at, last_test_error, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 deprecation_notice, currency_code, is_verified, last_tested_at, last_test_error, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET
                 name = excluded.name, api_version = excluded.api_version, store_name = excluded.store_name,
                 access_token_encrypted = excluded.access_token_encrypted,
                 served_api_version = excluded.served_api_version,
-                deprecation_notice = excluded.deprecation_notice, is_verified = excluded.is_verified,
+                deprecation_notice = excluded.deprecation_notice, currency_code = excluded.currency_code,
+                is_verified = excluded.is_verified,
                 last_tested_at = excluded.last_tested_at, last_test_error = excluded.last_test_error,
                 updated_at = excluded.updated_at`,
         args: [
@@ -100,6 +104,7 @@ export function createConnectionsRepo(db: Db) {
           record.accessTokenSealed,
           record.servedApiVersion,
           record.deprecationNotice,
+          record.currencyCode,
           record.isVerified ? 1 : 0,
           record.lastTestedAt,
           record.lastTestError,
@@ -108,21 +113,34 @@ export function createConnectionsRepo(db: Db) {
       });
     },
 
-    async recordAcumaticaTest(userId: string, outcome: TestOutcome) {
+    async recordAcumaticaTest(userId: string, outcome: TestOutcome & { baseCurrency: string | null }) {
       await db.execute({
-        sql: "UPDATE acumatica_connections SET is_verified = ?, last_tested_at = ?, last_test_error = ? WHERE user_id = ?",
-        args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, userId],
+        sql: `UPDATE acumatica_connections SET is_verified = ?, last_tested_at = ?, last_test_error = ?,
+                base_currency = COALESCE(?, base_currency)
+              WHERE user_id = ?`,
+        args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, outcome.baseCurrency, userId],
       });
     },
 
-    async recordShopifyTest(userId: string, outcome: TestOutcome & { servedApiVersion: string | null }) {
+    async recordShopifyTest(
+      userId: string,
+      outcome: TestOutcome & { servedApiVersion: string | null; currencyCode: string | null },
+    ) {
       // A failed test keeps the version last seen served; a successful one records the new one.
       await db.execute({
         sql: `UPDATE shopify_connections SET is_verified = ?1, last_tested_at = ?2, last_test_error = ?3,
                 deprecation_notice = CASE WHEN ?4 IS NULL OR ?4 = served_api_version THEN deprecation_notice END,
-                served_api_version = COALESCE(?4, served_api_version)
+                served_api_version = COALESCE(?4, served_api_version),
+                currency_code = COALESCE(?6, currency_code)
               WHERE user_id = ?5`,
-        args: [outcome.ok ? 1 : 0, outcome.at, outcome.error, outcome.servedApiVersion, userId],
+        args: [
+          outcome.ok ? 1 : 0,
+          outcome.at,
+          outcome.error,
+          outcome.servedApiVersion,
+          userId,
+          outcome.currencyCode,
+        ],
       });
     },
 
@@ -170,6 +188,7 @@ export function acumaticaColumns(row: Row): Omit<AcumaticaRecord, "passwordSeale
     endpointName: String(row.endpoint_name),
     username: String(row.username),
     company: String(row.company),
+    baseCurrency: text(row.base_currency),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),
     lastTestError: text(row.last_test_error),
@@ -183,6 +202,7 @@ export function shopifyColumns(row: Row): Omit<ShopifyRecord, "accessTokenSealed
     storeName: String(row.store_name),
     servedApiVersion: text(row.served_api_version),
     deprecationNotice: text(row.deprecation_notice),
+    currencyCode: text(row.currency_code),
     isVerified: Number(row.is_verified) === 1,
     lastTestedAt: text(row.last_tested_at),
     lastTestError: text(row.last_test_error),

@@ -6,6 +6,7 @@ import {
   type ShopifyConnection,
   type ShopifyConnectionInput,
 } from "@stockbridge/shared";
+import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import { SHOP_QUERY } from "../connectors/shopify/shop-query.ts";
@@ -132,6 +133,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         username: input.username,
         company: input.company,
         passwordSealed: password.sealed,
+        baseCurrency: loginChanged ? null : (saved?.baseCurrency ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -160,6 +162,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         accessTokenSealed: token.sealed,
         servedApiVersion: targetChanged ? null : (saved?.servedApiVersion ?? null),
         deprecationNotice: targetChanged ? null : (saved?.deprecationNotice ?? null),
+        currencyCode: targetChanged ? null : (saved?.currencyCode ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -168,25 +171,32 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       return shopifyView(record);
     },
 
-    /** Log in, confirm the endpoint name and version exist (`GET /entity`), log out. */
+    /** Log in, confirm the endpoint name and version exist (`GET /entity`), read the base currency, log out. */
     async testAcumatica(userId: string): Promise<AcumaticaConnection> {
       const connection = await acumaticaCredentials(userId);
       const at = deps.now().toISOString();
+      let baseCurrency: string | null = null;
       try {
         // Resolved afresh: the host may point somewhere else than when it was saved.
         await refusedAsUpstream(deps.guard, connection.instanceUri, "Acumatica", "the instance address");
-        await deps.connectors.acumatica(connection, async () => {}, {
-          maxAttempts: 2,
-          timeoutMs: 20_000,
-          verifyEndpoint: true,
-        });
+        await deps.connectors.acumatica(
+          connection,
+          async (api) => {
+            baseCurrency = await readBaseCurrencyIfKnown(api);
+          },
+          {
+            maxAttempts: 2,
+            timeoutMs: 20_000,
+            verifyEndpoint: true,
+          },
+        );
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.acumaticaTestFailed}: ${error.message}`;
-        await repo.recordAcumaticaTest(userId, { ok: false, at, error: message });
+        await repo.recordAcumaticaTest(userId, { ok: false, at, error: message, baseCurrency: null });
         throw new UpstreamError("Acumatica", message);
       }
-      await repo.recordAcumaticaTest(userId, { ok: true, at, error: null });
+      await repo.recordAcumaticaTest(userId, { ok: true, at, error: null, baseCurrency });
       const record = await repo.findAcumatica(userId);
       if (!record)
         throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
@@ -198,6 +208,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       const credentials = await shopifyCredentials(userId);
       const at = deps.now().toISOString();
       const client = deps.connectors.shopify(credentials, { maxAttempts: 2, timeoutMs: 20_000 });
+      let currencyCode: string | null = null;
       try {
         await refusedAsUpstream(
           deps.guard,
@@ -205,11 +216,18 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
           "Shopify",
           "the store address",
         );
-        await client.request(SHOP_QUERY);
+        const answer = await client.request<{ shop?: { currencyCode?: unknown } }>(SHOP_QUERY);
+        currencyCode = typeof answer.shop?.currencyCode === "string" ? answer.shop.currencyCode : null;
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.shopifyTestFailed}: ${error.message}`;
-        await repo.recordShopifyTest(userId, { ok: false, at, error: message, servedApiVersion: null });
+        await repo.recordShopifyTest(userId, {
+          ok: false,
+          at,
+          error: message,
+          servedApiVersion: null,
+          currencyCode: null,
+        });
         throw new UpstreamError("Shopify", message);
       }
       await repo.recordShopifyTest(userId, {
@@ -217,6 +235,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         at,
         error: null,
         servedApiVersion: client.servedVersion,
+        currencyCode,
       });
       if (client.deprecationNotice) await recordShopifyDeprecation(userId, client.deprecationNotice);
       const record = await repo.findShopify(userId);
@@ -261,6 +280,7 @@ function acumaticaView(record: AcumaticaRecord): AcumaticaConnection {
     username: record.username,
     company: record.company,
     passwordSet: record.passwordSealed !== "",
+    baseCurrency: record.baseCurrency,
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,
     lastTestError: record.lastTestError,
@@ -275,6 +295,7 @@ function shopifyView(record: ShopifyRecord): ShopifyConnection {
     accessTokenSet: record.accessTokenSealed !== "",
     servedApiVersion: record.servedApiVersion,
     deprecationNotice: record.deprecationNotice,
+    currencyCode: record.currencyCode,
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,
     lastTestError: record.lastTestError,

@@ -1,10 +1,11 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
+import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
-import { priceRefusal, readErpCurrency, readShopCurrency } from "./currency.ts";
+import { priceRefusal, readShopCurrency } from "./currency.ts";
 import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
@@ -180,7 +181,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const [{ erp, erpCurrency }, shopify, shopCurrency] = await Promise.all([
       deps.connectors.acumatica(input.userId, async (api, apiVersion) => ({
         erp: await readErpItems(api, apiVersion, keys),
-        erpCurrency: prices ? await readErpCurrency(api) : null,
+        erpCurrency: prices ? await readBaseCurrencyIfKnown(api) : null,
       })),
       (async () => {
         const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;

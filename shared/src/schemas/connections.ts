@@ -72,6 +72,8 @@ export const AcumaticaConnectionSchema = v.object({
   username: v.string(),
   company: v.string(),
   passwordSet: v.boolean(),
+  /** The company's base currency as the last successful test read it (prices are in it). */
+  baseCurrency: v.nullable(v.string()),
   ...ConnectionStatusEntries,
 });
 export type AcumaticaConnection = v.InferOutput<typeof AcumaticaConnectionSchema>;
@@ -85,6 +87,8 @@ export const ShopifyConnectionSchema = v.object({
   servedApiVersion: v.nullable(v.string()),
   /** What Shopify's `X-Shopify-API-Deprecated-Reason` last said for the served version, if anything. */
   deprecationNotice: v.nullable(v.string()),
+  /** The store's currency as the last successful test read it. */
+  currencyCode: v.nullable(v.string()),
   ...ConnectionStatusEntries,
 });
 export type ShopifyConnection = v.InferOutput<typeof ShopifyConnectionSchema>;

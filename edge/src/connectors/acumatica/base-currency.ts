@@ -14,3 +14,12 @@ export async function readBaseCurrency(api: AcumaticaApi): Promise<string | null
   }
   return null;
 }
+
+/** The same, null when the instance cannot tell (an endpoint without the Company entity). */
+export async function readBaseCurrencyIfKnown(api: AcumaticaApi): Promise<string | null> {
+  try {
+    return await readBaseCurrency(api);
+  } catch {
+    return null;
+  }
+}
