@@ -155,6 +155,7 @@ export function createApp(deps: AppDeps) {
     guard: outbound,
     connectors,
     now,
+    log,
   });
   const historyRepo = createHistoryRepo(db);
   const jobs = createJobRunner({

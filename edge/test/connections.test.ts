@@ -28,6 +28,8 @@ describe("POST /api/users/shopify", () => {
       storeName: "stockbridge-demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
+      currencyCode: null,
       isVerified: false,
       lastTestedAt: null,
       lastTestError: null,
@@ -200,6 +202,25 @@ describe("POST /api/users/acumatica", () => {
       ]);
     },
   );
+});
+
+describe("both systems' currencies", () => {
+  it("records the shop's and the ERP's currencies on the tests, so Settings can warn before a run", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    await app.connectAcumatica();
+    expect(await app.api.call("testShopify")).toMatchObject({ currencyCode: "USD" });
+    expect(await app.api.call("testAcumatica")).toMatchObject({ baseCurrency: "USD" });
+
+    app.shopify.configure({ currencyCode: "EUR" });
+    await app.api.call("testShopify");
+    const { shopifyConnection, acumaticaConnection } = await app.api.call("getConnections");
+    expect([shopifyConnection?.currencyCode, acumaticaConnection?.baseCurrency]).toEqual(["EUR", "USD"]);
+    expect((await app.api.call("me")).user.shopifyConnection?.currencyCode).toBe("EUR");
+
+    // Pointing the card at another store forgets the old store's currency until it is tested.
+    expect(await app.connectShopify({ storeName: "another-store" })).toMatchObject({ currencyCode: null });
+  });
 });
 
 describe("POST /api/users/acumatica/test", () => {

@@ -173,6 +173,20 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
       expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
   });
 
+  it("writes in the form the served version takes when Shopify's answers do not name the version", async () => {
+    // Asked for the spec's version, served 2026-07 (compareQuantity is gone) without X-Shopify-API-Version.
+    const w = await open({ releaseDate: new Date("2027-05-01T00:00:00Z") });
+    await w.faults({ shopify: { versionHeader: false } });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await syncAll(w, QUANTITY);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    expect(Object.keys(w.state().shopify.servedVersions)).toEqual(["2026-07"]);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+
   it.each([
     ["compareQuantity", new Date("2025-06-01T00:00:00Z")],
     ["changeFromQuantity", undefined],
@@ -329,6 +343,37 @@ describe("isolation and skips", () => {
       reason: SKIP.nonStock,
     });
     expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
+  });
+
+  it("refuses prices for the run when the store's currency is not the ERP's, naming both, and still syncs quantities", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    await w.faults({ shopify: { currencyCode: "EUR" } });
+    const mapped = await w.map(plainPairs(w, 4));
+    const before = await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)));
+    const message = "Price sync skipped: the Shopify store sells in EUR but Acumatica prices are in USD.";
+
+    const run = await syncAll(w);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", message]));
+    for (const [index, pair] of mapped.entries()) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: before[index]!.priceCents,
+        compareAtCents: before[index]!.compareAtCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+
+    // A price-only run sends nothing and says why; once the ERP's base currency matches, prices go.
+    const pricesOnly = await syncAll(w, PRICE);
+    expect(pricesOnly.results.map((r) => [r.outcome, r.reason])).toEqual(
+      mapped.map(() => ["skipped", message]),
+    );
+    await w.faults({ acumatica: { baseCurrency: "EUR" } });
+    const matched = await syncAll(w, PRICE);
+    expect(matched.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
   });
 
   it("skips price-only syncs while both price fields are off in settings", async () => {

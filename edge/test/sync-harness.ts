@@ -56,7 +56,11 @@ export async function startSyncWorld(
     sleep: async (milliseconds) => clock.advance(Math.max(0, milliseconds)),
   };
   // The app's own engine (the sync routes) reaches the same sandbox once `connect()` saved connections.
-  const app = await createTestApp({ env: { SANDBOX_URL: running.origin }, deps: { connectorClock } });
+  const logs: string[] = [];
+  const app = await createTestApp({
+    env: { SANDBOX_URL: running.origin },
+    deps: { connectorClock, log: (line: string) => logs.push(line) },
+  });
   const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
   const subscriber = await registerSubscriber(app);
   const base = createConnectors({
@@ -139,6 +143,8 @@ export async function startSyncWorld(
     pairs,
     acumaticaLogin,
     graphql,
+    /** Lines the app wrote to its server log. */
+    logs,
 
     /** Saves the sandbox's demo connections for the subscriber, so the app's sync routes reach it. */
     async connect(overrides: { acumaticaPassword?: string } = {}) {

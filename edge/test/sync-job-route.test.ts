@@ -43,6 +43,32 @@ function resultOf(job: Job): SyncJobResult {
   return job.result as SyncJobResult;
 }
 
+describe("Shopify deprecation notices", () => {
+  it("stores what Shopify says is deprecated on the connection and logs it once, not once per call", async () => {
+    // Asked for 2025-04, served 2025-10: compareQuantity is still the write form there, and deprecated.
+    world = await startSyncWorld({ releaseDate: new Date("2026-08-01T00:00:00Z") });
+    const w = world;
+    await w.connect();
+    const mapped = await w.map(plainPairs(w, 3));
+
+    for (let run = 0; run < 2; run += 1) {
+      // Each run has quantities to write, so each sends the deprecated field again.
+      for (const pair of mapped) await setErpQuantity(w, pair.item, 11 + run);
+      const { job } = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
+      expect(await finished(w, job)).toMatchObject({ status: "succeeded" });
+    }
+
+    const { shopifyConnection } = await w.api.call("getConnections");
+    expect(shopifyConnection).toMatchObject({
+      servedApiVersion: "2025-10",
+      deprecationNotice: "InventoryQuantityInput.compareQuantity",
+    });
+    const noticed = w.logs.filter((line) => line.includes("InventoryQuantityInput.compareQuantity"));
+    expect(noticed).toHaveLength(1);
+    expect(noticed[0]).toContain(`Shopify deprecation notice for ${shopifyConnection?.storeName}`);
+  });
+});
+
 describe("POST /mapping/sync", () => {
   it("syncs only the named mappings as one job and one execution-history run", async () => {
     const w = await open();

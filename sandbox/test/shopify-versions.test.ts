@@ -45,10 +45,99 @@ describe("API version fall-forward", () => {
     expect((await newer.json()).data.productVariantsCount.count).toBeGreaterThan(0);
   });
 
+  it("serves each version with Shopify's own schema of that version", async () => {
+    const { post } = await start({ releaseDate: new Date("2026-11-20T12:00:00Z") });
+    const introspect = `{ __type(name: "InventoryQuantityInput") { inputFields(includeDeprecated: true) { name isDeprecated } } }`;
+    const fieldsOf = async (version: string) => {
+      const response = await post({ query: introspect, version });
+      const body = (await response.json()) as {
+        data: { __type: { inputFields: { name: string; isDeprecated: boolean }[] } };
+      };
+      return [response.headers.get("X-Shopify-API-Version"), body.data.__type.inputFields];
+    };
+    const field = (name: string, isDeprecated = false) => expect.objectContaining({ name, isDeprecated });
+    // 2026-01 deprecates compareQuantity beside the new changeFromQuantity; 2026-04 drops it.
+    expect(await fieldsOf("2026-01")).toEqual([
+      "2026-01",
+      expect.arrayContaining([field("changeFromQuantity"), field("compareQuantity", true)]),
+    ]);
+    for (const version of ["2026-04", "2026-07", "2026-10"]) {
+      const [served, fields] = await fieldsOf(version);
+      expect(served).toBe(version);
+      expect(fields).toContainEqual(field("changeFromQuantity"));
+      expect(fields).not.toContainEqual(field("compareQuantity", true));
+      expect(fields).not.toContainEqual(field("compareQuantity"));
+    }
+  });
+
+  it("serves 2025-10 with its schema: compareQuantity deprecated, changeFromQuantity not there yet", async () => {
+    const { post } = await start({ releaseDate: new Date("2025-11-20T12:00:00Z") });
+    const response = await post({
+      query: `{ __type(name: "InventoryQuantityInput") { inputFields(includeDeprecated: true) { name isDeprecated } } }`,
+      version: "2025-10",
+    });
+    expect(response.headers.get("X-Shopify-API-Version")).toBe("2025-10");
+    const names = (await response.json()).data.__type.inputFields.map(
+      (field: { name: string; isDeprecated: boolean }) =>
+        `${field.name}${field.isDeprecated ? " (deprecated)" : ""}`,
+    );
+    expect(names.sort()).toEqual([
+      "compareQuantity (deprecated)",
+      "inventoryItemId",
+      "locationId",
+      "quantity",
+    ]);
+  });
+
   it("answers 404 for a version string Shopify has never released", async () => {
     const { post } = await start();
     expect((await post({ query: SHOP, version: "2024-13" })).status).toBe(404);
     expect((await post({ query: SHOP, version: "2031-01" })).status).toBe(404);
+  });
+});
+
+describe("deprecation notices", () => {
+  const REASON = "X-Shopify-API-Deprecated-Reason";
+
+  it("names, from 2025-04 on, what a call uses that the served version's schema deprecates", async () => {
+    const { post } = await start();
+    const plain = await post({ query: "{ shop { name } }", version: "2026-01" });
+    expect(plain.headers.get(REASON)).toBeNull();
+
+    const bulk = await post({ query: "{ currentBulkOperation(type: QUERY) { id } }", version: "2026-01" });
+    expect(bulk.status).toBe(200);
+    expect(bulk.headers.get(REASON)).toBe("QueryRoot.currentBulkOperation");
+
+    // Deprecated input fields count in variables too (compareQuantity beside changeFromQuantity in 2026-01).
+    const write = await post({
+      query: `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }`,
+      variables: {
+        input: {
+          name: "available",
+          reason: "correction",
+          ignoreCompareQuantity: true,
+          quantities: [
+            {
+              inventoryItemId: "gid://shopify/InventoryItem/0",
+              locationId: "gid://shopify/Location/0",
+              quantity: 1,
+            },
+          ],
+        },
+      },
+      version: "2026-01",
+    });
+    expect(write.headers.get(REASON)).toBe("InventorySetQuantitiesInput.ignoreCompareQuantity");
+  });
+
+  it("sends the generic deprecation link before 2025-04", async () => {
+    const { post } = await start({ releaseDate: new Date("2024-08-15T00:00:00Z") });
+    const response = await post({ query: "{ location { id isPrimary } }", version: "2024-07" });
+    expect(response.headers.get(REASON)).toBe(
+      "https://shopify.dev/api/usage/versioning#deprecation-practices",
+    );
+    const plain = await post({ query: "{ location { id } }", version: "2024-07" });
+    expect(plain.headers.get(REASON)).toBeNull();
   });
 });
 

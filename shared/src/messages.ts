@@ -131,3 +131,16 @@ export function tooManyAttempts(
 export function personalTokenCannot(action: string): string {
   return `Personal API tokens cannot ${action}. Sign in with your email and password to do this.`;
 }
+
+/**
+ * Why a run sends no prices: Shopify would read the ERP's numbers in its own currency. Shown on
+ * the run's mappings and, before any run, in Settings.
+ */
+export function priceCurrencyMismatch(currencies: { shopify: string; acumatica: string }): string {
+  return `Price sync skipped: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}.`;
+}
+
+/** Settings' warning before any run: the same mismatch, said ahead of time. */
+export function priceCurrencyWarning(currencies: { shopify: string; acumatica: string }): string {
+  return `Prices will not sync: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}. Quantities still sync.`;
+}

@@ -12,6 +12,8 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       storeName: "demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
+      currencyCode: null,
       ...status,
     },
     acumaticaConnection: {
@@ -23,6 +25,7 @@ function connected(): Pick<User, "shopifyConnection" | "acumaticaConnection"> {
       company: "Co",
       maxSessions: 2,
       passwordSet: true,
+      baseCurrency: null,
       ...status,
     },
   };

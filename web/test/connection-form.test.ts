@@ -4,6 +4,7 @@ import {
   acumaticaFormFrom,
   acumaticaFormFromSandbox,
   acumaticaInput,
+  currencyWarning,
   servedVersionNote,
   shopifyFormFrom,
   shopifyInput,
@@ -39,6 +40,8 @@ describe("connection forms", () => {
       storeName: "demo",
       accessTokenSet: true,
       servedApiVersion: null,
+      deprecationNotice: null,
+      currencyCode: null,
       ...status,
     });
     expect(form).toEqual({ name: "Store", apiVersion: "2025-01", storeName: "demo", accessToken: "" });
@@ -112,5 +115,16 @@ describe("servedVersionNote", () => {
       served: "2025-04",
       fellForward: false,
     });
+  });
+});
+
+describe("the currency warning", () => {
+  it("names both currencies when the tested store and ERP differ, and says nothing otherwise", () => {
+    expect(currencyWarning({ baseCurrency: "USD" }, { currencyCode: "EUR" })).toBe(
+      "Prices will not sync: the Shopify store sells in EUR but Acumatica prices are in USD. Quantities still sync.",
+    );
+    expect(currencyWarning({ baseCurrency: "USD" }, { currencyCode: "USD" })).toBeNull();
+    expect(currencyWarning({ baseCurrency: null }, { currencyCode: "EUR" })).toBeNull();
+    expect(currencyWarning(null, { currencyCode: "EUR" })).toBeNull();
   });
 });

@@ -37,7 +37,7 @@ export interface CatalogServiceDeps {
   jobs: JobRunner;
   connections: Pick<
     ConnectionsService,
-    "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion"
+    "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion" | "recordShopifyDeprecation"
   >;
   connectors: Connectors;
   now: () => Date;
@@ -73,6 +73,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
           if (client.servedVersion)
             await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
+          if (client.deprecationNotice)
+            await deps.connections.recordShopifyDeprecation(userId, client.deprecationNotice);
           return {
             message: MESSAGES.products.synchronized,
             afterwards: () => repo.indexSearch("shopify", userId),

@@ -6,8 +6,10 @@ import {
   type ShopifyConnection,
   type ShopifyConnectionInput,
 } from "@stockbridge/shared";
+import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
+import { SHOP_QUERY } from "../connectors/shopify/shop-query.ts";
 import { normalizeStoreName, STORE_NAME_RULE } from "../connectors/shopify/store-name.ts";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../http/errors.ts";
 import { type OutboundGuard, OutboundRefusedError } from "../security/outbound-guard.ts";
@@ -20,6 +22,8 @@ export interface ConnectionsServiceDeps {
   guard: OutboundGuard;
   connectors: Connectors;
   now: () => Date;
+  /** Server log lines (Shopify's deprecation notices, once per connection). */
+  log: (line: string) => void;
 }
 
 const PASSWORD = (userId: string) => `acumatica.password:${userId}`;
@@ -32,6 +36,18 @@ const TOKEN = (userId: string) => `shopify.accessToken:${userId}`;
  */
 export function createConnectionsService(deps: ConnectionsServiceDeps) {
   const { repo, secrets } = deps;
+
+  /**
+   * Keeps what Shopify's `X-Shopify-API-Deprecated-Reason` said so the Shopify card shows it, and
+   * logs it the first time the connection sees it (not on every call that repeats it).
+   */
+  async function recordShopifyDeprecation(userId: string, notice: string): Promise<void> {
+    if (!(await repo.recordShopifyDeprecation(userId, notice))) return;
+    const record = await repo.findShopify(userId);
+    deps.log(
+      `Shopify deprecation notice for ${record?.storeName ?? "a store"} (user ${userId}, API ${record?.servedApiVersion ?? "unknown"}): ${notice}`,
+    );
+  }
 
   async function open(sealed: string, context: string, what: string): Promise<string> {
     try {
@@ -123,6 +139,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         company: input.company,
         maxSessions: input.maxSessions,
         passwordSealed: password.sealed,
+        baseCurrency: loginChanged ? null : (saved?.baseCurrency ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -150,6 +167,8 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         storeName,
         accessTokenSealed: token.sealed,
         servedApiVersion: targetChanged ? null : (saved?.servedApiVersion ?? null),
+        deprecationNotice: targetChanged ? null : (saved?.deprecationNotice ?? null),
+        currencyCode: targetChanged ? null : (saved?.currencyCode ?? null),
         isVerified: loginChanged ? false : (saved?.isVerified ?? false),
         lastTestedAt: saved?.lastTestedAt ?? null,
         lastTestError: loginChanged ? null : (saved?.lastTestError ?? null),
@@ -158,25 +177,32 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       return shopifyView(record);
     },
 
-    /** Log in, confirm the endpoint name and version exist (`GET /entity`), log out. */
+    /** Log in, confirm the endpoint name and version exist (`GET /entity`), read the base currency, log out. */
     async testAcumatica(userId: string): Promise<AcumaticaConnection> {
       const connection = await acumaticaCredentials(userId);
       const at = deps.now().toISOString();
+      let baseCurrency: string | null = null;
       try {
         // Resolved afresh: the host may point somewhere else than when it was saved.
         await refusedAsUpstream(deps.guard, connection.instanceUri, "Acumatica", "the instance address");
-        await deps.connectors.acumatica(connection, async () => {}, {
-          maxAttempts: 2,
-          timeoutMs: 20_000,
-          verifyEndpoint: true,
-        });
+        await deps.connectors.acumatica(
+          connection,
+          async (api) => {
+            baseCurrency = await readBaseCurrencyIfKnown(api);
+          },
+          {
+            maxAttempts: 2,
+            timeoutMs: 20_000,
+            verifyEndpoint: true,
+          },
+        );
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.acumaticaTestFailed}: ${error.message}`;
-        await repo.recordAcumaticaTest(userId, { ok: false, at, error: message });
+        await repo.recordAcumaticaTest(userId, { ok: false, at, error: message, baseCurrency: null });
         throw new UpstreamError("Acumatica", message);
       }
-      await repo.recordAcumaticaTest(userId, { ok: true, at, error: null });
+      await repo.recordAcumaticaTest(userId, { ok: true, at, error: null, baseCurrency });
       const record = await repo.findAcumatica(userId);
       if (!record)
         throw new NotFoundError("No Acumatica connection is saved yet: save it in Settings first.");
@@ -188,6 +214,7 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       const credentials = await shopifyCredentials(userId);
       const at = deps.now().toISOString();
       const client = deps.connectors.shopify(credentials, { maxAttempts: 2, timeoutMs: 20_000 });
+      let currencyCode: string | null = null;
       try {
         await refusedAsUpstream(
           deps.guard,
@@ -195,11 +222,18 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
           "Shopify",
           "the store address",
         );
-        await client.request("query ConnectionTest { shop { name myshopifyDomain } }");
+        const answer = await client.request<{ shop?: { currencyCode?: unknown } }>(SHOP_QUERY);
+        currencyCode = typeof answer.shop?.currencyCode === "string" ? answer.shop.currencyCode : null;
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         const message = `${MESSAGES.connections.shopifyTestFailed}: ${error.message}`;
-        await repo.recordShopifyTest(userId, { ok: false, at, error: message, servedApiVersion: null });
+        await repo.recordShopifyTest(userId, {
+          ok: false,
+          at,
+          error: message,
+          servedApiVersion: null,
+          currencyCode: null,
+        });
         throw new UpstreamError("Shopify", message);
       }
       await repo.recordShopifyTest(userId, {
@@ -207,7 +241,9 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
         at,
         error: null,
         servedApiVersion: client.servedVersion,
+        currencyCode,
       });
+      if (client.deprecationNotice) await recordShopifyDeprecation(userId, client.deprecationNotice);
       const record = await repo.findShopify(userId);
       if (!record) throw new NotFoundError("No Shopify connection is saved yet: save it in Settings first.");
       return shopifyView(record);
@@ -215,6 +251,8 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
 
     recordServedShopifyVersion: (userId: string, version: string) =>
       repo.recordServedShopifyVersion(userId, version),
+
+    recordShopifyDeprecation,
   };
 }
 
@@ -249,6 +287,7 @@ function acumaticaView(record: AcumaticaRecord): AcumaticaConnection {
     company: record.company,
     maxSessions: record.maxSessions,
     passwordSet: record.passwordSealed !== "",
+    baseCurrency: record.baseCurrency,
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,
     lastTestError: record.lastTestError,
@@ -262,6 +301,8 @@ function shopifyView(record: ShopifyRecord): ShopifyConnection {
     storeName: record.storeName,
     accessTokenSet: record.accessTokenSealed !== "",
     servedApiVersion: record.servedApiVersion,
+    deprecationNotice: record.deprecationNotice,
+    currencyCode: record.currencyCode,
     isVerified: record.isVerified,
     lastTestedAt: record.lastTestedAt,
     lastTestError: record.lastTestError,

@@ -8,6 +8,7 @@ export interface CredentialSource {
   shopifyCredentials(userId: string): Promise<ShopifyCredentials>;
   acumaticaCredentials(userId: string): Promise<AcumaticaConnectionInfo>;
   recordServedShopifyVersion?(userId: string, version: string): Promise<void>;
+  recordShopifyDeprecation?(userId: string, notice: string): Promise<void>;
 }
 
 /**
@@ -24,6 +25,7 @@ export function createSyncConnectors(deps: {
       const credentials = await notSavedIsBadInput(() => deps.credentials.shopifyCredentials(userId));
       const client = connectors.shopify(credentials);
       let recorded: string | null = null;
+      let noticed: string | null = null;
       return {
         execute: async (query, variables, options) => {
           const answer = await client.execute(query, variables, options);
@@ -33,11 +35,18 @@ export function createSyncConnectors(deps: {
             recorded = served;
             await deps.credentials.recordServedShopifyVersion(userId, served).catch(() => {});
           }
+          // The connection stores (and logs once) what Shopify says is deprecated; a run asks it once per notice.
+          const notice = client.deprecationNotice;
+          if (notice && notice !== noticed && deps.credentials.recordShopifyDeprecation) {
+            noticed = notice;
+            await deps.credentials.recordShopifyDeprecation(userId, notice).catch(() => {});
+          }
           return answer as never;
         },
         get servedVersion() {
           return client.servedVersion;
         },
+        requestedVersion: client.apiVersion,
         stats: client.stats,
         fetch: connectors.fetch,
         clock: connectors.clock,

@@ -1,10 +1,12 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
+import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
+import { priceRefusal, readShopCurrency } from "./currency.ts";
 import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
@@ -214,13 +216,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       inventoryId: target.acumaticaSku,
     }));
     const port = await deps.connectors.shopify(input.userId);
+    const prices = input.syncOptions.price;
     // The two systems are read at the same time: each paces itself by its own limits.
-    const [erp, shopify] = await Promise.all([
+    const [{ erp, erpCurrency }, shopify, shopCurrency] = await Promise.all([
       deps.connectors.acumatica(
         input.userId,
         async (api, apiVersion) => {
           if (queued) await progress(READING, 0);
-          return readErpItems(api, apiVersion, keys);
+          return {
+            erp: await readErpItems(api, apiVersion, keys),
+            erpCurrency: prices ? await readBaseCurrencyIfKnown(api) : null,
+          };
         },
         {
           onQueued: () => {
@@ -238,14 +244,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
         );
       })(),
+      prices ? readShopCurrency(port) : null,
     ]);
+    // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
+    const priceRefused = priceRefusal(shopCurrency, erpCurrency);
     const plans = targets.map((target) =>
       planMapping(
         target,
         erp.get(target.acumaticaId) ?? null,
         shopify.get(target.shopifyVariantId) ?? null,
         settings,
-        input.syncOptions,
+        { ...input.syncOptions, priceRefused },
       ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.

@@ -84,7 +84,8 @@ export function planMapping(
   erp: ErpValues | null,
   shopify: ShopifyValues | null,
   settings: Settings,
-  options: SyncOptions,
+  /** `priceRefused`: why no price may be sent this run (it becomes the price's skip reason). */
+  options: SyncOptions & { priceRefused?: string | null },
 ): MappingPlan {
   const base = { target, erp, shopify, prices: null, quantity: null, refused: [] };
   if (!shopify) return { ...base, outcome: "skipped", reason: SKIP.missingShopify };
@@ -94,7 +95,8 @@ export function planMapping(
   const refused: string[] = [];
   let fields = 0;
   const prices: NonNullable<MappingPlan["prices"]> = {};
-  if (options.price) {
+  if (options.price && options.priceRefused) reasons.push(options.priceRefused);
+  else if (options.price) {
     const { syncPrice, syncMsrp } = settings.priceMapping;
     if (!syncPrice && !syncMsrp) reasons.push(SKIP.priceSettingsOff);
     if (syncPrice && erp.defaultPriceCents !== null) {

@@ -96,19 +96,19 @@ const SET_QUANTITIES_PAYLOAD = `
     inventoryAdjustmentGroup { id }
     userErrors { field message code }`;
 
-/** Before 2026-01: compare-and-set through `compareQuantity` on each quantity. */
+/** Up to 2026-01: compare-and-set through `compareQuantity` on each quantity (removed in 2026-04). */
 export const SET_QUANTITIES_COMPARE_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!) {
   inventorySetQuantities(input: $input) {${SET_QUANTITIES_PAYLOAD}
   }
 }`;
 
-/** From 2026-01: `changeFromQuantity` on each quantity and an idempotency key (required from 2026-04). */
+/** From 2026-01: `changeFromQuantity` on each quantity and an idempotency key (both required from 2026-04). */
 export const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
   inventorySetQuantities(input: $input) @idempotent(key: $idempotencyKey) {${SET_QUANTITIES_PAYLOAD}
   }
 }`;
 
-/** Which documents a served version accepts, for the validation test and the engine's choice. */
+/** Every document a version accepts whatever the write form (the quantity write is chosen by `quantityWriteForm`). */
 export const OPERATIONS = {
   PRIMARY_LOCATION_QUERY,
   SYNC_VARIANTS_QUERY,
@@ -118,13 +118,53 @@ export const OPERATIONS = {
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
   STAGED_UPLOADS_CREATE_MUTATION,
   BULK_RUN_MUTATION,
-  SET_QUANTITIES_COMPARE_MUTATION,
-  SET_QUANTITIES_CHANGE_FROM_MUTATION,
 } as const;
+
+/** The two shapes of `inventorySetQuantities`' compare-and-set. */
+export type QuantityWriteForm = "compareQuantity" | "changeFromQuantity";
+
+/**
+ * The form a version takes, read off Shopify's schemas: `compareQuantity` exists up to 2026-01
+ * (deprecated from 2025-10), `changeFromQuantity` and `@idempotent` from 2026-01. 2026-01 takes
+ * both; the new one is sent there so the call uses nothing deprecated.
+ */
+export function quantityWriteForm(version: string): QuantityWriteForm {
+  return version === "unstable" || version >= "2026-01" ? "changeFromQuantity" : "compareQuantity";
+}
 
 /** True when the served version takes `changeFromQuantity` + `@idempotent` (2026-01 and later, "unstable"). */
 export function usesChangeFromQuantity(servedVersion: string | null): boolean {
-  if (!servedVersion) return false;
-  if (servedVersion === "unstable") return true;
-  return servedVersion >= "2026-01";
+  return servedVersion !== null && quantityWriteForm(servedVersion) === "changeFromQuantity";
+}
+
+export interface QuantityWrite {
+  inventoryItemId: string;
+  locationId: string;
+  quantity: number;
+  /** The value read before planning: the compare-and-set guard. */
+  from: number;
+}
+
+/** The document and variables of one `inventorySetQuantities` call in `form` (ids are GIDs). */
+export function quantityWriteRequest(
+  form: QuantityWriteForm,
+  input: { name: string; referenceDocumentUri: string; quantities: QuantityWrite[] },
+  idempotencyKey: string,
+): { query: string; variables: Record<string, unknown> } {
+  const changeFrom = form === "changeFromQuantity";
+  const variables: Record<string, unknown> = {
+    input: {
+      name: input.name,
+      reason: "correction",
+      referenceDocumentUri: input.referenceDocumentUri,
+      quantities: input.quantities.map((item) => ({
+        inventoryItemId: item.inventoryItemId,
+        locationId: item.locationId,
+        quantity: item.quantity,
+        ...(changeFrom ? { changeFromQuantity: item.from } : { compareQuantity: item.from }),
+      })),
+    },
+  };
+  if (!changeFrom) return { query: SET_QUANTITIES_COMPARE_MUTATION, variables };
+  return { query: SET_QUANTITIES_CHANGE_FROM_MUTATION, variables: { ...variables, idempotencyKey } };
 }

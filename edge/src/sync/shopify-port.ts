@@ -16,7 +16,10 @@ export interface ShopifyPort {
     variables?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<GraphqlResponse<T>>;
+  /** The version Shopify said it served (null until an answer named one). */
   readonly servedVersion: string | null;
+  /** The version asked for: the oldest Shopify can serve, as it only falls forward. */
+  readonly requestedVersion: string;
   readonly stats: ShopifyClientStats;
   fetch: FetchLike;
   clock: ConnectorClock;

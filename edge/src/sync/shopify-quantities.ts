@@ -2,11 +2,7 @@ import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { createSemaphore } from "../connectors/transport.ts";
 import type { QuantityName } from "./plan.ts";
 import { record, text, toGid } from "./shopify-gid.ts";
-import {
-  SET_QUANTITIES_CHANGE_FROM_MUTATION,
-  SET_QUANTITIES_COMPARE_MUTATION,
-  usesChangeFromQuantity,
-} from "./shopify-operations.ts";
+import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 import { readByNodes } from "./shopify-read.ts";
 
@@ -43,7 +39,7 @@ interface Pending extends QuantityItem {
 /**
  * Absolute quantities with `inventorySetQuantities`, 250 per call, compare-and-set against the
  * value read in the plan: `compareQuantity` before 2026-01, `changeFromQuantity` plus an idempotency
- * key from 2026-01 (whichever Shopify says it served). The call is all or nothing, so an item
+ * key from 2026-01 (by the version Shopify says it served; see `writeFormOf` when it does not say). The call is all or nothing, so an item
  * Shopify refuses is taken out and the rest are sent again; a stale compare is re-read and retried
  * once (and counts as done if Shopify already holds the target, e.g. our own retried write).
  */
@@ -212,29 +208,62 @@ interface Answer {
   general: string[];
 }
 
+/** Forms learned from a refusal when Shopify did not name the served version (per run: one port per run). */
+const learnedForms = new WeakMap<ShopifyPort, QuantityWriteForm>();
+
+/**
+ * The write form for the version Shopify served. An answer without `X-Shopify-API-Version` leaves
+ * only the version asked for, and Shopify may have served a newer one (it falls forward, never
+ * back): that guess is marked unsure so a refusal of its form is retried once in the other form.
+ */
+function writeFormOf(port: ShopifyPort): { form: QuantityWriteForm; sure: boolean } {
+  if (port.servedVersion) return { form: quantityWriteForm(port.servedVersion), sure: true };
+  const learned = learnedForms.get(port);
+  if (learned) return { form: learned, sure: true };
+  return { form: quantityWriteForm(port.requestedVersion), sure: false };
+}
+
+/** The names only one form uses: a refusal naming one says the version does not take that form. */
+const FORM_NAMES: Record<QuantityWriteForm, RegExp> = {
+  compareQuantity: /\b(compareQuantity|ignoreCompareQuantity)\b/,
+  changeFromQuantity: /\b(changeFromQuantity|idempotent)\b/,
+};
+
 /** One call: per-item user errors, or why the whole call failed (after the transport's own retries). */
 async function send(port: ShopifyPort, items: Pending[], runId: string): Promise<Answer | Refused> {
-  const changeFrom = usesChangeFromQuantity(port.servedVersion);
-  const input = {
-    name: items[0]!.name,
-    reason: "correction",
-    referenceDocumentUri: `gid://stockbridge/SyncRun/${runId}`,
-    quantities: items.map((item) => ({
-      inventoryItemId: toGid("InventoryItem", item.inventoryItemId),
-      locationId: toGid("Location", item.locationId),
-      quantity: item.to,
-      ...(changeFrom ? { changeFromQuantity: item.from } : { compareQuantity: item.from }),
-    })),
-  };
+  const { form, sure } = writeFormOf(port);
+  const answer = await sendAs(port, items, runId, form);
+  if (sure || !("refused" in answer) || !FORM_NAMES[form].test(answer.refused)) return answer;
+  // Refused before running (a validation error writes nothing), so the other form is safe to send.
+  const other: QuantityWriteForm = form === "compareQuantity" ? "changeFromQuantity" : "compareQuantity";
+  learnedForms.set(port, other);
+  return sendAs(port, items, runId, other);
+}
+
+async function sendAs(
+  port: ShopifyPort,
+  items: Pending[],
+  runId: string,
+  form: QuantityWriteForm,
+): Promise<Answer | Refused> {
+  // A fresh key per logical call: the transport's retries resend the same body (and key), so a
+  // write whose answer was lost is replayed, not applied twice.
+  const request = quantityWriteRequest(
+    form,
+    {
+      name: items[0]!.name,
+      referenceDocumentUri: `gid://stockbridge/SyncRun/${runId}`,
+      quantities: items.map((item) => ({
+        inventoryItemId: toGid("InventoryItem", item.inventoryItemId),
+        locationId: toGid("Location", item.locationId),
+        quantity: item.to,
+        from: item.from,
+      })),
+    },
+    crypto.randomUUID(),
+  );
   try {
-    // A fresh key per logical call: the transport's retries resend the same body (and key), so a
-    // write whose answer was lost is replayed, not applied twice.
-    const answer = changeFrom
-      ? await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_CHANGE_FROM_MUTATION, {
-          input,
-          idempotencyKey: crypto.randomUUID(),
-        })
-      : await port.execute<{ inventorySetQuantities: unknown }>(SET_QUANTITIES_COMPARE_MUTATION, { input });
+    const answer = await port.execute<{ inventorySetQuantities: unknown }>(request.query, request.variables);
     if (answer.errors.length > 0) {
       return {
         refused: answer.errors.map((error) => error.message).join("; "),

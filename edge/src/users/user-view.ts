@@ -16,13 +16,13 @@ export async function loadUserView(db: Db, userId: string): Promise<User | null>
         args: [userId],
       },
       {
-        sql: `SELECT name, api_version, instance_uri, endpoint_name, username, company, max_sessions, is_verified,
-                     last_tested_at, last_test_error, password_encrypted != '' AS password_set
+        sql: `SELECT name, api_version, instance_uri, endpoint_name, username, company, max_sessions, base_currency,
+                     is_verified, last_tested_at, last_test_error, password_encrypted != '' AS password_set
               FROM acumatica_connections WHERE user_id = ?`,
         args: [userId],
       },
       {
-        sql: `SELECT name, api_version, store_name, served_api_version, is_verified, last_tested_at,
+        sql: `SELECT name, api_version, store_name, served_api_version, deprecation_notice, currency_code, is_verified, last_tested_at,
                      last_test_error, access_token_encrypted != '' AS access_token_set
               FROM shopify_connections WHERE user_id = ?`,
         args: [userId],

@@ -155,3 +155,25 @@ export const WAREHOUSE: EntityDef<ErpWarehouse> = {
     ]),
   ],
 };
+
+/** The company (screen CS101500) whose base currency item prices are kept in. */
+export interface ErpCompany {
+  id: string;
+  companyId: string;
+  name: string;
+  baseCurrency: string;
+}
+
+export const COMPANY: EntityDef<ErpCompany> = {
+  name: "Company",
+  keyField: "CompanyID",
+  graph: "PX.Objects.CS.OrganizationMaint",
+  primaryView: "OrganizationView",
+  id: (company) => company.id,
+  fields: sortByName([
+    field<ErpCompany>("BaseCurrencyID", "string", (company) => company.baseCurrency),
+    field<ErpCompany>("CompanyID", "string", (company) => company.companyId),
+    field<ErpCompany>("CompanyName", "string", (company) => company.name),
+  ]),
+  details: [],
+};

@@ -1,7 +1,8 @@
+import { SANDBOX_DEMO } from "@stockbridge/shared/sandbox-demo";
 import { type Context, Hono } from "hono";
 import type { SandboxClock } from "../clock.ts";
 import { parseBody } from "./body.ts";
-import { NON_STOCK_ITEM, STOCK_ITEM, WAREHOUSE } from "./entities.ts";
+import { COMPANY, type ErpCompany, NON_STOCK_ITEM, STOCK_ITEM, WAREHOUSE } from "./entities.ts";
 import {
   AcumaticaError,
   lengthRequired,
@@ -108,7 +109,7 @@ export function createAcumaticaRoutes(runtime: AcumaticaRuntime) {
       return sendJson(
         c,
         200,
-        buildSwagger(endpoint, located.instancePath, [STOCK_ITEM, NON_STOCK_ITEM, WAREHOUSE]),
+        buildSwagger(endpoint, located.instancePath, [STOCK_ITEM, NON_STOCK_ITEM, WAREHOUSE, COMPANY]),
       );
     }
     const params = new URL(c.req.url).searchParams;
@@ -152,6 +153,23 @@ export function createAcumaticaRoutes(runtime: AcumaticaRuntime) {
         ? store.warehouses.find((candidate) => candidate.id === key.toLowerCase())
         : findWarehouse(store, key);
       return sendJson(c, 200, oneRecord(WAREHOUSE, warehouse, request));
+    }
+    if (lower === "company") {
+      if (method !== "GET") throw methodNotAllowed(method);
+      const companies: ErpCompany[] = [
+        {
+          id: "0d1f4d8e-6b1a-4c44-9a2e-5f0c6b7e1a01",
+          companyId: "PRODWHOLE",
+          name: SANDBOX_DEMO.acumatica.company,
+          baseCurrency: runtime.settings().baseCurrency,
+        },
+      ];
+      if (keys.length === 0) return sendJson(c, 200, listRecords(COMPANY, companies, request));
+      const key = keys.length === 1 ? keys[0]!.toUpperCase() : "";
+      const company = companies.find(
+        (candidate) => candidate.companyId === key || candidate.id === key.toLowerCase(),
+      );
+      return sendJson(c, 200, oneRecord(COMPANY, company, request));
     }
     const inquiry = findInquiry(entityName, endpoint.major);
     if (inquiry) {

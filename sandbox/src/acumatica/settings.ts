@@ -13,6 +13,8 @@ export interface AcumaticaSettings extends Faults {
   requestsPerMinute: number;
   /** A session nobody logs out closes itself after this much idle time (10 min per the docs). */
   idleTimeoutSeconds: number;
+  /** The company's base currency (the `Company` entity's BaseCurrencyID): what item prices are in. */
+  baseCurrency: string;
 }
 
 // A small licence: a trial has 2 API users; 3 leaves room for a test connection beside a sync.
@@ -26,9 +28,10 @@ export const DEFAULT_SETTINGS: AcumaticaSettings = {
   maxConcurrent: 8,
   requestsPerMinute: 600,
   idleTimeoutSeconds: 600,
+  baseCurrency: "USD",
 };
 
-type Rule = { kind: "rate" } | { kind: "integer"; min: number; max: number };
+type Rule = { kind: "rate" } | { kind: "integer"; min: number; max: number } | { kind: "currency" };
 
 const RULES: Record<keyof AcumaticaSettings, Rule> = {
   errorRate: { kind: "rate" },
@@ -39,6 +42,7 @@ const RULES: Record<keyof AcumaticaSettings, Rule> = {
   maxConcurrent: { kind: "integer", min: 0, max: 1_000 },
   requestsPerMinute: { kind: "integer", min: 0, max: 1_000_000 },
   idleTimeoutSeconds: { kind: "integer", min: 1, max: 86_400 },
+  baseCurrency: { kind: "currency" },
 };
 
 function isSettingName(name: string): name is keyof AcumaticaSettings {
@@ -55,6 +59,15 @@ export function mergeSettings(current: AcumaticaSettings, input: Record<string, 
       );
     }
     const rule = RULES[name];
+    if (rule.kind === "currency") {
+      if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) {
+        throw new ControlInputError(
+          `acumatica.${name} must be a currency ID of three capital letters, e.g. EUR.`,
+        );
+      }
+      next.baseCurrency = value;
+      continue;
+    }
     if (rule.kind === "rate") {
       if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
         throw new ControlInputError(`acumatica.${name} must be a number from 0 to 1.`);
@@ -69,7 +82,7 @@ export function mergeSettings(current: AcumaticaSettings, input: Record<string, 
         `acumatica.${name} must be a whole number from ${rule.min} to ${rule.max}.`,
       );
     }
-    next[name] = value;
+    (next as Record<string, unknown>)[name] = value;
   }
   return next;
 }

@@ -10,6 +10,7 @@ import {
   validate,
 } from "graphql";
 import { requestedCost } from "./cost.ts";
+import { deprecationReason } from "./deprecations.ts";
 import { executeOperation } from "./execute.ts";
 import { type ShopifyGraphqlError, shopifyError, withVariableType } from "./graphql-errors.ts";
 import { schemaFor } from "./schema.ts";
@@ -104,6 +105,12 @@ export function answerGraphql(
   }
 
   const execution = executeOperation(ctx, document, variables, operationName);
+  const deprecated = deprecationReason(ctx.schema, {
+    document,
+    operation,
+    variables,
+    versionName: ctx.version.name,
+  });
   const actual = Math.min(execution.actualCost, requested);
   credit(shop.bucket, requested - actual);
   shop.counters.pointsSpent += actual;
@@ -122,7 +129,7 @@ export function answerGraphql(
         },
       },
     },
-    headers: {},
+    headers: deprecated ? { "X-Shopify-API-Deprecated-Reason": deprecated } : {},
   };
 }
 

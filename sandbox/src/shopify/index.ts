@@ -8,7 +8,7 @@ import { createShopState, type ShopState } from "./shop-state.ts";
 import { changeProfile, refill, THROTTLE_PROFILES, throttleStatus } from "./throttle.ts";
 
 export { validateShopifyOperation } from "./schema.ts";
-export { resolveServedVersion, supportedVersions } from "./versions.ts";
+export { resolveServedVersion, SCHEMA_KEYS, supportedVersions } from "./versions.ts";
 
 export interface ShopifySimulatorOptions {
   clock: SandboxClock;

@@ -193,7 +193,7 @@ function shopView(ctx: RequestContext) {
       url: `https://${domain}`,
       sslEnabled: true,
     },
-    currencyCode: "USD",
+    currencyCode: ctx.currencyCode,
     enabledPresentmentCurrencies: ["USD"],
     ianaTimezone: "Etc/UTC",
     timezoneAbbreviation: "UTC",

@@ -38,6 +38,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
       origin,
       plan: deps.plan(),
       bulkDelayMs: deps.settings().bulkOperationDelayMs,
+      currencyCode: deps.settings().currencyCode,
     };
     return (version: RequestContext["version"]) => contextFor(deps.shop(), version, base);
   };
@@ -61,7 +62,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     });
     return c.json(answer.body, answer.status, {
       ...answer.headers,
-      "X-Shopify-API-Version": version.name,
+      ...(deps.settings().versionHeader ? { "X-Shopify-API-Version": version.name } : {}),
       "X-Request-Id": crypto.randomUUID(),
     });
   });

@@ -3,6 +3,8 @@ import { gunzipSync } from "node:zlib";
 import {
   buildClientSchema,
   type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
   type IntrospectionQuery,
   isScalarType,
   Kind,
@@ -11,29 +13,25 @@ import {
   validate,
 } from "graphql";
 import { shopifyError } from "./graphql-errors.ts";
-import { patchFor2026_01, patchFor2026_04 } from "./schema-patches.ts";
 import { type SchemaKey, versionNamed } from "./versions.ts";
 
-/** Parsed schemas, built on first use: reading one takes ~300 ms, so once per version per process. */
+/**
+ * Parsed schemas, built the first time a version is served: reading one takes ~300 ms, so once per
+ * version per process, and a sandbox that only serves 2026-01 never pays for the seven others.
+ */
 const schemas = new Map<SchemaKey, GraphQLSchema>();
 
 export function schemaFor(key: SchemaKey): GraphQLSchema {
   let schema = schemas.get(key);
   if (!schema) {
-    schema = buildClientSchema(introspectionFor(key), { assumeValid: true });
+    schema = buildClientSchema(readVendored(key), { assumeValid: true });
     strictenDecimalScalars(schema);
     schemas.set(key, schema);
   }
   return schema;
 }
 
-function introspectionFor(key: SchemaKey): IntrospectionQuery {
-  if (key === "2026-01") return patchFor2026_01(readVendored("2025-01"));
-  if (key === "2026-04") return patchFor2026_04(readVendored("2025-01"));
-  return readVendored(key);
-}
-
-function readVendored(file: "2024-07" | "2024-10" | "2025-01"): IntrospectionQuery {
+function readVendored(file: SchemaKey): IntrospectionQuery {
   const url = new URL(`./schemas/admin_schema_${file}.json.gz`, import.meta.url);
   const json: unknown = JSON.parse(gunzipSync(readFileSync(url)).toString("utf8"));
   return dataOf(json);
@@ -73,15 +71,25 @@ function decimalOrThrow(value: unknown, name: string): string {
 }
 
 /**
- * GraphQL validation messages for `query` against the schema of `version` exactly as named (no
- * fall-forward), worded as Shopify words them. Empty when the operation is valid.
+ * GraphQL validation messages for `query` (and, when given, its `variables`, coerced as Shopify
+ * coerces them) against the schema of `version` exactly as named (no fall-forward), worded as
+ * Shopify words them. Empty when the operation is valid.
  */
-export function validateShopifyOperation(version: string, query: string): readonly string[] {
+export function validateShopifyOperation(
+  version: string,
+  query: string,
+  variables?: Record<string, unknown>,
+): readonly string[] {
   const named = versionNamed(version);
   if (!named) return [`Unknown Shopify Admin API version "${version}".`];
   const schema = schemaFor(named.schemaKey);
   try {
-    return validate(schema, parse(query)).map((error) => shopifyError(error).message);
+    const document = parse(query);
+    const errors = validate(schema, document).map((error) => shopifyError(error).message);
+    const operation = getOperationAST(document);
+    if (errors.length > 0 || variables === undefined || !operation) return errors;
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+    return (coerced.errors ?? []).map((error) => shopifyError(error).message);
   } catch (error) {
     return [error instanceof Error ? error.message : String(error)];
   }

@@ -13,6 +13,10 @@ export interface ShopifySettings extends Faults {
   releaseDate: Date | null;
   /** Sandbox-clock time a bulk operation takes to complete. */
   bulkOperationDelayMs: number;
+  /** false: answers lack `X-Shopify-API-Version` (a proxy that strips it), so clients must not rely on it. */
+  versionHeader: boolean;
+  /** The store's currency, ISO 4217 (`shop.currencyCode`). */
+  currencyCode: string;
 }
 
 export const DEFAULT_SETTINGS: ShopifySettings = {
@@ -22,6 +26,8 @@ export const DEFAULT_SETTINGS: ShopifySettings = {
   throttleStatusCode: 200,
   releaseDate: null,
   bulkOperationDelayMs: 500,
+  versionHeader: true,
+  currencyCode: "USD",
 };
 
 type Parser = (value: unknown, settings: ShopifySettings) => Partial<ShopifySettings>;
@@ -43,6 +49,18 @@ const PARSERS: Record<string, Parser> = {
   throttleStatusCode: (value) => {
     if (value !== 200 && value !== 429) throw new ControlInputError("throttleStatusCode must be 200 or 429.");
     return { throttleStatusCode: value };
+  },
+  currencyCode: (value) => {
+    if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) {
+      throw new ControlInputError(
+        "currencyCode must be an ISO 4217 code of three capital letters, e.g. EUR.",
+      );
+    }
+    return { currencyCode: value };
+  },
+  versionHeader: (value) => {
+    if (typeof value !== "boolean") throw new ControlInputError("versionHeader must be true or false.");
+    return { versionHeader: value };
   },
   releaseDate: (value) => {
     if (value === null) return { releaseDate: null };

@@ -130,4 +130,6 @@ export interface RequestContext {
   bulkDelayMs: number;
   /** The Shopify plan shown in `shop.plan` (follows the throttle profile). */
   plan: { displayName: string; shopifyPlus: boolean };
+  /** The store's currency (`shop.currencyCode`), settable through the control API. */
+  currencyCode: string;
 }

@@ -4,8 +4,18 @@
  * forward"), and the served version is named in `X-Shopify-API-Version`.
  */
 
-/** The schema a version is executed against (vendored files, or 2025-01 plus documented changes). */
-export type SchemaKey = "2024-07" | "2024-10" | "2025-01" | "2026-01" | "2026-04";
+/** The real Shopify schema a version is executed against (the files in `schemas/`). */
+export const SCHEMA_KEYS = [
+  "2024-07",
+  "2024-10",
+  "2025-01",
+  "2025-10",
+  "2026-01",
+  "2026-04",
+  "2026-07",
+  "2026-10",
+] as const;
+export type SchemaKey = (typeof SCHEMA_KEYS)[number];
 
 export interface ApiVersion {
   /** The served version's name, e.g. "2026-01" or "unstable". */
@@ -76,8 +86,6 @@ export function versionNamed(name: string): ApiVersion | null {
   return index === null ? null : describe(index);
 }
 
-const V2024_10 = 2024 * 4 + 3;
-const V2025_01 = 2025 * 4;
 const V2026_01 = 2026 * 4;
 const V2026_04 = 2026 * 4 + 1;
 
@@ -91,12 +99,17 @@ function describe(index: number): ApiVersion {
   };
 }
 
+/**
+ * The newest schema file not newer than the version: each version is its own file where Shopify
+ * published one. 2025-04 and 2025-07 have none (their inventory/variant shapes equal 2025-01's, see
+ * shopify.md), versions before 2024-07 (only served when the release date is set far back) use the
+ * oldest file, and the release candidate or "unstable" past 2026-10 use the newest.
+ */
 function schemaKeyOf(index: number): SchemaKey {
-  if (index >= V2026_04) return "2026-04";
-  if (index >= V2026_01) return "2026-01";
-  // No public 2025-04..2025-10 schema exists; their inventory/variant shapes equal 2025-01 (shopify.md).
-  if (index >= V2025_01) return "2025-01";
-  if (index >= V2024_10) return "2024-10";
-  // Versions before 2024-07 (only served when the release date is set far back) use the oldest file.
-  return "2024-07";
+  let key: SchemaKey = SCHEMA_KEYS[0];
+  for (const candidate of SCHEMA_KEYS) {
+    const candidateIndex = indexOf(candidate);
+    if (candidateIndex !== null && candidateIndex <= index) key = candidate;
+  }
+  return key;
 }

@@ -88,6 +88,8 @@ export const AcumaticaConnectionSchema = v.object({
   /** At most this many Acumatica sessions at once for this connection (licence seats). */
   maxSessions: v.number(),
   passwordSet: v.boolean(),
+  /** The company's base currency as the last successful test read it (prices are in it). */
+  baseCurrency: v.nullable(v.string()),
   ...ConnectionStatusEntries,
 });
 export type AcumaticaConnection = v.InferOutput<typeof AcumaticaConnectionSchema>;
@@ -99,6 +101,10 @@ export const ShopifyConnectionSchema = v.object({
   accessTokenSet: v.boolean(),
   /** The version Shopify said it served on the last successful test (expired versions fall forward). */
   servedApiVersion: v.nullable(v.string()),
+  /** What Shopify's `X-Shopify-API-Deprecated-Reason` last said for the served version, if anything. */
+  deprecationNotice: v.nullable(v.string()),
+  /** The store's currency as the last successful test read it. */
+  currencyCode: v.nullable(v.string()),
   ...ConnectionStatusEntries,
 });
 export type ShopifyConnection = v.InferOutput<typeof ShopifyConnectionSchema>;

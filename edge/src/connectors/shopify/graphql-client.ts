@@ -95,6 +95,7 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     waitedMs: 0,
   };
   let servedVersion: string | null = null;
+  let deprecationNotice: string | null = null;
 
   async function wait(milliseconds: number) {
     if (milliseconds <= 0) return;
@@ -152,6 +153,8 @@ export function createShopifyClient(options: ShopifyClientOptions) {
 
       const version = response.headers.get("X-Shopify-API-Version");
       if (version) servedVersion = version;
+      const deprecated = response.headers.get("X-Shopify-API-Deprecated-Reason");
+      if (deprecated) deprecationNotice = deprecated;
       const cost = readThrottleStatus(record(json)?.extensions);
       if (cost.status) throttle.update(cost.status);
 
@@ -210,10 +213,15 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     request,
     execute,
     endpoint,
+    apiVersion: options.apiVersion,
     stats,
     /** The version Shopify said it served on the last answer (expired versions fall forward). */
     get servedVersion(): string | null {
       return servedVersion;
+    },
+    /** What `X-Shopify-API-Deprecated-Reason` last said: the call used something Shopify deprecated. */
+    get deprecationNotice(): string | null {
+      return deprecationNotice;
     },
     throttleStatus(): ThrottleStatus | null {
       return throttle.status();

@@ -5,6 +5,7 @@ import {
   type AcumaticaConnectionInputSchema,
   DEFAULT_ACUMATICA_API_VERSION,
   DEFAULT_SHOPIFY_API_VERSION,
+  priceCurrencyWarning,
   type SandboxConnection,
   SHOPIFY_API_VERSIONS,
   type ShopifyConnection,
@@ -113,4 +114,18 @@ export function servedVersionNote(connection: Pick<ShopifyConnection, "apiVersio
     served: connection.servedApiVersion,
     fellForward: connection.servedApiVersion !== connection.apiVersion,
   };
+}
+
+/**
+ * Settings' warning that a run will send no prices: the currencies both connection tests read
+ * differ (each is known only after a successful test).
+ */
+export function currencyWarning(
+  acumatica: Pick<AcumaticaConnection, "baseCurrency"> | null,
+  shopify: Pick<ShopifyConnection, "currencyCode"> | null,
+): string | null {
+  const erp = acumatica?.baseCurrency ?? null;
+  const shop = shopify?.currencyCode ?? null;
+  if (!erp || !shop || erp === shop) return null;
+  return priceCurrencyWarning({ shopify: shop, acumatica: erp });
 }

@@ -1,6 +1,6 @@
 import type { SandboxConnection } from "@stockbridge/shared";
 import { useQuery } from "@tanstack/react-query";
-import { FlaskConical } from "lucide-react";
+import { FlaskConical, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { useApi } from "../../lib/services-context.tsx";
 import { Button } from "../../ui/button.tsx";
@@ -9,6 +9,7 @@ import { AcumaticaConnectionCard } from "./acumatica-connection-card.tsx";
 import {
   acumaticaFormFrom,
   acumaticaFormFromSandbox,
+  currencyWarning,
   shopifyFormFrom,
   shopifyFormFromSandbox,
 } from "./connection-form.ts";
@@ -43,9 +44,19 @@ export function ConnectionsTab() {
   const { acumaticaConnection, shopifyConnection } = connections.data;
   const demo = sandbox.data ?? null;
   const generation = fill?.generation ?? 0;
+  const currencies = currencyWarning(acumaticaConnection, shopifyConnection);
 
   return (
     <div className="flex flex-col gap-6">
+      {currencies ? (
+        <p
+          role="alert"
+          className="flex items-center gap-2 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200"
+        >
+          <TriangleAlert className="size-4 shrink-0 text-amber-600" aria-hidden="true" />
+          {currencies}
+        </p>
+      ) : null}
       {demo ? (
         <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-accent-50 px-4 py-3 text-sm text-accent-800 ring-1 ring-accent-200">
           <p className="flex items-center gap-2">

@@ -4,7 +4,7 @@ import {
   type ShopifyConnection,
   validateShopifyForm,
 } from "@stockbridge/shared";
-import { Info } from "lucide-react";
+import { Info, TriangleAlert } from "lucide-react";
 import { useCallback } from "react";
 import { useApi } from "../../lib/services-context.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
@@ -50,24 +50,18 @@ export function ShopifyConnectionCard({ connection, initial }: ShopifyConnection
     },
   });
   const served = connection ? servedVersionNote(connection) : null;
+  const deprecation = connection?.deprecationNotice ?? null;
 
   return (
     <ConnectionCard
       system="Shopify"
       {...card}
       details={
-        served ? (
-          <div className="flex gap-2 rounded-md bg-gray-50 p-3 text-sm text-gray-700 ring-1 ring-gray-200">
-            <Info className="mt-0.5 size-4 shrink-0 text-gray-500" aria-hidden="true" />
-            <div>
-              <p className="font-medium text-gray-900">Shopify served {served.served}</p>
-              <p className="mt-0.5">
-                {served.fellForward
-                  ? `Version ${connection?.apiVersion} has expired, so Shopify answered with the oldest version it still supports instead: expired versions fall forward.`
-                  : "The version Shopify answered with on the last successful test. Once a version expires, Shopify falls forward to the oldest version it still supports."}
-              </p>
-            </div>
-          </div>
+        served || deprecation ? (
+          <>
+            {served ? <ServedVersionNote served={served} apiVersion={connection?.apiVersion} /> : null}
+            {deprecation ? <DeprecationNote notice={deprecation} /> : null}
+          </>
         ) : null
       }
     >
@@ -94,5 +88,43 @@ export function ShopifyConnectionCard({ connection, initial }: ShopifyConnection
         {...form.field("accessToken")}
       />
     </ConnectionCard>
+  );
+}
+
+function ServedVersionNote({
+  served,
+  apiVersion,
+}: {
+  served: { served: string; fellForward: boolean };
+  apiVersion?: string;
+}) {
+  return (
+    <div className="flex gap-2 rounded-md bg-gray-50 p-3 text-sm text-gray-700 ring-1 ring-gray-200">
+      <Info className="mt-0.5 size-4 shrink-0 text-gray-500" aria-hidden="true" />
+      <div>
+        <p className="font-medium text-gray-900">Shopify served {served.served}</p>
+        <p className="mt-0.5">
+          {served.fellForward
+            ? `Version ${apiVersion} has expired, so Shopify answered with the oldest version it still supports instead: expired versions fall forward.`
+            : "The version Shopify answered with on the last successful test. Once a version expires, Shopify falls forward to the oldest version it still supports."}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Shopify's X-Shopify-API-Deprecated-Reason: something Stockbridge sends will stop working in a later version. */
+function DeprecationNote({ notice }: { notice: string }) {
+  return (
+    <div
+      role="status"
+      className="mt-2 flex gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
+    >
+      <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+      <div>
+        <p className="font-medium">Shopify reports deprecated API use</p>
+        <p className="mt-0.5 break-words">{notice}</p>
+      </div>
+    </div>
   );
 }
