@@ -142,6 +142,48 @@ describe("the edge under Deno, observed", () => {
   });
 });
 
+describe("self-hosting with `npm run serve`", () => {
+  it("runs the edge in production on a local libSQL file, serves the web app and stops on SIGTERM", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "stockbridge-serve-"));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ["scripts/serve.mjs"], {
+      cwd: ROOT,
+      env: {
+        ...cleanEnv(),
+        ...PRODUCTION,
+        PORT: String(port),
+        LIBSQL_URL: `file:${join(folder, "db", "stockbridge.db")}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    child.stderr.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      await until(() => output.includes("Stockbridge is running at"));
+      const health = await fetch(`${origin}/api/health`);
+      expect(health.status).toBe(200);
+      const page = await fetch(`${origin}/`, { headers: { "Accept-Encoding": "br" } });
+      expect(page.headers.get("content-encoding")).toBe("br");
+      expect((await page.text()).toLowerCase()).toContain("<!doctype html>");
+      // The database folder named by LIBSQL_URL was made; the file is there.
+      expect(existsSync(join(folder, "db", "stockbridge.db"))).toBe(true);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(output).toContain('"message":"stopped"');
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
