@@ -1,6 +1,7 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../src/db/migrations.ts";
+import { createJsonLogger } from "../src/observability/log.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp } from "./helpers.ts";
 
@@ -149,6 +150,33 @@ describe("metrics of outside systems", () => {
     expect(text).toMatch(/stockbridge_outside_calls_total\{system="shopify",outcome="2xx"\} [1-9]/);
     expect(text).toMatch(/stockbridge_outside_calls_total\{system="acumatica",outcome="2xx"\} [1-9]/);
     expect(text).toMatch(/stockbridge_shopify_cost_points_total [1-9]/);
+  });
+});
+
+describe("the JSON logger", () => {
+  it("writes a secret-looking field as [redacted] at any depth, and a bearer token in text as well", () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger(
+      (line) => lines.push(line),
+      () => new Date("2026-01-02T03:04:05.000Z"),
+    );
+    logger.warn("upstream said: Authorization: Bearer eyJ.secret.part refused", {
+      requestId: "r1",
+      password: "p4ss",
+      accessToken: "shpat_x",
+      nested: { Cookie: "sid=1", apiKey: "k", kept: 3 },
+      error: new Error("Basic dXNlcjpwYXNz rejected"),
+    });
+    expect(JSON.parse(lines[0] ?? "")).toEqual({
+      time: "2026-01-02T03:04:05.000Z",
+      level: "warn",
+      message: "upstream said: Authorization: Bearer [redacted] refused",
+      requestId: "r1",
+      password: "[redacted]",
+      accessToken: "[redacted]",
+      nested: { Cookie: "[redacted]", apiKey: "[redacted]", kept: 3 },
+      error: "Basic [redacted] rejected",
+    });
   });
 });
 
