@@ -1,9 +1,12 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
 import { MIGRATIONS } from "../src/db/migrations.ts";
 import { createJsonLogger } from "../src/observability/log.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
-import { createTestApp } from "./helpers.ts";
+import { createTestApp, testPinnedFetch } from "./helpers.ts";
+
+const silent = createJsonLogger(() => {});
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 
@@ -38,6 +41,27 @@ describe("GET /api/health", () => {
       message: "Unhealthy: cron late",
       checks: { db: "ok", schema: "ok", cron: "late", queue: "ok" },
     });
+  });
+
+  it("gives a process started on a database with an old last tick three minutes before calling the cron late", async () => {
+    const { request, db, clock, config } = await createTestApp();
+    await db.execute({
+      sql: "INSERT INTO cron_ticks (name, ticked_at) VALUES ('stockbridge-schedules', ?)",
+      args: [new Date(clock.now().getTime() - 60 * 60_000).toISOString()],
+    });
+    // A restart on this database: the tick an hour ago is not this process's fault yet.
+    const restarted = createApp({
+      config,
+      db,
+      now: clock.now,
+      fetch: testPinnedFetch,
+      log: () => {},
+      logger: silent,
+    });
+    expect((await restarted.request("/api/health")).status).toBe(200);
+    clock.advance(3 * 60_000 + 1_000);
+    expect((await restarted.request("/api/health")).status).toBe(503);
+    expect((await request("/api/health")).status).toBe(503);
   });
 
   it("answers 503 when the database schema is behind this version", async () => {

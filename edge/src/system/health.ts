@@ -22,8 +22,9 @@ export interface HealthReport {
 
 /**
  * What `/api/health` and the metrics endpoint know about the whole system, read from the database
- * so every instance answers the same. `startedAt` lets a fresh database without any tick yet count
- * as healthy until the cron had time to fire.
+ * so every instance answers the same. Lateness counts from `startedAt` at the earliest: a process
+ * started on a database whose last tick (or oldest queued job) is old has not yet had the time to
+ * tick (or pick the job up), and a restart must not start out unhealthy.
  */
 export function createSystemService(deps: { repo: SystemRepo; now: () => Date; startedAt: Date }) {
   const expectedSchemaVersion = Math.max(...MIGRATIONS.map((migration) => migration.version));
@@ -50,11 +51,14 @@ export function createSystemService(deps: { repo: SystemRepo; now: () => Date; s
         // Ahead is fine: a newer deploy migrated while this instance still runs.
         report.checks.schema = schemaVersion >= expectedSchemaVersion ? "ok" : "behind";
         report.lastTickAt = lastTickAt;
-        const tickedAt = lastTickAt ? Date.parse(lastTickAt) : deps.startedAt.getTime();
+        const started = deps.startedAt.getTime();
+        const tickedAt = Math.max(lastTickAt ? Date.parse(lastTickAt) : 0, started);
         report.checks.cron = now - tickedAt > CRON_LATE_MS ? "late" : "ok";
-        const queuedAge = oldestQueued ? Math.max(0, now - Date.parse(oldestQueued)) : null;
-        report.oldestQueuedJobAgeSeconds = queuedAge === null ? null : Math.round(queuedAge / 1000);
-        report.checks.queue = queuedAge !== null && queuedAge > QUEUED_JOB_LATE_MS ? "stuck" : "ok";
+        const queuedAt = oldestQueued ? Date.parse(oldestQueued) : null;
+        report.oldestQueuedJobAgeSeconds =
+          queuedAt === null ? null : Math.round(Math.max(0, now - queuedAt) / 1000);
+        report.checks.queue =
+          queuedAt !== null && now - Math.max(queuedAt, started) > QUEUED_JOB_LATE_MS ? "stuck" : "ok";
       } catch {
         // The database stopped answering part-way: the checks not reached stay "unavailable".
       }
