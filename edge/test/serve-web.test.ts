@@ -95,6 +95,19 @@ describe("the built web app as served", () => {
     expect(other.status).toBe(200);
   });
 
+  it("serves a shell rebuilt while it runs at once, with a new ETag", async () => {
+    const before = await get("/", { "Accept-Encoding": "br" });
+    writeFileSync(join(dist, "index.html"), shell.replace("app-Ab12Cd34", "app-Ef56Gh78"));
+    await compressFolder(dist);
+    const after = await get("/", { "Accept-Encoding": "br" });
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    expect(brotliDecompressSync(new Uint8Array(await after.arrayBuffer())).toString()).toContain(
+      "app-Ef56Gh78",
+    );
+    writeFileSync(join(dist, "index.html"), shell);
+    await compressFolder(dist);
+  });
+
   it("revalidates the shell (also as the fallback of app routes) and the service worker every time", async () => {
     for (const path of ["/", "/settings", "/sw.js"]) {
       const response = await get(path, { "Accept-Encoding": "br, gzip" });

@@ -32,7 +32,7 @@ interface Representation {
   etag: string;
 }
 
-/** A built file and its compressed copies, read once: the build does not change while we run. */
+/** A built file and its compressed copies. */
 interface WebFile {
   identity: Representation;
   encoded: Partial<Record<Coding, Representation>>;
@@ -45,8 +45,11 @@ interface WebFile {
  * prefers (Accept-Encoding, q-values honoured), with an ETag per copy and 304 for a match.
  */
 export function serveWeb(app: Hono<AppEnv>, assets: WebAssets): void {
+  // Hashed assets are read once (a new build gives new names); the shell, the service worker and
+  // the other unhashed files are read on each request, so a rebuild while we run is served at once.
   const files = new Map<string, Promise<WebFile | null>>();
   const load = (path: string): Promise<WebFile | null> => {
+    if (!path.startsWith("/assets/")) return readWebFile(assets, path);
     let file = files.get(path);
     if (!file) {
       file = readWebFile(assets, path);
