@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DENO, DENO_FLAGS, freePort, ROOT, startDeno } from "../../scripts/lib.mjs";
+import { parseConfig } from "../src/config.ts";
+import { describeDatabaseUrl, localDatabaseFolder } from "../src/db/client.ts";
 
 const PRODUCTION = {
   APP_ENV: "production",
@@ -37,6 +39,38 @@ function cleanEnv(): Record<string, string> {
     ),
   );
 }
+
+describe("production configuration", () => {
+  it("asks for LIBSQL_URL by name, and takes a Turso URL or a local file", () => {
+    expect(() => parseConfig(PRODUCTION)).toThrow(/^LIBSQL_URL is required in production/);
+    expect(() => parseConfig({ ...PRODUCTION, LIBSQL_URL: "  " })).toThrow(/^LIBSQL_URL is required/);
+    expect(parseConfig({ ...PRODUCTION, LIBSQL_URL: "libsql://db-org.turso.io" }).databaseUrl).toBe(
+      "libsql://db-org.turso.io",
+    );
+    expect(parseConfig({ ...PRODUCTION, LIBSQL_URL: "file:/data/stockbridge.db" }).databaseUrl).toBe(
+      "file:/data/stockbridge.db",
+    );
+  });
+
+  it("refuses a METRICS_TOKEN shorter than 16 characters", () => {
+    expect(() => parseConfig({ METRICS_TOKEN: "short" })).toThrow(
+      "METRICS_TOKEN must be at least 16 characters",
+    );
+  });
+
+  it("makes only a local file's folder, and shows a URL without its credentials", () => {
+    expect(localDatabaseFolder("file:/var/lib/stockbridge/stockbridge.db")).toBe("/var/lib/stockbridge");
+    expect(localDatabaseFolder("file:.data/stockbridge.db")).toBe(".data");
+    expect(localDatabaseFolder("file:///srv/db/stockbridge.db")).toBe("/srv/db");
+    expect(localDatabaseFolder("file:stockbridge.db")).toBe(".");
+    expect(localDatabaseFolder("libsql://db-org.turso.io")).toBeNull();
+    expect(localDatabaseFolder(":memory:")).toBeNull();
+    expect(describeDatabaseUrl("libsql://user:secret@db-org.turso.io?authToken=abc")).toBe(
+      "libsql://db-org.turso.io",
+    );
+    expect(describeDatabaseUrl("https://db-org.turso.io/")).toBe("https://db-org.turso.io");
+  });
+});
 
 describe("starting in production", () => {
   let scratch: string;
