@@ -1,13 +1,26 @@
 import { getConnInfo } from "hono/deno";
 import { createApp } from "./src/app.ts";
 import { type Config, ConfigError, parseConfig } from "./src/config.ts";
-import { openDatabase, tuneLocalDatabase } from "./src/db/client.ts";
+import {
+  type Db,
+  describeDatabaseUrl,
+  isLocalDatabase,
+  localDatabaseFolder,
+  openDatabase,
+  tuneLocalDatabase,
+} from "./src/db/client.ts";
 import { migrate } from "./src/db/migrate.ts";
-import { describeError } from "./src/http/errors.ts";
+import { createJsonLogger } from "./src/observability/log.ts";
 import { type ByteConnection, createPinnedFetch, type OpenConnection } from "./src/security/pinned-fetch.ts";
+import { SCHEDULES_CRON } from "./src/system/health.ts";
+import { createShutdown } from "./src/system/shutdown.ts";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
+const logger = createJsonLogger((line, level) =>
+  level === "info" ? console.log(line) : console.error(line),
+);
+
 const version =
   JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url))).version ?? "0.0.0";
 
@@ -16,23 +29,26 @@ try {
   config = parseConfig(Deno.env.toObject(), version);
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(`Configuration error: ${error.message}`);
+    logger.error(`Configuration error: ${error.message}`);
     Deno.exit(1);
   }
   throw error;
 }
 
-await Deno.mkdir(config.dataDir, { recursive: true });
+// Nothing is written to disk for a remote database: Deno Deploy gives no write permission. A local
+// file's folder is made before opening it; development secrets make the data folder when they
+// first need to be kept.
+const databaseFolder = localDatabaseFolder(config.databaseUrl);
+if (databaseFolder) await Deno.mkdir(databaseFolder, { recursive: true });
 if (config.environment === "development") config = await withDevelopmentSecrets(config);
 
-const db = openDatabase(config.databaseUrl, config.databaseAuthToken);
-await tuneLocalDatabase(db, config.databaseUrl);
-await migrate(db);
+const db = await openMigratedDatabase(config);
 
 const webRoot = new URL(`../${config.webDist}/`, import.meta.url);
 const app = createApp({
   config,
   db,
+  logger,
   remoteAddress: (c) => getConnInfo(c).remote.address,
   resolveHost,
   fetch: createPinnedFetch({ fetch: (input, init) => fetch(input, init), open: openConnection }),
@@ -50,28 +66,80 @@ const app = createApp({
 // Every minute: fail jobs whose process died, then run due schedules. The tick claims rows with a
 // lease in the database, so every instance may tick without running a schedule twice. Deploy picks
 // up only crons registered at the top level before the server starts.
-Deno.cron("stockbridge-schedules", "* * * * *", async () => {
+Deno.cron(SCHEDULES_CRON, "* * * * *", async () => {
   try {
     const report = await app.tick();
     if (report.ran.length > 0 || report.interrupted.length > 0) {
-      console.log(`schedules: ran ${report.ran.length}, recorded ${report.interrupted.length} interrupted`);
+      logger.info("schedules ticked", { ran: report.ran.length, interrupted: report.interrupted.length });
     }
   } catch (error) {
-    console.error(`schedules tick failed: ${describeError(error)}`);
+    logger.error("schedules tick failed", { error });
   }
 });
 
-Deno.serve(
+const server = Deno.serve(
   {
     hostname: config.host,
     port: config.port,
     onListen: ({ hostname, port }) => {
       const mode = config.sandboxUrl ? ` (sandbox mode: ${config.sandboxUrl})` : "";
-      console.log(`Stockbridge is running at http://${hostname}:${port}${mode}`);
+      logger.info(`Stockbridge is running at http://${hostname}:${port}${mode}`, {
+        version,
+        environment: config.environment,
+        database: describeDatabaseUrl(config.databaseUrl),
+      });
     },
   },
   app.fetch,
 );
+
+// SIGTERM (a redeploy, `docker stop`) or Ctrl-C: stop taking requests, let those in flight finish,
+// then close the database. Deno Deploy stops isolates itself and may not offer signal listeners.
+const shutdown = createShutdown({ logger, stopServer: () => server.shutdown() });
+shutdown.add({ name: "database", run: () => db.close() });
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  try {
+    Deno.addSignalListener(signal, () => {
+      void shutdown.run(signal).then(() => Deno.exit(0));
+    });
+  } catch {
+    // no signals here (Deno Deploy, or SIGTERM on Windows)
+  }
+}
+
+/**
+ * Opens the database and brings its schema up to date. A database that cannot be reached stops the
+ * start with one line naming LIBSQL_URL (without its credentials) and the reason, not a stack trace.
+ */
+async function openMigratedDatabase(current: Config): Promise<Db> {
+  const where = describeDatabaseUrl(current.databaseUrl);
+  let opened: Db | null = null;
+  try {
+    opened = openDatabase(current.databaseUrl, current.databaseAuthToken);
+    await tuneLocalDatabase(opened, current.databaseUrl);
+    await migrate(opened);
+    return opened;
+  } catch (error) {
+    opened?.close();
+    const hint = isLocalDatabase(current.databaseUrl)
+      ? "check the path and its permissions, or set LIBSQL_URL"
+      : "check LIBSQL_URL and LIBSQL_AUTH_TOKEN, and that the database accepts connections";
+    logger.error(`Cannot open the database at LIBSQL_URL=${where}: ${reasonOf(error)} (${hint})`);
+    Deno.exit(1);
+  }
+}
+
+/** An error's message and its causes' messages, without the stack. */
+function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth += 1) {
+    const text = current instanceof Error ? current.message : String(current);
+    if (text && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(": ") || "unknown error";
+}
 
 /**
  * Locally the token secret and the encryption key are generated once and kept in the data folder,
@@ -104,6 +172,7 @@ async function withDevelopmentSecrets(current: Config): Promise<Config> {
     webhookSecret !== stored.stripeWebhookSecret
   ) {
     const kept = { ...stored, ...secrets, stripeWebhookSecret: webhookSecret };
+    await Deno.mkdir(current.dataDir, { recursive: true });
     await Deno.writeTextFile(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
   }
   return {

@@ -4,6 +4,7 @@ import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { precompress } from "./precompress.ts";
 
 const API_TARGET = "http://127.0.0.1:8000";
 const ACCENT = "#4f46e5";
@@ -52,6 +53,8 @@ export default defineConfig({
         runtimeCaching: [],
       },
     }),
+    // Last: brotli and gzip copies of the finished build, service worker included.
+    precompress(),
   ],
   server: { proxy: { "/api": { target: API_TARGET } } },
   preview: { proxy: { "/api": { target: API_TARGET } } },

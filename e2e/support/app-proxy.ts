@@ -53,6 +53,11 @@ async function forward(appUrl: string, request: IncomingMessage, response: Serve
     if (typeof value === "string" && name !== "host" && !HOP_BY_HOP.has(name)) headers.set(name, value);
   }
   const method = request.method ?? "GET";
+  const path = new URL(request.url ?? "/", appUrl).pathname;
+  const redeployed = path === "/sw.js" && version > 0;
+  // The product's ETag names the file it has, not the one this proxy made of it: a redeployed
+  // worker is always fetched whole, and answered without that tag.
+  if (redeployed) headers.delete("if-none-match");
   const upstream = await fetch(`${appUrl}${request.url ?? "/"}`, {
     method,
     headers,
@@ -60,13 +65,12 @@ async function forward(appUrl: string, request: IncomingMessage, response: Serve
     redirect: "manual",
   });
   let body = Buffer.from(await upstream.arrayBuffer());
-  const path = new URL(request.url ?? "/", appUrl).pathname;
-  if (path === "/sw.js" && version > 0 && upstream.ok) {
+  if (redeployed && upstream.ok) {
     body = Buffer.concat([body, Buffer.from(`\n// redeployed ${version}\n`)]);
   }
   const outHeaders: Record<string, string> = {};
   upstream.headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name)) outHeaders[name] = value;
+    if (!HOP_BY_HOP.has(name) && !(redeployed && name === "etag")) outHeaders[name] = value;
   });
   outHeaders["content-length"] = String(body.length);
   response.writeHead(upstream.status, outHeaders);

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -28,6 +27,7 @@ import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
 import { RUN_STOPPED } from "./history/run-lease.ts";
 import { createHistoryService } from "./history/service.ts";
+import { bodyLimit } from "./http/body-limit.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { describeError } from "./http/errors.ts";
@@ -41,6 +41,9 @@ import { startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
 import { createMappingService } from "./mapping/service.ts";
+import { accessLog } from "./observability/access-log.ts";
+import { createJsonLogger, type Logger } from "./observability/log.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { createSchedulesRepo } from "./schedules/repo.ts";
 import { scheduleHandlers } from "./schedules/routes.ts";
 import { createScheduleService } from "./schedules/service.ts";
@@ -59,7 +62,9 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
-import { registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
+import { createSystemService } from "./system/health.ts";
+import { createSystemRepo } from "./system/repo.ts";
+import { registerMetrics, registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
 import { createTokenRepo } from "./tokens/repo.ts";
 import { tokenHandlers } from "./tokens/routes.ts";
 import { checkTokenScope } from "./tokens/scope.ts";
@@ -74,7 +79,12 @@ export interface AppDeps {
   /** The caller's socket address, from the runtime (Deno's connection info); used for rate limits. */
   remoteAddress?: (c: AppContext) => string | undefined;
   webAssets?: WebAssets;
+  /** JSON lines (default: info to stdout, warnings and errors to stderr). */
+  logger?: Logger;
+  /** A warning in free text, for features that log a sentence (default: the logger's warn). */
   log?: (line: string) => void;
+  /** This process's counters (default: a fresh registry); `/api/metrics` writes them out. */
+  metrics?: Metrics;
   /**
    * Outbound HTTP to Shopify and Acumatica, always behind the address guard, which hands it the
    * addresses it checked: it must connect to one of those (main.ts: createPinnedFetch over Deno sockets).
@@ -98,7 +108,12 @@ export function createApp(deps: AppDeps) {
   const { config, db } = deps;
   const now = deps.now ?? (() => new Date());
   const newId = deps.newId ?? (() => crypto.randomUUID());
-  const log = deps.log ?? ((line: string) => console.error(line));
+  const logger =
+    deps.logger ??
+    createJsonLogger((line, level) => (level === "info" ? console.log(line) : console.error(line)));
+  const log = deps.log ?? ((line: string) => logger.warn(line));
+  const metrics = deps.metrics ?? createMetrics();
+  const system = createSystemService({ repo: createSystemRepo(db), now, startedAt: now() });
   if (!config.jwtSecret) throw new Error("createApp needs config.jwtSecret");
 
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlSeconds, now);
@@ -148,6 +163,14 @@ export function createApp(deps: AppDeps) {
     clock: deps.connectorClock ?? realClock,
     sandboxUrl: config.sandboxUrl,
     sessionSlots: slots,
+    observe: {
+      call: (system, outcome) => metrics.outsideCalls.inc({ system, outcome }),
+      throttleWait: (milliseconds) => {
+        metrics.throttleWaits.inc();
+        metrics.throttleWaitSeconds.inc({}, milliseconds / 1000);
+      },
+      costPoints: (points) => metrics.costPoints.inc({}, points),
+    },
   });
   const connections = createConnectionsService({
     repo: createConnectionsRepo(db),
@@ -206,6 +229,7 @@ export function createApp(deps: AppDeps) {
   // A client's X-Request-Id is kept only when short and plain (hono also refuses any character
   // outside [A-Za-z0-9_=-]): it goes into log lines and error texts. Otherwise a new one is made.
   app.use("*", requestId({ generator: newId, limitLength: 64 }));
+  app.use("*", accessLog({ logger, metrics }));
   app.use(
     "*",
     secureHeaders({
@@ -236,17 +260,15 @@ export function createApp(deps: AppDeps) {
   }
   app.use(
     "/api/*",
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: (c) =>
-        c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
-    }),
+    bodyLimit(BODY_LIMIT_BYTES, (c) =>
+      c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
+    ),
   );
 
   registerContractRoutes(
     app,
     {
-      ...systemHandlers({ db, version: config.version, sandboxUrl: config.sandboxUrl }),
+      ...systemHandlers({ system, version: config.version, sandboxUrl: config.sandboxUrl }),
       ...authHandlers(auth, clientAddress),
       ...connectionHandlers(connections),
       ...catalogHandlers(catalog),
@@ -271,13 +293,19 @@ export function createApp(deps: AppDeps) {
   registerJobEvents(app, { authenticate, jobs, pollMs: deps.jobEventsPollMs });
   // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
   registerOpenApiDocument(app, { version: config.version });
+  registerMetrics(app, {
+    metrics,
+    system,
+    token: config.metricsToken,
+    production: config.environment === "production",
+  });
   app.all("/api/*", (c) =>
     c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
   );
   if (deps.webAssets) serveWeb(app, deps.webAssets);
 
   app.notFound((c) => c.json({ message: `Nothing at ${c.req.path}`, code: "NOT_FOUND" }, 404));
-  app.onError(errorHandler(log));
+  app.onError(errorHandler(logger));
 
   // The cron tick (main.ts: Deno.cron every minute); createApp itself starts no timers.
   const scheduleTicker = createScheduleTicker({
@@ -297,6 +325,8 @@ export function createApp(deps: AppDeps) {
      * left unwritten; safe to call from any number of instances.
      */
     async tick() {
+      // First, so health tells a cron that fires from one whose ticks keep failing (logged below).
+      await system.recordTick();
       const report = await scheduleTicker.tick();
       try {
         await catalog.indexLeftoverSearches();

@@ -10,6 +10,7 @@ export interface Config {
   appOrigin: string;
   databaseUrl: string;
   databaseAuthToken: string | undefined;
+  /** Only a local database file (and, in development, the generated secrets) is written here. */
   dataDir: string;
   webDist: string;
   /** HS256 secret for session tokens (>= 32 bytes). */
@@ -32,6 +33,8 @@ export interface Config {
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
   stripeApiUrl: string | undefined;
+  /** Bearer token `GET /api/metrics` asks for; production answers 401 without one configured. */
+  metricsToken: string | undefined;
   version: string;
 }
 
@@ -63,6 +66,16 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     if (!jwtSecret) throw new ConfigError("JWT_SECRET is required in production");
     if (!env.ENCRYPTION_KEYS) throw new ConfigError("ENCRYPTION_KEYS is required in production");
     if (sandboxUrl) throw new ConfigError("SANDBOX_URL must not be set in production");
+    // Without it the app would run on a throw-away local file: every deploy would start empty.
+    if (!env.LIBSQL_URL?.trim()) {
+      throw new ConfigError(
+        "LIBSQL_URL is required in production (libsql://<database>.turso.io, or file:/path/stockbridge.db when self-hosting)",
+      );
+    }
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken && metricsToken.length < 16) {
+    throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   }
   return {
     environment,
@@ -90,6 +103,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
     stripeApiUrl: optionalUrl(env, "STRIPE_API_URL") ?? sandboxUrl,
+    metricsToken,
     version,
   };
 }

@@ -7,6 +7,7 @@ import { type AppDeps, createApp } from "../src/app.ts";
 import { parseConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { createJsonLogger } from "../src/observability/log.ts";
 import { createPinnedFetch, type OpenConnection } from "../src/security/pinned-fetch.ts";
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-0123456789";
@@ -92,12 +93,15 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
     ...UNREACHABLE_STRIPE,
     ...options.env,
   });
+  // Every JSON line the app logs (access lines included), for tests to read instead of stdout.
+  const logLines: string[] = [];
   const app = createApp({
     config,
     db,
     now: clock.now,
     remoteAddress: () => "203.0.113.7",
     log: () => {},
+    logger: createJsonLogger((line) => logLines.push(line), clock.now),
     resolveHost: lookupAll,
     fetch: testPinnedFetch,
     ...options.deps,
@@ -144,7 +148,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dep
     return { ...result, password: body.password, email: body.email };
   }
 
-  return { app, db, clock, config, request, client, registerUser };
+  return { app, db, clock, config, request, client, registerUser, logLines };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -6,7 +6,16 @@ describe("the HTTP surface", () => {
     const { request } = await createTestApp();
     const response = await request("/api/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: { status: "ok", version: "0.0.0", db: "ok" } });
+    expect(await response.json()).toEqual({
+      data: {
+        status: "ok",
+        version: "0.0.0",
+        db: "ok",
+        schemaVersion: expect.any(Number),
+        lastTickAt: null,
+        oldestQueuedJobAgeSeconds: null,
+      },
+    });
   });
 
   it("answers unknown API paths with a JSON 404, never the web app", async () => {
@@ -51,21 +60,27 @@ describe("the HTTP surface", () => {
   });
 
   it("keeps a client's X-Request-Id only when it is 1-64 plain characters, in the header, the error and the log", async () => {
-    const logs: string[] = [];
-    const { request, registerUser, db } = await createTestApp({ deps: { log: (line) => logs.push(line) } });
+    const { request, registerUser, db, logLines } = await createTestApp();
     const user = await registerUser();
+    const errors = () => logLines.map((line) => JSON.parse(line)).filter((entry) => entry.level === "error");
     // A closed database makes every signed-in read fail: the one way to see the id in a 500.
     db.close();
     const failWith = async (id: string) => {
-      logs.length = 0;
+      logLines.length = 0;
       const response = await request("/api/auth/me", { token: user.token, headers: { "X-Request-Id": id } });
       expect(response.status).toBe(500);
       const used = response.headers.get("x-request-id") ?? "";
       expect((await response.json()).message).toBe(
         `Something went wrong on our side (request ${used}). Please try again.`,
       );
-      expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatch(new RegExp(`^\\[${used}\\] GET /api/auth/me failed: `));
+      expect(errors()).toEqual([
+        expect.objectContaining({
+          message: "request failed",
+          requestId: used,
+          method: "GET",
+          path: "/api/auth/me",
+        }),
+      ]);
       return used;
     };
     const plain = `req-1_${"A".repeat(58)}`;

@@ -301,7 +301,12 @@ describe("outbound addresses in the app", () => {
 
   it("requires https in production", async () => {
     const { request, registerUser } = await createTestApp({
-      env: { APP_ENV: "production", PASSWORD_ITERATIONS: "600000", ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS },
+      env: {
+        APP_ENV: "production",
+        LIBSQL_URL: ":memory:",
+        PASSWORD_ITERATIONS: "600000",
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      },
       deps: { resolveHost: async () => ["93.184.216.34"] },
     });
     const user = await registerUser();

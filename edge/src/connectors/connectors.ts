@@ -9,6 +9,7 @@ import {
   defaultShopifyOrigin,
   type ShopifyClient,
   type ShopifyClientOptions,
+  type ShopifyObserver,
 } from "./shopify/graphql-client.ts";
 import type { ConnectorClock, FetchLike } from "./transport.ts";
 
@@ -50,6 +51,13 @@ export interface ConnectorsOptions {
   acumaticaConcurrency?: number;
   /** Where a connection's Acumatica sessions wait for one of its `sessions.max` seats. */
   sessionSlots?: SessionSlots;
+  /** Told of every outside call's outcome, Shopify's throttle waits and cost points (the app's metrics). */
+  observe?: ConnectorObserver;
+}
+
+export interface ConnectorObserver extends ShopifyObserver {
+  /** `outcome`: the HTTP status class (`2xx` ...) or `error` when no answer came. */
+  call(system: "shopify" | "acumatica" | "shopify-files", outcome: string): void;
 }
 
 /**
@@ -60,22 +68,39 @@ export interface ConnectorsOptions {
 export function createConnectors(options: ConnectorsOptions): Connectors {
   const shopifyOrigin = (storeName: string) =>
     options.sandboxUrl ? `${options.sandboxUrl}/shopify/${storeName}` : defaultShopifyOrigin(storeName);
+  const observe = options.observe;
+  const counted = (system: Parameters<ConnectorObserver["call"]>[0]): FetchLike =>
+    observe
+      ? async (input, init) => {
+          try {
+            const response = await options.fetch(input, init);
+            observe.call(system, `${Math.floor(response.status / 100)}xx`);
+            return response;
+          } catch (error) {
+            observe.call(system, "error");
+            throw error;
+          }
+        }
+      : options.fetch;
+  const shopifyFetch = counted("shopify");
+  const acumaticaFetch = counted("acumatica");
   return {
-    fetch: options.fetch,
+    fetch: counted("shopify-files"),
     clock: options.clock,
     shopifyOrigin,
     shopify: (credentials, overrides = {}) =>
       createShopifyClient({
         ...credentials,
-        fetch: options.fetch,
+        fetch: shopifyFetch,
         clock: options.clock,
+        observe,
         originFor: shopifyOrigin,
         ...overrides,
       }),
     acumatica(connection, fn, { onQueued, ...overrides } = {}) {
       const open = () =>
         withAcumaticaSession(connection, fn, {
-          fetch: options.fetch,
+          fetch: acumaticaFetch,
           clock: options.clock,
           maxConcurrent: options.acumaticaConcurrency ?? 4,
           ...overrides,

@@ -1,12 +1,6 @@
-import {
-  type Client,
-  createClient,
-  type InArgs,
-  type InStatement,
-  type Replicated,
-  type ResultSet,
-  type TransactionMode,
-} from "@libsql/client";
+import { createRequire } from "node:module";
+import type { Client, InArgs, InStatement, Replicated, ResultSet, TransactionMode } from "@libsql/client";
+import { createClient as createRemoteClient } from "@libsql/client/web";
 import { DatabaseBusyError } from "../http/errors.ts";
 
 /**
@@ -44,21 +38,60 @@ export interface BusyOptions {
 }
 
 /**
- * Opens libSQL: a local file (`file:...`), `:memory:` for tests, or Turso (`libsql://...` + token).
- * A local file gets one connection: the client would otherwise open another for each call made
- * while one is borrowed, without the per-connection settings of tuneLocalDatabase, and calls run
- * one at a time on this thread anyway. Calls that meet another connection's lock are tried again
- * within a budget (BusyRetryingClient).
+ * Opens libSQL: a local file (`file:...`), `:memory:` for tests, or a remote database (Turso's
+ * `libsql://...` + token, or any libSQL server over `http(s)://`).
+ * A remote database goes through `@libsql/client/web` (HTTP only): the default client loads
+ * libSQL's native module even for a remote URL, which Deno Deploy cannot run, so that one is
+ * required on first use of a local file only. A local file gets one connection: the client would
+ * otherwise open another for each call made while one is borrowed, without the per-connection
+ * settings of tuneLocalDatabase, and calls run one at a time on this thread anyway. Calls that
+ * meet another connection's lock are tried again within a budget (BusyRetryingClient).
  */
 export function openDatabase(url: string, authToken?: string, options: { busy?: BusyOptions } = {}): Db {
-  const local = !authToken && url.startsWith("file:");
-  const client = authToken
-    ? createClient({ url, authToken })
-    : createClient(local ? { url, concurrency: 1 } : { url });
+  const local = isLocalDatabase(url);
+  const client = !local
+    ? createRemoteClient({ url, authToken })
+    : nativeClient().createClient(url.startsWith("file:") ? { url, concurrency: 1 } : { url });
   return new BusyRetryingClient(client, {
     ...options.busy,
     renewable: local && !url.includes(":memory:"),
   });
+}
+
+/** A file or memory database (the native client); anything else is reached over the network. */
+export function isLocalDatabase(url: string): boolean {
+  return url === ":memory:" || url.startsWith("file:");
+}
+
+/** The folder a local database file lives in (created before opening), or null for memory / remote. */
+export function localDatabaseFolder(url: string): string | null {
+  if (!url.startsWith("file:") || url.includes(":memory:")) return null;
+  const path = decodeURIComponent(
+    url
+      .slice("file:".length)
+      .replace(/^\/\/(?=\/)/, "")
+      .split("?")[0] ?? "",
+  );
+  const slash = path.lastIndexOf("/");
+  return slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
+}
+
+/** The URL as it may be shown: scheme, host and path, never credentials or an `authToken` query. */
+export function describeDatabaseUrl(url: string): string {
+  if (isLocalDatabase(url)) return url.split("?")[0] ?? url;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+let native: typeof import("@libsql/client") | undefined;
+/** The native client, loaded on first use (see openDatabase): a static import would load it for every URL. */
+function nativeClient(): typeof import("@libsql/client") {
+  native ??= createRequire(import.meta.url)("@libsql/client") as typeof import("@libsql/client");
+  return native;
 }
 
 /** Local files get WAL, so readers never wait for a writer, and the per-connection settings above. */

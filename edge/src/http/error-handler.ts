@@ -1,4 +1,5 @@
 import type { ErrorHandler } from "hono";
+import type { Logger } from "../observability/log.ts";
 import { AppError, describeError } from "./errors.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -7,7 +8,7 @@ import type { AppEnv } from "./types.ts";
  * plus its details (and headers such as Retry-After); anything else is a bug, logged with the
  * request id and answered 500 without internals.
  */
-export function errorHandler(log: (line: string) => void): ErrorHandler<AppEnv> {
+export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
@@ -19,7 +20,13 @@ export function errorHandler(log: (line: string) => void): ErrorHandler<AppEnv> 
       return c.json(body, error.status);
     }
     const id = c.get("requestId");
-    log(`[${id}] ${c.req.method} ${c.req.path} failed: ${describeError(error)}`);
+    logger.error("request failed", {
+      requestId: id,
+      userId: c.get("caller")?.userId,
+      method: c.req.method,
+      path: c.req.path,
+      error: describeError(error),
+    });
     return c.json(
       { message: `Something went wrong on our side (request ${id}). Please try again.`, code: "INTERNAL" },
       500,

@@ -1,19 +1,28 @@
 import { type OpenApiDocument, openApiDocument, SANDBOX_DEMO } from "@stockbridge/shared";
 import type { Hono } from "hono";
-import type { Db } from "../db/client.ts";
 import type { Handlers } from "../http/contract-routes.ts";
 import { AppError } from "../http/errors.ts";
 import type { AppEnv } from "../http/types.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import type { HealthReport, SystemService } from "./health.ts";
 
-export function systemHandlers(deps: { db: Db; version: string; sandboxUrl: string | undefined }): Handlers {
+export function systemHandlers(deps: {
+  system: SystemService;
+  version: string;
+  sandboxUrl: string | undefined;
+}): Handlers {
   const handlers: Handlers = {
     health: async () => {
-      try {
-        await deps.db.execute("SELECT 1");
-      } catch {
-        throw new AppError(503, "DB_UNAVAILABLE", "The database is not answering");
-      }
-      return { status: "ok" as const, version: deps.version, db: "ok" as const };
+      const report = await deps.system.health();
+      if (!report.healthy) throw unhealthy(report);
+      return {
+        status: "ok" as const,
+        version: deps.version,
+        db: "ok" as const,
+        schemaVersion: report.schemaVersion ?? 0,
+        lastTickAt: report.lastTickAt,
+        oldestQueuedJobAgeSeconds: report.oldestQueuedJobAgeSeconds,
+      };
     },
   };
   const sandboxUrl = deps.sandboxUrl;
@@ -33,6 +42,60 @@ export function systemHandlers(deps: { db: Db; version: string; sandboxUrl: stri
     });
   }
   return handlers;
+}
+
+/** 503 naming what failed, with every check's state for a monitor to read. */
+function unhealthy(report: HealthReport): AppError {
+  const failing = Object.entries(report.checks).filter(([, state]) => state !== "ok");
+  const error =
+    report.checks.db === "ok"
+      ? new AppError(
+          503,
+          "UNHEALTHY",
+          `Unhealthy: ${failing.map(([name, state]) => `${name} ${state}`).join(", ")}`,
+        )
+      : new AppError(503, "DB_UNAVAILABLE", "The database is not answering");
+  error.details = {
+    checks: report.checks,
+    schemaVersion: report.schemaVersion,
+    expectedSchemaVersion: report.expectedSchemaVersion,
+    lastTickAt: report.lastTickAt,
+    oldestQueuedJobAgeSeconds: report.oldestQueuedJobAgeSeconds,
+  };
+  return error;
+}
+
+/**
+ * `GET /api/metrics` in the Prometheus text format: outside the contract (scrapers read text, not
+ * a `{ data }` envelope). With METRICS_TOKEN set it asks for `Authorization: Bearer <token>`; in
+ * production without one it is closed, as counts of users' jobs are not for everyone.
+ */
+export function registerMetrics(
+  app: Hono<AppEnv>,
+  deps: { metrics: Metrics; system: SystemService; token: string | undefined; production: boolean },
+) {
+  const expected = deps.token ? new TextEncoder().encode(`Bearer ${deps.token}`) : null;
+  app.get("/api/metrics", async (c) => {
+    if (expected || deps.production) {
+      const given = new TextEncoder().encode(c.req.header("Authorization") ?? "");
+      if (!expected || !sameBytes(given, expected)) {
+        const message = expected
+          ? "The metrics need Authorization: Bearer <METRICS_TOKEN>"
+          : "The metrics are closed: set METRICS_TOKEN to read them";
+        return c.json({ message, code: "UNAUTHORIZED" }, 401, { "WWW-Authenticate": "Bearer" });
+      }
+    }
+    const text = deps.metrics.render(await deps.system.gauges());
+    return c.body(text, 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
+  });
+}
+
+/** Compares in time that depends on the length only, not on where the first difference is. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let difference = 0;
+  for (let index = 0; index < a.byteLength; index += 1) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0;
 }
 
 /**

@@ -44,6 +44,13 @@ export interface ShopifyClientOptions {
   timeoutMs?: number;
   /** THROTTLED answers absorbed per call before giving up (each waits for the bucket to refill). */
   maxThrottleWaits?: number;
+  /** Told of each wait for the cost bucket and of the points each call used (the app's metrics). */
+  observe?: ShopifyObserver;
+}
+
+export interface ShopifyObserver {
+  throttleWait(milliseconds: number): void;
+  costPoints(points: number): void;
 }
 
 export interface RequestOptions {
@@ -103,6 +110,12 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     await clock.sleep(milliseconds);
   }
 
+  /** A wait for the bucket (pacing before a call, or refill after THROTTLED), not a back-off. */
+  async function throttleWait(milliseconds: number) {
+    if (milliseconds > 0) options.observe?.throttleWait(milliseconds);
+    await wait(milliseconds);
+  }
+
   /** Sends one operation; GraphQL errors come back in `errors` (THROTTLED never does). */
   async function execute<T>(
     query: string,
@@ -114,7 +127,7 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     let attempt = 0;
     let throttleWaits = 0;
     for (;;) {
-      await wait(throttle.waitFor(expected));
+      await throttleWait(throttle.waitFor(expected));
       const release = throttle.reserve(expected);
       let response: Response;
       let json: unknown;
@@ -167,7 +180,9 @@ export function createShopifyClient(options: ShopifyClientOptions) {
             "unavailable",
           );
         }
-        await wait(refillWait(cost.requested ?? expected, cost.status, retryAfterMs(response, clock.now())));
+        await throttleWait(
+          refillWait(cost.requested ?? expected, cost.status, retryAfterMs(response, clock.now())),
+        );
         continue;
       }
       const failure = httpFailure(response, json, options);
@@ -188,6 +203,7 @@ export function createShopifyClient(options: ShopifyClientOptions) {
       if (cost.requested !== null) learnedCost.set(query, cost.requested);
       stats.requestedPoints += cost.requested ?? 0;
       stats.points += cost.actual ?? 0;
+      if (cost.actual) options.observe?.costPoints(cost.actual);
       const answer = record(json);
       return {
         data: (answer?.data ?? null) as T | null,
