@@ -5,7 +5,14 @@ import { createJobRunner } from "../src/jobs/runner.ts";
 import type { RunSyncInput } from "../src/sync/engine.ts";
 import { SKIP } from "../src/sync/plan.ts";
 import { startSyncJob } from "../src/sync/sync-job.ts";
-import { erpTotals, plainPairs, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
+import {
+  erpTotals,
+  plainPairs,
+  type SyncWorld,
+  setErpQuantity,
+  setErpWarehouseQuantities,
+  startSyncWorld,
+} from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -101,6 +108,24 @@ describe("runSync: plan then apply", () => {
     expect(run.results.map((r) => r.mappingId)).toEqual([chosen!.mappingId]);
     expect(await w.shopifyVariant(other!.variant.id)).toEqual(untouched);
   });
+});
+
+describe("ERP quantities", () => {
+  // Small syncs ask InventorySummaryInquiry per item, whose answer ends with a total row (no warehouse).
+  for (const count of [1, 5]) {
+    it(`pushes exactly the sum of two warehouses for a ${count}-item sync, not the inquiry's total row on top`, async () => {
+      const w = await open();
+      const mapped = await w.map(plainPairs(w, count));
+      for (const [index, pair] of mapped.entries())
+        await setErpWarehouseQuantities(w, pair.item, [7 + index, 5]);
+
+      const run = await syncAll(w, QUANTITY);
+
+      expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+      for (const [index, pair] of mapped.entries())
+        expect((await w.shopifyVariant(pair.variant.id)).available).toBe(12 + index);
+    });
+  }
 });
 
 describe("price writes", () => {

@@ -238,8 +238,13 @@ export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
  * in its first warehouse, none in the others, so the item's totals are exactly `quantity`.
  */
 export async function setErpQuantity(w: SyncWorld, item: SeedErpItem, quantity: number) {
+  await setErpWarehouseQuantities(w, item, [quantity]);
+}
+
+/** Quantities (on hand = available) per warehouse in the item's warehouse order; the rest get none. */
+export async function setErpWarehouseQuantities(w: SyncWorld, item: SeedErpItem, quantities: number[]) {
   for (const [index, warehouse] of item.warehouses.entries()) {
-    const value = index === 0 ? quantity : 0;
+    const value = quantities[index] ?? 0;
     const response = await fetch(`${w.origin}/__control/acumatica/quantities`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
