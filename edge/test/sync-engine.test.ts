@@ -128,6 +128,30 @@ describe("ERP quantities", () => {
   }
 });
 
+describe("Shopify reads", () => {
+  it("reads a store whose queries cost more than the documented rules: sized from the answers, split on MAX_COST_EXCEEDED", async () => {
+    const w = await open({ size: 340 });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 240));
+    await w.faults({ shopify: { costMultiplier: 1.6 } });
+
+    const run = await syncAll(w);
+
+    expect(mapped).toHaveLength(240);
+    expect(run.status).toBe("completed");
+    // A variant the read missed would be skipped as gone from Shopify.
+    expect(run.results.filter((r) => r.outcome !== "succeeded" && r.outcome !== "unchanged")).toEqual([]);
+    for (const pair of [mapped[0]!, mapped[200]!, mapped[239]!]) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    // One refusal taught the size; the batches after it fit.
+    expect(w.state().shopify.maxCostExceeded).toBe(1);
+  });
+});
+
 describe("price writes", () => {
   it("sends one productVariantsBulkUpdate per product, whatever its number of variants", async () => {
     const w = await open();

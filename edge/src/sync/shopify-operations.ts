@@ -26,8 +26,9 @@ export const PRIMARY_LOCATION_QUERY = `query StockbridgePrimaryLocation {
 }`;
 
 /**
- * Fresh values of up to SYNC_READ_BATCH variants at the primary location. Requested cost is five
- * points per id (variant, product, item, level, quantities), so 190 ids stay under the 1,000-point cap.
+ * Fresh values of a batch of variants at the primary location. By the documented rules a node costs
+ * five points (variant, product, item, level, quantities); a real store may charge more, so the
+ * batch is sized from what Shopify answers (shopify-read.ts).
  */
 export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, $locationId: ID!) {
   nodes(ids: $ids) {
@@ -36,7 +37,8 @@ export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, 
   }
 }`;
 
-export const SYNC_READ_BATCH = 190;
+/** Points per id before Shopify has said otherwise (the documented rules). */
+export const SYNC_READ_COST_PER_ID = 5;
 
 /** The same fields for every variant of the store as a bulk query (no variables: the location is written in). */
 export function bulkVariantsQuery(locationId: string): string {

@@ -13,6 +13,11 @@ export interface ShopifySettings extends Faults {
   releaseDate: Date | null;
   /** Sandbox-clock time a bulk operation takes to complete. */
   bulkOperationDelayMs: number;
+  /**
+   * Every query's requested and actual cost times this: a real store's queries can cost more than
+   * the documented rules give (more fields and connections behind a node), which clients must learn.
+   */
+  costMultiplier: number;
 }
 
 export const DEFAULT_SETTINGS: ShopifySettings = {
@@ -22,6 +27,7 @@ export const DEFAULT_SETTINGS: ShopifySettings = {
   throttleStatusCode: 200,
   releaseDate: null,
   bulkOperationDelayMs: 500,
+  costMultiplier: 1,
 };
 
 type Parser = (value: unknown, settings: ShopifySettings) => Partial<ShopifySettings>;
@@ -34,6 +40,12 @@ const PARSERS: Record<string, Parser> = {
   bulkOperationDelayMs: (value) => ({
     bulkOperationDelayMs: whole(value, "bulkOperationDelayMs", 0, 3_600_000),
   }),
+  costMultiplier: (value) => {
+    if (typeof value !== "number" || !(value >= 1 && value <= 20)) {
+      throw new ControlInputError("costMultiplier must be a number from 1 to 20.");
+    }
+    return { costMultiplier: value };
+  },
   throttleProfile: (value) => {
     if (!isThrottleProfileName(value)) {
       throw new ControlInputError("throttleProfile must be one of standard, plus or legacy.");
