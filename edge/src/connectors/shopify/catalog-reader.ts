@@ -149,9 +149,10 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
   const query = variantPageQuery(locationId !== null);
   // Five points per variant with the primary location's level, three without; corrected by the first answer.
   let perNode = locationId ? 5 : 3;
+  let maxCost = MAX_QUERY_COST;
   let after: string | null = null;
   for (;;) {
-    const limit = Math.min(MAX_QUERY_COST, client.throttleStatus()?.maximumAvailable ?? MAX_QUERY_COST);
+    const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
     const variables: Record<string, unknown> = {
       first,
@@ -159,6 +160,13 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
       ...(locationId ? { location: locationId } : {}),
     };
     const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
+    // A store that costs more than the rules say: learn the cost and the cap, ask the same page smaller.
+    const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
+    if (tooCostly && first > 1) {
+      if (tooCostly.maxCost !== undefined) maxCost = tooCostly.maxCost;
+      perNode = Math.max(perNode * 1.5, tooCostly.cost !== undefined ? (tooCostly.cost - 2) / first : 0);
+      continue;
+    }
     if (answer.errors.length > 0 || !answer.data) {
       const text = answer.errors.map((error) => error.message).join("; ") || "no data";
       throw new ShopifyError(`Shopify rejected the variant page: ${text}`, "graphql");
