@@ -3,7 +3,9 @@ import { stableGuid } from "../../sandbox/src/acumatica/json.ts";
 import type { SandboxClock } from "../../sandbox/src/clock.ts";
 import type { DemoCatalog, SeedErpItem, SeedProduct, SeedVariant } from "../../sandbox/src/seed/catalog.ts";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
+import type { AppDeps } from "../src/app.ts";
 import { type Connectors, createConnectors } from "../src/connectors/connectors.ts";
+import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
 import type { ConnectorClock } from "../src/connectors/transport.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSettingsRepo } from "../src/settings/repo.ts";
@@ -41,7 +43,13 @@ export interface MappedPair {
  * the seeded demo store and ERP, and helpers to map pairs and to look at Shopify through its API.
  */
 export async function startSyncWorld(
-  options: { size?: number; releaseDate?: Date; engine?: Partial<SyncEngineDeps> } = {},
+  options: {
+    size?: number;
+    releaseDate?: Date;
+    engine?: Partial<SyncEngineDeps>;
+    /** The app's own tuning (its sync routes and catalog pulls), e.g. lowered bulk thresholds. */
+    app?: Pick<AppDeps, "syncTuning" | "catalogTuning">;
+  } = {},
 ) {
   // The sandbox starts first so the app can be pointed at it; both clocks start at the same instant.
   const clock = stoppedClock(createTestClock().now());
@@ -56,7 +64,10 @@ export async function startSyncWorld(
     sleep: async (milliseconds) => clock.advance(Math.max(0, milliseconds)),
   };
   // The app's own engine (the sync routes) reaches the same sandbox once `connect()` saved connections.
-  const app = await createTestApp({ env: { SANDBOX_URL: running.origin }, deps: { connectorClock } });
+  const app = await createTestApp({
+    env: { SANDBOX_URL: running.origin },
+    deps: { connectorClock, ...options.app },
+  });
   const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
   const subscriber = await registerSubscriber(app);
   const base = createConnectors({
@@ -90,7 +101,11 @@ export async function startSyncWorld(
     repo: createSyncRepo(app.db),
     history: createHistoryRepo(app.db),
     settings: createSettingsRepo(app.db),
-    connectors: createSyncConnectors({ credentials, connectors }),
+    connectors: createSyncConnectors({
+      credentials,
+      connectors,
+      bulkSlots: createBulkSlots(app.db, app.clock.now),
+    }),
     now: app.clock.now,
     newId: () => crypto.randomUUID(),
     ...options.engine,

@@ -5,11 +5,11 @@ import { bulkVariantsQuery, OPERATIONS, usesChangeFromQuantity } from "../src/sy
 /** The versions Shopify may serve a connection: the spec's four, and what it falls forward to. */
 const BEFORE_2026 = ["2024-07", "2024-10", "2025-01", "2025-04"];
 const FROM_2026 = ["2026-01", "2026-04"];
-const CHANGE_FROM_ONLY = new Set(["SET_QUANTITIES_CHANGE_FROM_MUTATION"]);
+const FROM_2026_ONLY = new Set(["SET_QUANTITIES_CHANGE_FROM_MUTATION", "BULK_OPERATION_BY_ID_QUERY"]);
 
 describe("Shopify operations of the sync engine", () => {
   for (const [name, document] of Object.entries(OPERATIONS)) {
-    const versions = CHANGE_FROM_ONLY.has(name) ? FROM_2026 : [...BEFORE_2026, ...FROM_2026];
+    const versions = FROM_2026_ONLY.has(name) ? FROM_2026 : [...BEFORE_2026, ...FROM_2026];
     it.each(versions)(`${name} is valid against %s`, (version) => {
       expect(validateShopifyOperation(version, document)).toEqual([]);
     });

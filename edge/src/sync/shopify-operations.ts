@@ -1,3 +1,8 @@
+import {
+  BULK_OPERATION_BY_ID_QUERY,
+  CURRENT_BULK_OPERATION_QUERY,
+} from "../connectors/shopify/bulk-operations.ts";
+
 /**
  * Every GraphQL document the sync engine sends to Shopify, in one place so a test can validate each
  * against the Admin API schemas of the versions Shopify may serve (edge/test/sync-operations.test.ts).
@@ -59,11 +64,6 @@ export const BULK_RUN_QUERY_MUTATION = `mutation StockbridgeBulkRead($query: Str
   }
 }`;
 
-/** `bulkOperation(id:)` exists only from 2026-01; the current operation of a type works in every version. */
-export const CURRENT_BULK_OPERATION_QUERY = `query StockbridgeBulkStatus($type: BulkOperationType!) {
-  currentBulkOperation(type: $type) { id status errorCode objectCount url partialDataUrl }
-}`;
-
 /** Price and compare-at of one product's variants; partial updates so one bad variant never sinks the rest. */
 export const VARIANTS_BULK_UPDATE_MUTATION = `mutation StockbridgeSetPrices($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
   productVariantsBulkUpdate(productId: $productId, variants: $variants, allowPartialUpdates: true) {
@@ -116,6 +116,7 @@ export const OPERATIONS = {
   SYNC_VARIANTS_QUERY,
   BULK_RUN_QUERY_MUTATION,
   CURRENT_BULK_OPERATION_QUERY,
+  BULK_OPERATION_BY_ID_QUERY,
   VARIANTS_BULK_UPDATE_MUTATION,
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
   STAGED_UPLOADS_CREATE_MUTATION,

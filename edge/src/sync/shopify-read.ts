@@ -48,7 +48,7 @@ export async function readShopifyVariants(
       for (const id of variantIds) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
       return reading;
     }
-    // Another bulk query holds the store's only slot (before 2026-01): read by batches instead.
+    // Every bulk slot of the store is taken (by a pull or another sync): read by batches instead.
   }
   return readByNodes(port, variantIds, options.locationId);
 }
@@ -119,7 +119,7 @@ async function readAllByBulk(
   const file = await runBulkOperation(port, {
     type: "QUERY",
     launch: BULK_RUN_QUERY_MUTATION,
-    variables: { query },
+    prepare: async () => ({ query }),
   });
   if (file === null) return null;
   const values = new Map<string, ShopifyValues>();

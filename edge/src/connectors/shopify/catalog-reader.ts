@@ -1,8 +1,9 @@
 import { toCents } from "@stockbridge/shared";
 import { readLines } from "../stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
+import { bulkConcurrency, followBulkOperation } from "./bulk-operations.ts";
+import type { BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import {
-  CURRENT_BULK_QUERY,
   PRIMARY_LOCATION_QUERY,
   RUN_BULK_QUERY,
   VARIANT_COUNT_QUERY,
@@ -45,6 +46,8 @@ export interface ReadShopifyCatalogOptions {
   clock: ConnectorClock;
   /** Above this many variants the read is one bulk query instead of pages. */
   bulkThreshold: number;
+  /** The store's bulk operation slots, shared with every other job (syncs too). */
+  bulkSlots: StoreBulkSlots;
   /** Rows in chunks, in order; the next chunk is read only after this resolves (flat memory). */
   onRows(rows: ShopifyVariantRow[]): Promise<void>;
   onProgress?(progress: { done: number; total: number | null; phase: string }): void;
@@ -74,12 +77,20 @@ export async function readShopifyCatalog(
   };
   const sink = createSink(summary, options, count);
   if (count === null || count > options.bulkThreshold) {
-    const started = await startBulk(client, summary.locationId);
-    if (started) {
-      summary.mode = "bulk";
-      await readBulk(client, started, options, sink, summary);
-      await sink.flush();
-      return summary;
+    // Every bulk slot of the store taken (a sync's read, another pull): pages instead.
+    const slot = await options.bulkSlots.claim("QUERY", bulkConcurrency(client.servedVersion));
+    if (slot) {
+      try {
+        const started = await startBulk(client, summary.locationId);
+        if (started) {
+          summary.mode = "bulk";
+          await readBulk(client, { id: started, slot }, options, sink, summary);
+          await sink.flush();
+          return summary;
+        }
+      } finally {
+        await slot.release();
+      }
     }
   }
   await readPages(client, summary.locationId, sink);
@@ -193,40 +204,33 @@ async function startBulk(client: ShopifyClient, locationId: string | null): Prom
   throw new ShopifyError(`Shopify refused the bulk export: ${messages || "no reason given"}`, "graphql");
 }
 
-interface BulkState {
-  id: string;
-  status: string;
-  errorCode: string | null;
-  url: string | null;
-  partialDataUrl: string | null;
-}
-
 async function readBulk(
   client: ShopifyClient,
-  id: string,
+  bulk: { id: string; slot: BulkSlot },
   options: ReadShopifyCatalogOptions,
   sink: Sink,
   summary: ShopifyCatalogSummary,
 ) {
   sink.phase("Shopify is preparing the export");
   // Polls cost a point each; one a second at most keeps the wait close to the export's own time.
-  let delay = 200;
-  let state: BulkState | null = null;
-  for (;;) {
-    state = (await client.request<{ currentBulkOperation: BulkState | null }>(CURRENT_BULK_QUERY))
-      .currentBulkOperation;
-    if (!state || state.id !== id)
-      throw new ShopifyError("the bulk export disappeared (another app started one)", "graphql");
-    if (state.status === "COMPLETED") break;
-    if (state.status !== "CREATED" && state.status !== "RUNNING") {
-      throw new ShopifyError(
-        `the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
-        "unavailable",
-      );
-    }
-    await options.clock.sleep(delay);
-    summary.exportWaitMs += delay;
-    delay = Math.min(Math.round(delay * 1.5), 1_000);
+  const state = await followBulkOperation(client.execute, {
+    id: bulk.id,
+    type: "QUERY",
+    servedVersion: client.servedVersion,
+    clock: options.clock,
+    slot: bulk.slot,
+    firstPollMs: 200,
+    maxPollMs: 1_000,
+    maxWaitMs: 24 * 60 * 60_000,
+    onWait: (milliseconds) => {
+      summary.exportWaitMs += milliseconds;
+    },
+  });
+  if (state.status !== "COMPLETED") {
+    throw new ShopifyError(
+      `the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
+      "unavailable",
+    );
   }
   if (!state.url) return; // no objects: an empty store
   sink.phase("Downloading Shopify variants");
