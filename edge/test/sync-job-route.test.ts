@@ -272,6 +272,10 @@ describe("POST /mapping/sync", () => {
         app: { syncTuning: { bulkReadThreshold: 100 }, catalogTuning: { shopifyBulkThreshold: 100 } },
       });
       const mapped = await w.map(plainPairs(w, 1_200));
+      // A job waiting for the other's bulk slot sleeps on this harness's clock, which jumps instead of
+      // waiting: simulated minutes pass while the ERP read is still in flight, past a 10-minute idle
+      // timeout that real time would never reach (edge/test/bulk-overlap-deno.test.ts runs it in real time).
+      await w.faults({ acumatica: { idleTimeoutSeconds: 3_600 } });
       const withSku = w.catalog.shopify.products.flatMap((product) => product.variants).filter((v) => v.sku);
 
       const [sync, pull] = await Promise.all([

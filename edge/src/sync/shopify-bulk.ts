@@ -1,4 +1,4 @@
-import { bulkConcurrency, followBulkOperation } from "../connectors/shopify/bulk-operations.ts";
+import { followBulkOperation, waitForBulkSlot } from "../connectors/shopify/bulk-operations.ts";
 import type { BulkOperationType } from "../connectors/shopify/bulk-slots.ts";
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { backoffMs } from "../connectors/transport.ts";
@@ -13,11 +13,11 @@ const MAX_WAIT_MS = 60 * 60_000;
 const FILE_ATTEMPTS = 4;
 
 /**
- * Takes one of the store's bulk slots (shared with every job of every instance), launches a bulk
- * query or mutation with the variables `prepare` makes (after the slot, so a staged upload is not
- * made for nothing), follows it until it ends and answers the result file's text ("" when it
- * produced no objects). Null when no slot is free or Shopify says one is already running, so the
- * caller can fall back to paced calls.
+ * Takes one of the store's bulk slots (shared with every job of every instance; waits while all are
+ * held), launches a bulk query or mutation with the variables `prepare` makes (after the slot, so a
+ * staged upload is not made for nothing), follows it until it ends and answers the result file's
+ * text ("" when it produced no objects). Null when no slot came free in time or Shopify says one is
+ * already running, so the caller can fall back to paced calls.
  */
 export async function runBulkOperation(
   port: ShopifyPort,
@@ -27,7 +27,11 @@ export async function runBulkOperation(
     prepare: () => Promise<Record<string, unknown>>;
   },
 ): Promise<string | null> {
-  const slot = await port.bulkSlots.claim(launch.type, bulkConcurrency(port.servedVersion));
+  const slot = await waitForBulkSlot(port.bulkSlots, {
+    type: launch.type,
+    servedVersion: port.servedVersion,
+    clock: port.clock,
+  });
   if (!slot) return null;
   try {
     const answer = await port.execute<Record<string, unknown>>(launch.launch, await launch.prepare());

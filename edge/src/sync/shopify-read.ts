@@ -48,7 +48,7 @@ export async function readShopifyVariants(
       for (const id of variantIds) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
       return reading;
     }
-    // Every bulk slot of the store is taken (by a pull or another sync): read by batches instead.
+    // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
   }
   return readByNodes(port, variantIds, options.locationId);
 }

@@ -1,5 +1,5 @@
 import type { ConnectorClock } from "../transport.ts";
-import type { BulkOperationType, BulkSlot } from "./bulk-slots.ts";
+import type { BulkOperationType, BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import { ShopifyError } from "./errors.ts";
 import type { GraphqlResponse } from "./graphql-client.ts";
 
@@ -29,6 +29,31 @@ export function bulkConcurrency(servedVersion: string | null): number {
 /** `bulkOperation(id:)` exists only from 2026-01. */
 export function hasBulkOperationById(servedVersion: string | null): boolean {
   return fromVersion2026(servedVersion);
+}
+
+/**
+ * How long a job waits for one of the store's bulk slots before reading another way. Another job's
+ * export usually ends within minutes, and waiting for it beats paging a large store by the bucket.
+ */
+export const BULK_SLOT_WAIT_MS = 10 * 60_000;
+
+/**
+ * One of the store's bulk slots for `type` (as many as the served version runs at once), waiting
+ * while all are held; null when none came free within BULK_SLOT_WAIT_MS.
+ */
+export async function waitForBulkSlot(
+  slots: StoreBulkSlots,
+  options: { type: BulkOperationType; servedVersion: string | null; clock: ConnectorClock },
+): Promise<BulkSlot | null> {
+  const started = options.clock.now();
+  let pause = 250;
+  for (;;) {
+    const slot = await slots.claim(options.type, bulkConcurrency(options.servedVersion));
+    if (slot) return slot;
+    if (options.clock.now() - started >= BULK_SLOT_WAIT_MS) return null;
+    await options.clock.sleep(pause);
+    pause = Math.min(5_000, pause * 2);
+  }
 }
 
 export interface BulkState {

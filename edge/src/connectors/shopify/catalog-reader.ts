@@ -1,7 +1,7 @@
 import { toCents } from "@stockbridge/shared";
 import { readLines } from "../stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
-import { bulkConcurrency, followBulkOperation } from "./bulk-operations.ts";
+import { followBulkOperation, waitForBulkSlot } from "./bulk-operations.ts";
 import type { BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import {
   PRIMARY_LOCATION_QUERY,
@@ -77,8 +77,12 @@ export async function readShopifyCatalog(
   };
   const sink = createSink(summary, options, count);
   if (count === null || count > options.bulkThreshold) {
-    // Every bulk slot of the store taken (a sync's read, another pull): pages instead.
-    const slot = await options.bulkSlots.claim("QUERY", bulkConcurrency(client.servedVersion));
+    // Waits while a sync's read or another pull holds every slot; pages if none comes free in time.
+    const slot = await waitForBulkSlot(options.bulkSlots, {
+      type: "QUERY",
+      servedVersion: client.servedVersion,
+      clock: options.clock,
+    });
     if (slot) {
       try {
         const started = await startBulk(client, summary.locationId);
