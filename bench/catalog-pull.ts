@@ -14,6 +14,7 @@
  */
 import { readAcumaticaCatalog } from "../edge/src/connectors/acumatica/catalog-reader.ts";
 import { createConnectors } from "../edge/src/connectors/connectors.ts";
+import { createBulkSlots } from "../edge/src/connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog } from "../edge/src/connectors/shopify/catalog-reader.ts";
 import { realClock } from "../edge/src/connectors/transport.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
@@ -179,6 +180,7 @@ try {
       fetch: connectors.fetch,
       clock: realClock,
       bulkThreshold: 2_500,
+      bulkSlots: createBulkSlots(db, () => new Date()).forStore(SANDBOX_DEMO.shopify.storeName),
       onRows: async () => {},
     });
     return performance.now() - t0;

@@ -16,6 +16,7 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { newAcumaticaStats } from "../edge/src/connectors/acumatica/session.ts";
 import { type Connectors, createConnectors } from "../edge/src/connectors/connectors.ts";
+import { createBulkSlots } from "../edge/src/connectors/shopify/bulk-slots.ts";
 import type { ShopifyClientStats } from "../edge/src/connectors/shopify/graphql-client.ts";
 import { realClock } from "../edge/src/connectors/transport.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
@@ -142,7 +143,11 @@ async function main() {
     repo: createSyncRepo(db),
     history: createHistoryRepo(db),
     settings: createSettingsRepo(db),
-    connectors: createSyncConnectors({ credentials, connectors }),
+    connectors: createSyncConnectors({
+      credentials,
+      connectors,
+      bulkSlots: createBulkSlots(db, () => new Date()),
+    }),
     now: () => new Date(),
     newId: () => crypto.randomUUID(),
   });

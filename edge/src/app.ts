@@ -21,6 +21,7 @@ import { createConnectionsRepo } from "./connections/repo.ts";
 import { connectionHandlers } from "./connections/routes.ts";
 import { createConnectionsService } from "./connections/service.ts";
 import { createConnectors } from "./connectors/connectors.ts";
+import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
 import { createHistoryRepo } from "./history/repo.ts";
@@ -193,11 +194,14 @@ export function createApp(deps: AppDeps) {
       await historyRepo.failOfJobs(jobIds, { endDate: at, error: RUN_STOPPED });
     },
   });
+  // Shopify's bulk operation limit is per app and store: every pull and sync counts against it.
+  const bulkSlots = createBulkSlots(db, now);
   const catalog = createCatalogService({
     repo: createCatalogRepo(db, createSearchCache()),
     jobs,
     connections,
     connectors,
+    bulkSlots,
     now,
     newId,
     tuning: deps.catalogTuning,
@@ -214,7 +218,7 @@ export function createApp(deps: AppDeps) {
     repo: syncRepo,
     history: historyRepo,
     settings: settingsRepo,
-    connectors: createSyncConnectors({ credentials: connections, connectors }),
+    connectors: createSyncConnectors({ credentials: connections, connectors, bulkSlots }),
     now,
     newId,
     runLeaseMs,

@@ -130,6 +130,20 @@ describe("Shopify catalog pull", () => {
     }
   });
 
+  it("reads every page of a store whose queries cost more than the documented rules, learning the page size from MAX_COST_EXCEEDED", async () => {
+    const target = await connected({ size: 300 });
+    target.shopify.configure({ costMultiplier: 1.6 });
+
+    const job = await pull(target, "shopify");
+
+    const seed = generateCatalog({ seed: 42, size: 300 }).shopify.products.flatMap(
+      (product) => product.variants,
+    );
+    expect(job).toMatchObject({ status: "succeeded", result: { mode: "paged" } });
+    expect(job.result?.total).toBe(seed.filter((variant) => variant.sku).length);
+    expect(target.shopify.state().maxCostExceeded).toBe(1);
+  });
+
   it("absorbs throttling: paces by the bucket and waits out THROTTLED answers without failing", async () => {
     let calls = 0;
     const target = await connected({

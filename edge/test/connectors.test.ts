@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../sandbox/src/serve-node.ts";
@@ -6,7 +9,12 @@ import { AcumaticaError } from "../src/connectors/acumatica/failures.ts";
 import { withAcumaticaSession } from "../src/connectors/acumatica/session.ts";
 import { streamArrayItems } from "../src/connectors/json-array-stream.ts";
 import {
-  CURRENT_BULK_QUERY,
+  BULK_OPERATION_BY_ID_QUERY,
+  CURRENT_BULK_OPERATION_QUERY,
+  hasBulkOperationById,
+} from "../src/connectors/shopify/bulk-operations.ts";
+import { BULK_SLOT_LEASE_MS, createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
+import {
   PRIMARY_LOCATION_QUERY,
   RUN_BULK_QUERY,
   VARIANT_COUNT_QUERY,
@@ -15,6 +23,8 @@ import {
 import { createShopifyClient, ShopifyError } from "../src/connectors/shopify/graphql-client.ts";
 import { readLines } from "../src/connectors/stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../src/connectors/transport.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
 
 let running: RunningSandbox | undefined;
 afterEach(async () => {
@@ -144,15 +154,76 @@ describe("the catalog queries", () => {
         variantPageQuery(true),
         variantPageQuery(false),
         RUN_BULK_QUERY,
-        CURRENT_BULK_QUERY,
+        CURRENT_BULK_OPERATION_QUERY,
       ]) {
         expect(validateShopifyOperation(version, query)).toEqual([]);
       }
+      // A bulk operation is followed by its id only where the served version has the field.
+      expect(validateShopifyOperation(version, BULK_OPERATION_BY_ID_QUERY).length === 0).toBe(
+        hasBulkOperationById(version),
+      );
       expect(validateShopifyOperation(version, VARIANT_COUNT_QUERY)).toEqual(
         version === "2024-07" ? ["Field 'productVariantsCount' doesn't exist on type 'QueryRoot'"] : [],
       );
     },
   );
+});
+
+describe("Shopify bulk operation slots", () => {
+  /** Two instances of the app: two connections to one database file. */
+  async function twoInstances() {
+    const dir = mkdtempSync(join(tmpdir(), "stockbridge-bulk-slots-"));
+    const url = `file:${join(dir, "app.db")}`;
+    const first = openDatabase(url);
+    await migrate(first);
+    const second = openDatabase(url);
+    let now = Date.parse("2026-11-21T10:00:00Z");
+    const clock = {
+      now: () => new Date(now),
+      advance: (ms: number) => {
+        now += ms;
+      },
+    };
+    const cleanup = () => {
+      first.close();
+      second.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return { a: createBulkSlots(first, clock.now), b: createBulkSlots(second, clock.now), clock, cleanup };
+  }
+
+  it("grants no more slots per store than the limit when instances claim at once, and counts stores apart", async () => {
+    const { a, b, cleanup } = await twoInstances();
+    try {
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => (index % 2 === 0 ? a : b).forStore("acme").claim("QUERY", 5)),
+      );
+      expect(claims.filter((slot) => slot !== null)).toHaveLength(5);
+      expect(await a.forStore("ACME").claim("QUERY", 5)).toBeNull();
+      expect(await b.forStore("acme").claim("MUTATION", 5)).not.toBeNull();
+      expect(await b.forStore("other-store").claim("QUERY", 1)).not.toBeNull();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("frees a slot on release, and one whose holder stopped renewing after the lease", async () => {
+    const { a, b, clock, cleanup } = await twoInstances();
+    try {
+      const held = await a.forStore("acme").claim("QUERY", 1);
+      expect(await b.forStore("acme").claim("QUERY", 1)).toBeNull();
+      await held!.release();
+      const renewed = await b.forStore("acme").claim("QUERY", 1);
+      clock.advance(BULK_SLOT_LEASE_MS - 1);
+      await renewed!.renew();
+      clock.advance(BULK_SLOT_LEASE_MS - 1);
+      expect(await a.forStore("acme").claim("QUERY", 1)).toBeNull();
+      clock.advance(2);
+      expect(await a.forStore("acme").claim("QUERY", 1)).not.toBeNull();
+    } finally {
+      cleanup();
+    }
+  });
 });
 
 describe("withAcumaticaSession", () => {

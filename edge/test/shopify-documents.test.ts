@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SCHEMA_KEYS, validateShopifyOperation } from "../../sandbox/src/shopify/index.ts";
+import {
+  BULK_OPERATION_BY_ID_QUERY,
+  hasBulkOperationById,
+} from "../src/connectors/shopify/bulk-operations.ts";
 import * as catalogQueries from "../src/connectors/shopify/catalog-queries.ts";
 import { SHOP_CURRENCY_QUERY, SHOP_QUERY } from "../src/connectors/shopify/shop-query.ts";
 import {
@@ -18,10 +22,11 @@ const SERVED = [...SCHEMA_KEYS, "2025-04", "2025-07", "unstable"];
 const LOCATION = "gid://shopify/Location/1";
 
 /** Every GraphQL document the edge sends, taken from the constants its code sends. */
+const { BULK_OPERATION_BY_ID_QUERY: _sentByVersion, ...EVERY_VERSION } = OPERATIONS;
 const DOCUMENTS: Record<string, string> = {
   SHOP_QUERY,
   SHOP_CURRENCY_QUERY,
-  ...OPERATIONS,
+  ...EVERY_VERSION,
   "bulkVariantsQuery (the sync's bulk read)": bulkVariantsQuery(LOCATION),
   "catalog PRIMARY_LOCATION_QUERY": catalogQueries.PRIMARY_LOCATION_QUERY,
   "catalog variantPageQuery(with location)": catalogQueries.variantPageQuery(true),
@@ -29,7 +34,6 @@ const DOCUMENTS: Record<string, string> = {
   "catalog variantBulkQuery(with location)": catalogQueries.variantBulkQuery(LOCATION),
   "catalog variantBulkQuery(without location)": catalogQueries.variantBulkQuery(null),
   "catalog RUN_BULK_QUERY": catalogQueries.RUN_BULK_QUERY,
-  "catalog CURRENT_BULK_QUERY": catalogQueries.CURRENT_BULK_QUERY,
 };
 
 /** Sent knowing it may be refused: the catalog reads "count unknown" when the version lacks the field. */
@@ -52,6 +56,11 @@ describe("GraphQL documents the edge sends, against Shopify's real schema of eve
       },
     );
   }
+
+  it.each(SERVED)("bulkOperation(id:) is sent to %s only where that version has it", (version) => {
+    const errors = validateShopifyOperation(version, BULK_OPERATION_BY_ID_QUERY);
+    expect(errors.length === 0).toBe(hasBulkOperationById(version));
+  });
 
   it.each(SERVED)("the quantity write in the form chosen for %s is valid, variables included", (version) => {
     const request = quantityWriteRequest(

@@ -5,7 +5,14 @@ import { createJobRunner } from "../src/jobs/runner.ts";
 import type { RunSyncInput } from "../src/sync/engine.ts";
 import { SKIP } from "../src/sync/plan.ts";
 import { startSyncJob } from "../src/sync/sync-job.ts";
-import { erpTotals, plainPairs, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
+import {
+  erpTotals,
+  plainPairs,
+  type SyncWorld,
+  setErpQuantity,
+  setErpWarehouseQuantities,
+  startSyncWorld,
+} from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -100,6 +107,48 @@ describe("runSync: plan then apply", () => {
 
     expect(run.results.map((r) => r.mappingId)).toEqual([chosen!.mappingId]);
     expect(await w.shopifyVariant(other!.variant.id)).toEqual(untouched);
+  });
+});
+
+describe("ERP quantities", () => {
+  // Small syncs ask InventorySummaryInquiry per item, whose answer ends with a total row (no warehouse).
+  for (const count of [1, 5]) {
+    it(`pushes exactly the sum of two warehouses for a ${count}-item sync, not the inquiry's total row on top`, async () => {
+      const w = await open();
+      const mapped = await w.map(plainPairs(w, count));
+      for (const [index, pair] of mapped.entries())
+        await setErpWarehouseQuantities(w, pair.item, [7 + index, 5]);
+
+      const run = await syncAll(w, QUANTITY);
+
+      expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+      for (const [index, pair] of mapped.entries())
+        expect((await w.shopifyVariant(pair.variant.id)).available).toBe(12 + index);
+    });
+  }
+});
+
+describe("Shopify reads", () => {
+  it("reads a store whose queries cost more than the documented rules: sized from the answers, split on MAX_COST_EXCEEDED", async () => {
+    const w = await open({ size: 340 });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 240));
+    await w.faults({ shopify: { costMultiplier: 1.6 } });
+
+    const run = await syncAll(w);
+
+    expect(mapped).toHaveLength(240);
+    expect(run.status).toBe("completed");
+    // A variant the read missed would be skipped as gone from Shopify.
+    expect(run.results.filter((r) => r.outcome !== "succeeded" && r.outcome !== "unchanged")).toEqual([]);
+    for (const pair of [mapped[0]!, mapped[200]!, mapped[239]!]) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    // One refusal taught the size; the batches after it fit.
+    expect(w.state().shopify.maxCostExceeded).toBe(1);
   });
 });
 

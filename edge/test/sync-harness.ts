@@ -3,7 +3,9 @@ import { stableGuid } from "../../sandbox/src/acumatica/json.ts";
 import type { SandboxClock } from "../../sandbox/src/clock.ts";
 import type { DemoCatalog, SeedErpItem, SeedProduct, SeedVariant } from "../../sandbox/src/seed/catalog.ts";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
+import type { AppDeps } from "../src/app.ts";
 import { type Connectors, createConnectors } from "../src/connectors/connectors.ts";
+import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
 import type { ConnectorClock } from "../src/connectors/transport.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSettingsRepo } from "../src/settings/repo.ts";
@@ -41,7 +43,13 @@ export interface MappedPair {
  * the seeded demo store and ERP, and helpers to map pairs and to look at Shopify through its API.
  */
 export async function startSyncWorld(
-  options: { size?: number; releaseDate?: Date; engine?: Partial<SyncEngineDeps> } = {},
+  options: {
+    size?: number;
+    releaseDate?: Date;
+    engine?: Partial<SyncEngineDeps>;
+    /** The app's own tuning (its sync routes and catalog pulls), e.g. lowered bulk thresholds. */
+    app?: Pick<AppDeps, "syncTuning" | "catalogTuning">;
+  } = {},
 ) {
   // The sandbox starts first so the app can be pointed at it; both clocks start at the same instant.
   const clock = stoppedClock(createTestClock().now());
@@ -59,7 +67,7 @@ export async function startSyncWorld(
   const logs: string[] = [];
   const app = await createTestApp({
     env: { SANDBOX_URL: running.origin },
-    deps: { connectorClock, log: (line: string) => logs.push(line) },
+    deps: { connectorClock, log: (line: string) => logs.push(line), ...options.app },
   });
   const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
   const subscriber = await registerSubscriber(app);
@@ -94,7 +102,11 @@ export async function startSyncWorld(
     repo: createSyncRepo(app.db),
     history: createHistoryRepo(app.db),
     settings: createSettingsRepo(app.db),
-    connectors: createSyncConnectors({ credentials, connectors }),
+    connectors: createSyncConnectors({
+      credentials,
+      connectors,
+      bulkSlots: createBulkSlots(app.db, app.clock.now),
+    }),
     now: app.clock.now,
     newId: () => crypto.randomUUID(),
     ...options.engine,
@@ -244,8 +256,13 @@ export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
  * in its first warehouse, none in the others, so the item's totals are exactly `quantity`.
  */
 export async function setErpQuantity(w: SyncWorld, item: SeedErpItem, quantity: number) {
+  await setErpWarehouseQuantities(w, item, [quantity]);
+}
+
+/** Quantities (on hand = available) per warehouse in the item's warehouse order; the rest get none. */
+export async function setErpWarehouseQuantities(w: SyncWorld, item: SeedErpItem, quantities: number[]) {
   for (const [index, warehouse] of item.warehouses.entries()) {
-    const value = index === 0 ? quantity : 0;
+    const value = quantities[index] ?? 0;
     const response = await fetch(`${w.origin}/__control/acumatica/quantities`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

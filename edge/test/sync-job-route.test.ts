@@ -13,8 +13,8 @@ afterEach(async () => {
 });
 
 /** The sandbox world with the subscriber's connections saved, so `POST /mapping/sync` reaches it. */
-async function open() {
-  world = await startSyncWorld();
+async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
+  world = await startSyncWorld(options);
   await world.connect();
   await world.setSettings({ syncPrice: true });
   return world;
@@ -313,6 +313,44 @@ describe("POST /mapping/sync", () => {
     expect(resultOf(await finished(w, job))).toMatchObject({ total: 1, success: 1, failure: 0 });
     expect(w.state().acumatica.loginsOpenPeak).toBe(1);
   });
+
+  it.each([
+    ["2025-04, one bulk query at a time", new Date("2025-06-01T00:00:00Z"), "2025-04"],
+    ["2026-01, several followed by their ids", undefined, "2026-01"],
+  ])(
+    "runs a catalog pull and a full sync of a large store started together: both succeed (%s)",
+    async (_label, releaseDate, served) => {
+      const w = await open({
+        size: 2_000,
+        releaseDate,
+        app: { syncTuning: { bulkReadThreshold: 100 }, catalogTuning: { shopifyBulkThreshold: 100 } },
+      });
+      const mapped = await w.map(plainPairs(w, 1_200));
+      // A job waiting for the other's bulk slot sleeps on this harness's clock, which jumps instead of
+      // waiting: simulated minutes pass while the ERP read is still in flight, past a 10-minute idle
+      // timeout that real time would never reach (edge/test/bulk-overlap-deno.test.ts runs it in real time).
+      await w.faults({ acumatica: { idleTimeoutSeconds: 3_600 } });
+      const withSku = w.catalog.shopify.products.flatMap((product) => product.variants).filter((v) => v.sku);
+
+      const [sync, pull] = await Promise.all([
+        w.api.call("syncMappings", { body: { syncOptions: ALL } }),
+        w.api.call("syncShopifyProducts"),
+      ]);
+      const [synced, pulled] = await Promise.all([finished(w, sync.job), finished(w, pull.job)]);
+
+      expect(synced).toMatchObject({ status: "succeeded" });
+      expect(resultOf(synced)).toMatchObject({ total: 1_200, failure: 0 });
+      expect(pulled).toMatchObject({ status: "succeeded", result: { total: withSku.length } });
+      expect(Object.keys(w.state().shopify.servedVersions)).toEqual([served]);
+      // The jobs kept within the version's limit themselves: Shopify never had to refuse a launch.
+      expect(w.state().shopify).toMatchObject({ bulkOperationsRefused: 0 });
+      for (const pair of [mapped[0]!, mapped[1_199]!])
+        expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+      // No bulk slot stays held once both jobs ended.
+      const held = await w.app.db.execute("SELECT COUNT(*) AS n FROM shopify_bulk_slots");
+      expect(Number(held.rows[0]?.n)).toBe(0);
+    },
+  );
 
   it("answers 403 to a signed-in user without a subscription", async () => {
     const w = await open();

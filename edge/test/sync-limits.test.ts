@@ -2,6 +2,7 @@ import type { Settings } from "@stockbridge/shared";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConnectors } from "../src/connectors/connectors.ts";
+import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
 import type { FetchLike } from "../src/connectors/transport.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSyncConnectors } from "../src/sync/connectors.ts";
@@ -197,6 +198,7 @@ describe("writeQuantities: a batch Shopify refuses as a whole", () => {
         },
       },
       connectors,
+      bulkSlots: createBulkSlots(w.app.db, w.app.clock.now),
     });
     return sync.shopify("user");
   }

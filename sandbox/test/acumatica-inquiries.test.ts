@@ -93,9 +93,12 @@ describe("StorageDetailsInquiry", () => {
 });
 
 describe("InventorySummaryInquiry", () => {
-  it("gives one item's on-hand, available and available-for-shipment quantities per warehouse", async () => {
+  it("gives one item's quantities per warehouse, then a total row with no warehouse, as IN401000 does", async () => {
     const { erp, client } = await signedIn();
     const item = stockItems(erp)[0]!;
+    const stocked = item.warehouses.filter(
+      (q) => q.onHand !== 0 || q.available !== 0 || q.availableForShipment !== 0,
+    );
 
     const result = await client.putJson<Row>(
       "/entity/Default/20.200.001/InventorySummaryInquiry?$expand=Results",
@@ -105,14 +108,47 @@ describe("InventorySummaryInquiry", () => {
     );
     const rows = result.Results as Row[];
 
+    expect(stocked.length).toBeGreaterThan(1);
     expect(
       rows.map((row) => [
         fieldValue(row, "WarehouseID"),
+        fieldValue(row, "LocationID"),
         fieldValue(row, "QtyOnHand"),
         fieldValue(row, "QtyAvailable"),
         fieldValue(row, "QtyAvailableForShipment"),
       ]),
-    ).toEqual(item.warehouses.map((q) => [q.warehouseId, q.onHand, q.available, q.availableForShipment]));
+    ).toEqual([
+      ...stocked.map((q) => [q.warehouseId, "R1S1", q.onHand, q.available, q.availableForShipment]),
+      [
+        undefined,
+        "Total:",
+        sum(stocked.map((q) => q.onHand)),
+        sum(stocked.map((q) => q.available)),
+        sum(stocked.map((q) => q.availableForShipment)),
+      ],
+    ]);
+    expect(rows.at(-1)!.WarehouseID).toEqual({});
+    expect(rows.at(-1)!.EstimatedUnitCost).toEqual({});
+  });
+
+  it("answers no rows at all, not even a total, for an item with nothing in any warehouse", async () => {
+    const { erp, client } = await signedIn();
+    const item = stockItems(erp)[2]!;
+    for (const q of item.warehouses)
+      await erp.setQuantities({
+        inventoryId: item.inventoryId,
+        warehouseId: q.warehouseId,
+        onHand: 0,
+        available: 0,
+        availableForShipment: 0,
+      });
+
+    const result = await client.putJson<Row>(
+      "/entity/Default/23.200.001/InventorySummaryInquiry?$expand=Results",
+      { InventoryID: { value: item.inventoryId } },
+    );
+
+    expect(result.Results).toEqual([]);
   });
 
   it("answers 422 with a field error for an unknown item", async () => {

@@ -104,6 +104,53 @@ describe("bulkOperationRunQuery", () => {
     expect(third.data!.bulkOperationRunQuery.userErrors).toEqual([]);
   });
 
+  it("runs five bulk queries at once from 2026-01: currentBulkOperation answers the newest, bulkOperation(id:) each", async () => {
+    const h = await start();
+    const shopify = h.client({ apiVersion: "2026-01" });
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const run = await shopify.request<RunPayload>(RUN_QUERY, {
+        variables: { query: VARIANTS_WITH_LEVELS },
+      });
+      expect(run.data!.bulkOperationRunQuery.userErrors).toEqual([]);
+      ids.push(run.data!.bulkOperationRunQuery.bulkOperation!.id);
+    }
+    const sixth = await shopify.request<RunPayload>(RUN_QUERY, {
+      variables: { query: VARIANTS_WITH_LEVELS },
+    });
+    const current = await shopify.request<CurrentPayload>(CURRENT, { variables: { type: "QUERY" } });
+    const first = await shopify.request<{ bulkOperation: { id: string; status: string } | null }>(
+      "query One($id: ID!) { bulkOperation(id: $id) { id status } }",
+      { variables: { id: ids[0] } },
+    );
+
+    expect(sixth.data!.bulkOperationRunQuery).toEqual({
+      bulkOperation: null,
+      userErrors: [
+        {
+          code: "OPERATION_IN_PROGRESS",
+          field: null,
+          message: `A bulk query operation for this app and shop is already in progress: ${ids[4]}.`,
+        },
+      ],
+    });
+    expect(current.data!.currentBulkOperation!.id).toBe(ids[4]);
+    expect(first.data!.bulkOperation).toEqual({ id: ids[0], status: "RUNNING" });
+    expect(h.shopify.state()).toMatchObject({ bulkOperations: 5, bulkOperationsRefused: 1 });
+  });
+
+  it("has no bulkOperation(id:) before 2026-01", async () => {
+    const h = await start({ releaseDate: new Date("2025-03-01T00:00:00Z") });
+    const answer = await h
+      .client({ apiVersion: "2025-01" })
+      .request("query One($id: ID!) { bulkOperation(id: $id) { id } }", {
+        variables: { id: "gid://shopify/BulkOperation/1" },
+      });
+    expect(answer.errors?.graphQLErrors?.[0]?.message).toMatch(
+      /Field 'bulkOperation' doesn't exist on type 'QueryRoot'/,
+    );
+  });
+
   it("rejects queries outside the bulk rules", async () => {
     const h = await start();
     const shopify = h.client();

@@ -70,6 +70,29 @@ describe("calculated query cost", () => {
     });
     expect(shopify.state()).toMatchObject({ currentlyAvailable: 2000, maxCostExceeded: 1 });
   });
+
+  it("charges a costlier store's multiplier on requested and actual cost, up to MAX_COST_EXCEEDED", async () => {
+    const { post, shopify } = await start();
+    shopify.configure({ costMultiplier: 1.5 });
+
+    const cost = await costOf(
+      await post({ query: "{ productVariants(first: 100) { nodes { id product { id } } } }" }),
+    );
+    const refused = (await (await post({ query: HEAVY })).json()) as {
+      errors: { extensions: Record<string, unknown> }[];
+    };
+
+    expect(cost.requestedQueryCost).toBe(Math.ceil((2 + 100 * 2) * 1.5));
+    expect(await costOf(await post({ query: "{ shop { name } }" }))).toMatchObject({
+      requestedQueryCost: 2,
+      actualQueryCost: 2,
+    });
+    expect(refused.errors[0]!.extensions).toMatchObject({
+      code: "MAX_COST_EXCEEDED",
+      cost: 1128,
+      maxCost: 1000,
+    });
+  });
 });
 
 describe("leaky bucket", () => {
@@ -170,6 +193,9 @@ describe("faults and settings", () => {
     );
     expect(() => shopify.configure({ releaseDate: "soon" })).toThrow(/releaseDate/);
     expect(() => shopify.configure({ burstSize: 3 })).toThrow(/burstSize/);
+    expect(() => shopify.configure({ costMultiplier: 0.5 })).toThrow(
+      /costMultiplier must be a number from 1 to 20/,
+    );
     expect(shopify.state()).toMatchObject({ throttleProfile: "standard" });
   });
 

@@ -11,6 +11,7 @@ import type { ConnectionsService } from "../connections/service.ts";
 import { readAcumaticaCatalog } from "../connectors/acumatica/catalog-reader.ts";
 import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
 import type { Connectors } from "../connectors/connectors.ts";
+import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog } from "../connectors/shopify/catalog-reader.ts";
 import { UpstreamError } from "../http/errors.ts";
 import type { JobContext, JobRunner } from "../jobs/runner.ts";
@@ -40,6 +41,7 @@ export interface CatalogServiceDeps {
     "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion" | "recordShopifyDeprecation"
   >;
   connectors: Connectors;
+  bulkSlots: BulkSlots;
   now: () => Date;
   newId: () => string;
   tuning?: Partial<CatalogTuning>;
@@ -66,6 +68,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
             fetch: deps.connectors.fetch,
             clock: deps.connectors.clock,
             bulkThreshold: tuning.shopifyBulkThreshold,
+            bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
             onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
             onProgress: (progress) => job.progress(progress),
           });

@@ -177,7 +177,10 @@ function toRecord(record: Wrapped, isStockItem: boolean): ItemRecord {
   };
 }
 
-/** InventorySummaryInquiry per item: its rows (one per warehouse/location) summed. */
+/**
+ * InventorySummaryInquiry per item: its warehouse/location rows summed. The answer ends with a
+ * total row (IN401000 appends it, with no warehouse), which would count everything twice.
+ */
 async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Promise<Map<string, Totals>> {
   const totals = new Map<string, Totals>();
   await Promise.all(
@@ -189,6 +192,7 @@ async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Pro
       );
       const sum = { available: 0, onHand: 0, availableForShipping: 0 };
       for (const row of answer?.Results ?? []) {
+        if (!text(row.WarehouseID)) continue;
         sum.available += number(row.QtyAvailable) ?? 0;
         sum.onHand += number(row.QtyOnHand) ?? 0;
         sum.availableForShipping += number(row.QtyAvailableForShipment) ?? 0;

@@ -1,5 +1,6 @@
 import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
+import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { NotFoundError, ValidationError } from "../http/errors.ts";
 import type { SyncConnectors } from "./engine.ts";
 
@@ -18,6 +19,7 @@ export interface CredentialSource {
 export function createSyncConnectors(deps: {
   credentials: CredentialSource;
   connectors: Connectors;
+  bulkSlots: BulkSlots;
 }): SyncConnectors {
   const { connectors } = deps;
   return {
@@ -50,6 +52,7 @@ export function createSyncConnectors(deps: {
         stats: client.stats,
         fetch: connectors.fetch,
         clock: connectors.clock,
+        bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
       };
     },
     async acumatica(userId, fn, options = {}) {

@@ -1,7 +1,9 @@
+import { followBulkOperation, waitForBulkSlot } from "../connectors/shopify/bulk-operations.ts";
+import type { BulkOperationType } from "../connectors/shopify/bulk-slots.ts";
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { backoffMs } from "../connectors/transport.ts";
 import { record, text } from "./shopify-gid.ts";
-import { CURRENT_BULK_OPERATION_QUERY, STAGED_UPLOADS_CREATE_MUTATION } from "./shopify-operations.ts";
+import { STAGED_UPLOADS_CREATE_MUTATION } from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 
 const FIRST_POLL_MS = 100;
@@ -11,52 +13,63 @@ const MAX_WAIT_MS = 60 * 60_000;
 const FILE_ATTEMPTS = 4;
 
 /**
- * Launches a bulk query or mutation, polls `currentBulkOperation` until it ends and answers the
- * result file's text ("" when it produced no objects). Null when the store's bulk slot is taken,
- * so the caller can fall back to paced calls.
+ * Takes one of the store's bulk slots (shared with every job of every instance; waits while all are
+ * held), launches a bulk query or mutation with the variables `prepare` makes (after the slot, so a
+ * staged upload is not made for nothing), follows it until it ends and answers the result file's
+ * text ("" when it produced no objects). Null when no slot came free in time or Shopify says one is
+ * already running, so the caller can fall back to paced calls.
  */
 export async function runBulkOperation(
   port: ShopifyPort,
-  launch: { type: "QUERY" | "MUTATION"; launch: string; variables: Record<string, unknown> },
+  launch: {
+    type: BulkOperationType;
+    launch: string;
+    prepare: () => Promise<Record<string, unknown>>;
+  },
 ): Promise<string | null> {
-  const answer = await port.execute<Record<string, unknown>>(launch.launch, launch.variables);
-  if (answer.errors.length > 0)
-    throw new ShopifyError(
-      `Shopify refused the bulk operation: ${answer.errors.map((e) => e.message).join("; ")}`,
-      "graphql",
-    );
-  const payload = record(Object.values(answer.data ?? {})[0]);
-  const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
-  if (userErrors.length > 0) {
-    const message = userErrors.map((error) => text(record(error)?.message) ?? "").join("; ");
-    if (/already in progress/i.test(message)) return null;
-    throw new ShopifyError(`Shopify refused the bulk operation: ${message}`, "graphql");
-  }
-  const id = text(record(payload?.bulkOperation)?.id);
-  if (!id) throw new ShopifyError("Shopify started a bulk operation without an id", "graphql");
+  const slot = await waitForBulkSlot(port.bulkSlots, {
+    type: launch.type,
+    servedVersion: port.servedVersion,
+    clock: port.clock,
+  });
+  if (!slot) return null;
+  try {
+    const answer = await port.execute<Record<string, unknown>>(launch.launch, await launch.prepare());
+    if (answer.errors.length > 0)
+      throw new ShopifyError(
+        `Shopify refused the bulk operation: ${answer.errors.map((e) => e.message).join("; ")}`,
+        "graphql",
+      );
+    const payload = record(Object.values(answer.data ?? {})[0]);
+    const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
+    if (userErrors.length > 0) {
+      const message = userErrors.map((error) => text(record(error)?.message) ?? "").join("; ");
+      if (/already in progress/i.test(message)) return null;
+      throw new ShopifyError(`Shopify refused the bulk operation: ${message}`, "graphql");
+    }
+    const id = text(record(payload?.bulkOperation)?.id);
+    if (!id) throw new ShopifyError("Shopify started a bulk operation without an id", "graphql");
 
-  const started = port.clock.now();
-  let pause = FIRST_POLL_MS;
-  for (;;) {
-    await port.clock.sleep(pause);
-    pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.5));
-    const status = await port.execute<{ currentBulkOperation: unknown }>(CURRENT_BULK_OPERATION_QUERY, {
+    const state = await followBulkOperation(port.execute, {
+      id,
       type: launch.type,
+      servedVersion: port.servedVersion,
+      clock: port.clock,
+      slot,
+      firstPollMs: FIRST_POLL_MS,
+      maxPollMs: MAX_POLL_MS,
+      maxWaitMs: MAX_WAIT_MS,
     });
-    const operation = record(status.data?.currentBulkOperation);
-    if (!operation || text(operation.id) !== id)
-      throw new ShopifyError(`Shopify lost track of bulk operation ${id}`, "graphql");
-    const state = text(operation.status);
-    if (state === "COMPLETED") {
-      const url = text(operation.url);
-      return url ? downloadText(port, url) : "";
+    if (state.status !== "COMPLETED") {
+      const code = state.errorCode;
+      throw new ShopifyError(
+        `Shopify's bulk operation ended ${state.status}${code ? ` (${code})` : ""}`,
+        "graphql",
+      );
     }
-    if (state === "FAILED" || state === "CANCELED" || state === "CANCELING" || state === "EXPIRED") {
-      const code = text(operation.errorCode);
-      throw new ShopifyError(`Shopify's bulk operation ended ${state}${code ? ` (${code})` : ""}`, "graphql");
-    }
-    if (port.clock.now() - started > MAX_WAIT_MS)
-      throw new ShopifyError(`Shopify's bulk operation ${id} did not finish within an hour`, "unavailable");
+    return state.url ? downloadText(port, state.url) : "";
+  } finally {
+    await slot.release();
   }
 }
 

@@ -1,3 +1,8 @@
+import {
+  BULK_OPERATION_BY_ID_QUERY,
+  CURRENT_BULK_OPERATION_QUERY,
+} from "../connectors/shopify/bulk-operations.ts";
+
 /**
  * Every GraphQL document the sync engine sends to Shopify, in one place so a test can validate each
  * against the Admin API schemas of the versions Shopify may serve (edge/test/sync-operations.test.ts).
@@ -26,8 +31,9 @@ export const PRIMARY_LOCATION_QUERY = `query StockbridgePrimaryLocation {
 }`;
 
 /**
- * Fresh values of up to SYNC_READ_BATCH variants at the primary location. Requested cost is five
- * points per id (variant, product, item, level, quantities), so 190 ids stay under the 1,000-point cap.
+ * Fresh values of a batch of variants at the primary location. By the documented rules a node costs
+ * five points (variant, product, item, level, quantities); a real store may charge more, so the
+ * batch is sized from what Shopify answers (shopify-read.ts).
  */
 export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, $locationId: ID!) {
   nodes(ids: $ids) {
@@ -36,7 +42,8 @@ export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, 
   }
 }`;
 
-export const SYNC_READ_BATCH = 190;
+/** Points per id before Shopify has said otherwise (the documented rules). */
+export const SYNC_READ_COST_PER_ID = 5;
 
 /** The same fields for every variant of the store as a bulk query (no variables: the location is written in). */
 export function bulkVariantsQuery(locationId: string): string {
@@ -55,11 +62,6 @@ export const BULK_RUN_QUERY_MUTATION = `mutation StockbridgeBulkRead($query: Str
     bulkOperation { id status }
     userErrors { field message }
   }
-}`;
-
-/** `bulkOperation(id:)` exists only from 2026-01; the current operation of a type works in every version. */
-export const CURRENT_BULK_OPERATION_QUERY = `query StockbridgeBulkStatus($type: BulkOperationType!) {
-  currentBulkOperation(type: $type) { id status errorCode objectCount url partialDataUrl }
 }`;
 
 /** Price and compare-at of one product's variants; partial updates so one bad variant never sinks the rest. */
@@ -114,6 +116,7 @@ export const OPERATIONS = {
   SYNC_VARIANTS_QUERY,
   BULK_RUN_QUERY_MUTATION,
   CURRENT_BULK_OPERATION_QUERY,
+  BULK_OPERATION_BY_ID_QUERY,
   VARIANTS_BULK_UPDATE_MUTATION,
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
   STAGED_UPLOADS_CREATE_MUTATION,

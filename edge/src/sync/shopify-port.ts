@@ -1,3 +1,4 @@
+import type { StoreBulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import type {
   GraphqlResponse,
   RequestOptions,
@@ -8,7 +9,7 @@ import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
 /**
  * What the engine needs from the Shopify transport (createShopifyClient answers it): GraphQL calls
  * paced and retried by the transport, the version Shopify served, plus plain HTTP for staged
- * uploads and bulk result files, and the clock that polling waits on.
+ * uploads and bulk result files, the clock that polling waits on, and the store's bulk slots.
  */
 export interface ShopifyPort {
   execute<T>(
@@ -23,4 +24,6 @@ export interface ShopifyPort {
   readonly stats: ShopifyClientStats;
   fetch: FetchLike;
   clock: ConnectorClock;
+  /** The store's bulk operation slots, shared with every other job (catalog pulls too). */
+  bulkSlots: StoreBulkSlots;
 }

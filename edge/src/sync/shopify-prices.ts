@@ -122,22 +122,24 @@ function failAll(group: Group, message: string, outcome: WriteErrors): void {
   for (const write of group.writes) outcome.set(write.mappingId, message);
 }
 
-/** False when the store's bulk mutation slot is taken (the caller writes call by call). */
+/** False when every bulk mutation slot of the store is taken (the caller writes call by call). */
 async function writeByBulk(
   port: ShopifyPort,
   groups: Group[],
   runId: string,
   outcome: WriteErrors,
 ): Promise<boolean> {
-  const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
-  const path = await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl);
   const file = await runBulkOperation(port, {
     type: "MUTATION",
     launch: BULK_RUN_MUTATION,
-    variables: {
-      mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
-      stagedUploadPath: path,
-      clientIdentifier: runId,
+    // Staged only once a slot is held: no upload for an operation that cannot start.
+    prepare: async () => {
+      const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
+      return {
+        mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
+        stagedUploadPath: await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl),
+        clientIdentifier: runId,
+      };
     },
   });
   if (file === null) return false;

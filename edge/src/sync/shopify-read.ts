@@ -1,5 +1,4 @@
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { createSemaphore } from "../connectors/transport.ts";
 import type { ShopifyValues } from "./plan.ts";
 import { runBulkOperation } from "./shopify-bulk.ts";
 import { moneyToCents, record, text, toGid } from "./shopify-gid.ts";
@@ -7,13 +6,16 @@ import {
   BULK_RUN_QUERY_MUTATION,
   bulkVariantsQuery,
   PRIMARY_LOCATION_QUERY,
-  SYNC_READ_BATCH,
+  SYNC_READ_COST_PER_ID,
   SYNC_VARIANTS_QUERY,
 } from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 
 /** Reads in flight at once; the transport still paces each by the bucket. */
 const READ_CONCURRENCY = 4;
+/** Shopify's single-query cap (every plan) until an answer names another, and its input-array cap. */
+const MAX_QUERY_COST = 1_000;
+const MAX_IDS = 250;
 
 /** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
 export type ShopifyReading = Map<string, ShopifyValues | null>;
@@ -46,43 +48,65 @@ export async function readShopifyVariants(
       for (const id of variantIds) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
       return reading;
     }
-    // Another bulk query holds the store's only slot (before 2026-01): read by batches instead.
+    // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
   }
   return readByNodes(port, variantIds, options.locationId);
 }
 
+/**
+ * `nodes(ids:)` in batches as large as Shopify's cost cap allows. The size is learned, not assumed:
+ * each answer's `requestedQueryCost` gives the points per id, a MAX_COST_EXCEEDED refusal gives the
+ * cost and the cap, and the refused batch goes back split to the new size. The first batch runs
+ * alone so the others start from what it taught.
+ */
 export async function readByNodes(
   port: ShopifyPort,
   variantIds: string[],
   locationId: string | null,
 ): Promise<ShopifyReading> {
   const reading: ShopifyReading = new Map();
-  const unique = [...new Set(variantIds)];
-  const semaphore = createSemaphore(READ_CONCURRENCY);
-  const batches: string[][] = [];
-  for (let start = 0; start < unique.length; start += SYNC_READ_BATCH)
-    batches.push(unique.slice(start, start + SYNC_READ_BATCH));
+  const pending = [...new Set(variantIds)];
+  const sizing = { perId: SYNC_READ_COST_PER_ID, maxCost: MAX_QUERY_COST };
+  const batchSize = () => Math.max(1, Math.min(MAX_IDS, Math.floor(sizing.maxCost / sizing.perId)));
   // Without a location nothing is stocked anywhere; a location id that matches nothing reads null levels.
   const location = locationId ?? "gid://shopify/Location/0";
-  await Promise.all(
-    batches.map((batch) =>
-      semaphore.run(async () => {
-        const answer = await port.execute<{ nodes: unknown[] }>(SYNC_VARIANTS_QUERY, {
-          ids: batch.map((id) => toGid("ProductVariant", id)),
-          locationId: location,
-        });
-        if (answer.errors.length > 0 || !answer.data) {
-          throw new ShopifyError(
-            `Shopify rejected the variant read: ${answer.errors.map((error) => error.message).join("; ") || "no data"}`,
-            "graphql",
-          );
-        }
-        batch.forEach((id, index) => {
-          reading.set(id, toValues(answer.data?.nodes[index], locationId));
-        });
-      }),
-    ),
-  );
+
+  async function readBatch(batch: string[]): Promise<void> {
+    const answer = await port.execute<{ nodes: unknown[] }>(
+      SYNC_VARIANTS_QUERY,
+      { ids: batch.map((id) => toGid("ProductVariant", id)), locationId: location },
+      { expectedCost: Math.ceil(batch.length * sizing.perId) },
+    );
+    const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
+    if (tooCostly) {
+      if (batch.length === 1)
+        throw new ShopifyError(`Shopify refused to read even one variant: ${tooCostly.message}`, "graphql");
+      if (tooCostly.maxCost !== undefined) sizing.maxCost = tooCostly.maxCost;
+      // Without the cost in the answer, halving still converges.
+      const perId = tooCostly.cost !== undefined ? tooCostly.cost / batch.length : 2 * sizing.perId;
+      sizing.perId = Math.max(sizing.perId, perId);
+      pending.push(...batch);
+      return;
+    }
+    if (answer.errors.length > 0 || !answer.data) {
+      throw new ShopifyError(
+        `Shopify rejected the variant read: ${answer.errors.map((error) => error.message).join("; ") || "no data"}`,
+        "graphql",
+      );
+    }
+    if (answer.cost.requested !== null) sizing.perId = answer.cost.requested / batch.length;
+    batch.forEach((id, index) => {
+      reading.set(id, toValues(answer.data?.nodes[index], locationId));
+    });
+  }
+
+  // The first batch alone (then again while it is refused), so the rest are sized from its answer.
+  while (pending.length > 0 && reading.size === 0) await readBatch(pending.splice(0, batchSize()));
+  // READ_CONCURRENCY workers; a refused batch goes back to `pending` for whichever is free.
+  const drain = async (): Promise<void> => {
+    while (pending.length > 0) await readBatch(pending.splice(0, batchSize()));
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, drain));
   return reading;
 }
 
@@ -95,7 +119,7 @@ async function readAllByBulk(
   const file = await runBulkOperation(port, {
     type: "QUERY",
     launch: BULK_RUN_QUERY_MUTATION,
-    variables: { query },
+    prepare: async () => ({ query }),
   });
   if (file === null) return null;
   const values = new Map<string, ShopifyValues>();

@@ -7,7 +7,9 @@ import { type ErpItem, type ErpStore, findByKey, findWarehouse, type WarehouseQu
  * The quantity inquiries of acumatica.md §3.4. All are `PUT /{Inquiry}?$expand={detail}` with the
  * parameters in the body; results come back only when the detail is expanded, unpaged ($top/$skip
  * do not apply inside them).
- * - InventorySummaryInquiry: one item (required) per warehouse/location; rows carry no InventoryID.
+ * - InventorySummaryInquiry: one item (required) per warehouse/location, rows with nothing in them
+ *   left out; rows carry no InventoryID. Like the IN401000 graph, a non-empty answer ends with a
+ *   total row: no warehouse, LocationID "Total:", no unit cost, the quantities summed.
  * - StorageDetailsInquiry: every stock item in one warehouse, or in all when WarehouseID is empty;
  *   field names switch at 23.200.001 (SiteOnHand... -> QtyOnHand...).
  * - InventoryQuantityAvailable (22+): available quantity summed over warehouses for every item,
@@ -65,7 +67,34 @@ function quantityRows(
   return rows;
 }
 
-const INVENTORY_SUMMARY = defineInquiry<QuantityRow>({
+/** An InventorySummaryInquiry row: one warehouse's quantities, or the total row the graph appends. */
+interface SummaryRow extends QuantityRow {
+  isTotal: boolean;
+}
+
+const TOTAL_LOCATION = "Total:";
+
+function isZero(quantity: WarehouseQuantity): boolean {
+  return quantity.onHand === 0 && quantity.available === 0 && quantity.availableForShipment === 0;
+}
+
+/** The warehouse rows that hold something, then (when there are any) their sum as the total row. */
+function summaryRows(rows: QuantityRow[]): SummaryRow[] {
+  const kept: SummaryRow[] = rows
+    .filter((row) => !isZero(row.quantity))
+    .map((row) => ({ ...row, isTotal: false }));
+  const first = kept[0];
+  if (!first) return [];
+  const total = { ...first.quantity, warehouseId: "", onHand: 0, available: 0, availableForShipment: 0 };
+  for (const { quantity } of kept) {
+    total.onHand += quantity.onHand;
+    total.available += quantity.available;
+    total.availableForShipment += quantity.availableForShipment;
+  }
+  return [...kept, { item: first.item, quantity: total, isTotal: true }];
+}
+
+const INVENTORY_SUMMARY = defineInquiry<SummaryRow>({
   name: "InventorySummaryInquiry",
   detail: "Results",
   params: [
@@ -82,16 +111,16 @@ const INVENTORY_SUMMARY = defineInquiry<QuantityRow>({
       "decimal",
       ({ item, quantity }) => Math.round(unitCost(item) * quantity.onHand * 100) / 100,
     ),
-    field("EstimatedUnitCost", "decimal", ({ item }) => unitCost(item)),
+    field("EstimatedUnitCost", "decimal", ({ item, isTotal }) => (isTotal ? null : unitCost(item))),
     field("ExpirationDate", "datetime", () => null),
-    field("LocationID", "string", () => STOCKED_LOCATION),
+    field("LocationID", "string", ({ isTotal }) => (isTotal ? TOTAL_LOCATION : STOCKED_LOCATION)),
     field("LotSerialNbr", "string", () => null),
     field("QtyAvailable", "decimal", ({ quantity }) => quantity.available),
     field("QtyAvailableForShipment", "decimal", ({ quantity }) => quantity.availableForShipment),
     field("QtyNotAvailable", "decimal", ({ quantity }) => Math.max(0, quantity.onHand - quantity.available)),
     field("QtyOnHand", "decimal", ({ quantity }) => quantity.onHand),
     field("Subitem", "string", () => null),
-    field("WarehouseID", "string", ({ quantity }) => quantity.warehouseId),
+    field("WarehouseID", "string", ({ quantity, isTotal }) => (isTotal ? null : quantity.warehouseId)),
   ],
   validate(params, store) {
     const errors: Record<string, string> = {};
@@ -106,7 +135,7 @@ const INVENTORY_SUMMARY = defineInquiry<QuantityRow>({
     const inventoryId = text(params, "InventoryID");
     const location = text(params, "LocationID");
     if (!inventoryId || (location && !sameText(location, STOCKED_LOCATION))) return [];
-    return quantityRows(store, inventoryId, text(params, "WarehouseID"));
+    return summaryRows(quantityRows(store, inventoryId, text(params, "WarehouseID")));
   },
 });
 

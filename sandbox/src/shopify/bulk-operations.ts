@@ -106,6 +106,7 @@ function inProgress(ctx: RequestContext, type: BulkOperationType) {
       operation.type === type && (operation.status === "CREATED" || operation.status === "RUNNING"),
   );
   if (running.length < ctx.version.bulkConcurrency) return null;
+  ctx.shop.counters.bulkOperationsRefused += 1;
   const kind = type === "QUERY" ? "query" : "mutation";
   const id = gid("BulkOperation", running.at(-1)!.id);
   return {

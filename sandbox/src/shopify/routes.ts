@@ -59,6 +59,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     settleBulkOperations(shop, { now: deps.now, contextFor: contextForVersion });
     const answer = answerGraphql(contextForVersion(version), request, {
       throttleStatusCode: deps.settings().throttleStatusCode,
+      costMultiplier: deps.settings().costMultiplier,
     });
     return c.json(answer.body, answer.status, {
       ...answer.headers,

@@ -17,6 +17,11 @@ export interface ShopifySettings extends Faults {
   versionHeader: boolean;
   /** The store's currency, ISO 4217 (`shop.currencyCode`). */
   currencyCode: string;
+  /**
+   * Every query's requested and actual cost times this: a real store's queries can cost more than
+   * the documented rules give (more fields and connections behind a node), which clients must learn.
+   */
+  costMultiplier: number;
 }
 
 export const DEFAULT_SETTINGS: ShopifySettings = {
@@ -28,6 +33,7 @@ export const DEFAULT_SETTINGS: ShopifySettings = {
   bulkOperationDelayMs: 500,
   versionHeader: true,
   currencyCode: "USD",
+  costMultiplier: 1,
 };
 
 type Parser = (value: unknown, settings: ShopifySettings) => Partial<ShopifySettings>;
@@ -40,6 +46,12 @@ const PARSERS: Record<string, Parser> = {
   bulkOperationDelayMs: (value) => ({
     bulkOperationDelayMs: whole(value, "bulkOperationDelayMs", 0, 3_600_000),
   }),
+  costMultiplier: (value) => {
+    if (typeof value !== "number" || !(value >= 1 && value <= 20)) {
+      throw new ControlInputError("costMultiplier must be a number from 1 to 20.");
+    }
+    return { costMultiplier: value };
+  },
   throttleProfile: (value) => {
     if (!isThrottleProfileName(value)) {
       throw new ControlInputError("throttleProfile must be one of standard, plus or legacy.");

@@ -54,6 +54,8 @@ export interface Counters {
   maxCostExceeded: number;
   mutations: number;
   bulkOperations: number;
+  /** Launches refused because the version's limit of running bulk operations was reached. */
+  bulkOperationsRefused: number;
   unauthorized: number;
   unknownStore: number;
   errorsInjected: number;
@@ -105,6 +107,7 @@ export function createShopState(options: {
       maxCostExceeded: 0,
       mutations: 0,
       bulkOperations: 0,
+      bulkOperationsRefused: 0,
       unauthorized: 0,
       unknownStore: 0,
       errorsInjected: 0,

@@ -12,7 +12,7 @@ export interface Totals {
 
 /**
  * One StorageDetailsInquiry over every warehouse, streamed and summed per InventoryID; `rows`
- * counts the inquiry rows that named an item. Shared by the catalog pull and the sync's ERP read.
+ * counts the inquiry rows that named an item and a warehouse. Shared by the catalog pull and the sync's ERP read.
  */
 export async function readWarehouseTotals(
   api: AcumaticaApi,
@@ -21,8 +21,13 @@ export async function readWarehouseTotals(
   // The columns were renamed in 23.200.001 (SiteOnHand... -> QtyOnHand...).
   const names =
     major >= 23
-      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable" }
-      : { onHand: "SiteOnHand", available: "SiteAvailable", shipping: "SiteAvailableforShipping" };
+      ? { onHand: "QtyOnHand", available: "QtyAvailable", shipping: "QtyHardAvailable", site: "WarehouseID" }
+      : {
+          onHand: "SiteOnHand",
+          available: "SiteAvailable",
+          shipping: "SiteAvailableforShipping",
+          site: "SiteID",
+        };
   return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
     // Called again from scratch if the answer is cut off and retried.
     const totals = new Map<string, Totals>();
@@ -30,7 +35,8 @@ export async function readWarehouseTotals(
     for await (const item of streamArrayItems(body, "StorageDetails")) {
       const row = item as Wrapped;
       const sku = text(row.InventoryID);
-      if (!sku) continue;
+      // Only warehouse rows count: a summary row (no item or no warehouse) would count stock twice.
+      if (!sku || !text(row[names.site])) continue;
       rows += 1;
       const current = totals.get(sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
       current.available += number(row[names.available]) ?? 0;

@@ -34,7 +34,3 @@ export function variantBulkQuery(locationId: string | null): string {
 export const RUN_BULK_QUERY = `mutation RunBulkQuery($query: String!) {
   bulkOperationRunQuery(query: $query) { bulkOperation { id status } userErrors { field message } }
 }`;
-
-export const CURRENT_BULK_QUERY = `query CurrentBulkQuery {
-  currentBulkOperation(type: QUERY) { id status errorCode objectCount url partialDataUrl }
-}`;

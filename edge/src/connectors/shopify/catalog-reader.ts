@@ -1,8 +1,9 @@
 import { toCents } from "@stockbridge/shared";
 import { readLines } from "../stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
+import { followBulkOperation, waitForBulkSlot } from "./bulk-operations.ts";
+import type { BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import {
-  CURRENT_BULK_QUERY,
   PRIMARY_LOCATION_QUERY,
   RUN_BULK_QUERY,
   VARIANT_COUNT_QUERY,
@@ -45,6 +46,8 @@ export interface ReadShopifyCatalogOptions {
   clock: ConnectorClock;
   /** Above this many variants the read is one bulk query instead of pages. */
   bulkThreshold: number;
+  /** The store's bulk operation slots, shared with every other job (syncs too). */
+  bulkSlots: StoreBulkSlots;
   /** Rows in chunks, in order; the next chunk is read only after this resolves (flat memory). */
   onRows(rows: ShopifyVariantRow[]): Promise<void>;
   onProgress?(progress: { done: number; total: number | null; phase: string }): void;
@@ -74,12 +77,24 @@ export async function readShopifyCatalog(
   };
   const sink = createSink(summary, options, count);
   if (count === null || count > options.bulkThreshold) {
-    const started = await startBulk(client, summary.locationId);
-    if (started) {
-      summary.mode = "bulk";
-      await readBulk(client, started, options, sink, summary);
-      await sink.flush();
-      return summary;
+    // Waits while a sync's read or another pull holds every slot; pages if none comes free in time.
+    const slot = await waitForBulkSlot(options.bulkSlots, {
+      type: "QUERY",
+      servedVersion: client.servedVersion,
+      clock: options.clock,
+    });
+    if (slot) {
+      try {
+        const started = await startBulk(client, summary.locationId);
+        if (started) {
+          summary.mode = "bulk";
+          await readBulk(client, { id: started, slot }, options, sink, summary);
+          await sink.flush();
+          return summary;
+        }
+      } finally {
+        await slot.release();
+      }
     }
   }
   await readPages(client, summary.locationId, sink);
@@ -149,9 +164,10 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
   const query = variantPageQuery(locationId !== null);
   // Five points per variant with the primary location's level, three without; corrected by the first answer.
   let perNode = locationId ? 5 : 3;
+  let maxCost = MAX_QUERY_COST;
   let after: string | null = null;
   for (;;) {
-    const limit = Math.min(MAX_QUERY_COST, client.throttleStatus()?.maximumAvailable ?? MAX_QUERY_COST);
+    const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
     const variables: Record<string, unknown> = {
       first,
@@ -159,6 +175,13 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
       ...(locationId ? { location: locationId } : {}),
     };
     const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
+    // A store that costs more than the rules say: learn the cost and the cap, ask the same page smaller.
+    const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
+    if (tooCostly && first > 1) {
+      if (tooCostly.maxCost !== undefined) maxCost = tooCostly.maxCost;
+      perNode = Math.max(perNode * 1.5, tooCostly.cost !== undefined ? (tooCostly.cost - 2) / first : 0);
+      continue;
+    }
     if (answer.errors.length > 0 || !answer.data) {
       const text = answer.errors.map((error) => error.message).join("; ") || "no data";
       throw new ShopifyError(`Shopify rejected the variant page: ${text}`, "graphql");
@@ -185,40 +208,33 @@ async function startBulk(client: ShopifyClient, locationId: string | null): Prom
   throw new ShopifyError(`Shopify refused the bulk export: ${messages || "no reason given"}`, "graphql");
 }
 
-interface BulkState {
-  id: string;
-  status: string;
-  errorCode: string | null;
-  url: string | null;
-  partialDataUrl: string | null;
-}
-
 async function readBulk(
   client: ShopifyClient,
-  id: string,
+  bulk: { id: string; slot: BulkSlot },
   options: ReadShopifyCatalogOptions,
   sink: Sink,
   summary: ShopifyCatalogSummary,
 ) {
   sink.phase("Shopify is preparing the export");
   // Polls cost a point each; one a second at most keeps the wait close to the export's own time.
-  let delay = 200;
-  let state: BulkState | null = null;
-  for (;;) {
-    state = (await client.request<{ currentBulkOperation: BulkState | null }>(CURRENT_BULK_QUERY))
-      .currentBulkOperation;
-    if (!state || state.id !== id)
-      throw new ShopifyError("the bulk export disappeared (another app started one)", "graphql");
-    if (state.status === "COMPLETED") break;
-    if (state.status !== "CREATED" && state.status !== "RUNNING") {
-      throw new ShopifyError(
-        `the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
-        "unavailable",
-      );
-    }
-    await options.clock.sleep(delay);
-    summary.exportWaitMs += delay;
-    delay = Math.min(Math.round(delay * 1.5), 1_000);
+  const state = await followBulkOperation(client.execute, {
+    id: bulk.id,
+    type: "QUERY",
+    servedVersion: client.servedVersion,
+    clock: options.clock,
+    slot: bulk.slot,
+    firstPollMs: 200,
+    maxPollMs: 1_000,
+    maxWaitMs: 24 * 60 * 60_000,
+    onWait: (milliseconds) => {
+      summary.exportWaitMs += milliseconds;
+    },
+  });
+  if (state.status !== "COMPLETED") {
+    throw new ShopifyError(
+      `the bulk export ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
+      "unavailable",
+    );
   }
   if (!state.url) return; // no objects: an empty store
   sink.phase("Downloading Shopify variants");

@@ -24,6 +24,9 @@ export interface GraphqlError {
   message: string;
   code: string | null;
   path: (string | number)[] | null;
+  /** MAX_COST_EXCEEDED only: the query's requested cost and the cap it broke. */
+  cost?: number;
+  maxCost?: number;
 }
 
 /** null = fine, "retry" = transient, otherwise the error to throw. */
@@ -109,12 +112,16 @@ export function readErrors(value: unknown): GraphqlError[] {
   if (!Array.isArray(value)) return [];
   return value.map((entry) => {
     const error = record(entry);
-    const code = record(error?.extensions)?.code;
-    return {
+    const extensions = record(error?.extensions);
+    const code = extensions?.code;
+    const read: GraphqlError = {
       message: typeof error?.message === "string" ? error.message : JSON.stringify(entry),
       code: typeof code === "string" ? code : null,
       path: Array.isArray(error?.path) ? (error.path as (string | number)[]) : null,
     };
+    if (typeof extensions?.cost === "number") read.cost = extensions.cost;
+    if (typeof extensions?.maxCost === "number") read.maxCost = extensions.maxCost;
+    return read;
   });
 }
 
