@@ -40,14 +40,20 @@ function typedJob<K extends JobKind>(kind: K) {
   return v.object({ ...JobEntries, kind: v.literal(kind), result });
 }
 
+// One job schema per kind, `result` typed by it (components of the API document).
+export const ShopifyPullJobSchema = typedJob("shopify-pull");
+export const AcumaticaPullJobSchema = typedJob("acumatica-pull");
+export const AutoMapJobSchema = typedJob("auto-map");
+export const SyncJobSchema = typedJob("sync");
+
 /**
- * A job as the API documents it: `result` typed by `kind`. `JobSchema` stays the wire type clients
- * read (a result row written by an older version may lack a newer field), this one is what the
- * OpenAPI document shows for it.
+ * A job as the API documents it: `result` typed by `kind`. `JobSchema` stays the type clients read
+ * (a result row written by an older version may lack a newer field); the OpenAPI document shows
+ * this one in its place.
  */
 export const TypedJobSchema = v.variant("kind", [
-  typedJob("shopify-pull"),
-  typedJob("acumatica-pull"),
-  typedJob("auto-map"),
-  typedJob("sync"),
+  ShopifyPullJobSchema,
+  AcumaticaPullJobSchema,
+  AutoMapJobSchema,
+  SyncJobSchema,
 ]);
