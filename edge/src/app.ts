@@ -56,6 +56,7 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
+import { registerApiDocs } from "./system/api-docs.ts";
 import { registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
 import { serveWeb, type WebAssets } from "./web/serve-web.ts";
 
@@ -196,6 +197,8 @@ export function createApp(deps: AppDeps) {
       },
       strictTransportSecurity:
         config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
+      // A page with a stricter policy of its own keeps it (the API reference, system/api-docs.ts).
+      overwrite: false,
     }),
   );
   if (config.corsOrigins.length > 0) {
@@ -239,7 +242,9 @@ export function createApp(deps: AppDeps) {
   // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
   registerJobEvents(app, { authenticate: auth.authenticate, jobs, pollMs: deps.jobEventsPollMs });
   // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
+  // Its reference page reads it, with the renderer from the web build.
   registerOpenApiDocument(app, { version: config.version });
+  registerApiDocs(app, { assets: deps.webAssets });
   app.all("/api/*", (c) =>
     c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
   );
