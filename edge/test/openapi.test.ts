@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { contract, JOB_KINDS, MESSAGES } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib.mjs";
-import { createTestApp, grantSubscription, type TestApp } from "./helpers.ts";
+import { createTestApp, type TestApp } from "./helpers.ts";
 
 const METHODS = ["get", "put", "post", "delete"] as const;
 
@@ -198,19 +198,20 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("answers every gated operation for a user without a subscription with the documented 403", async () => {
-    const { request, registerUser, db } = await createTestApp();
+    const { request, registerUser } = await createTestApp();
     const { operations } = await documentOf(request);
     const { token } = await registerUser();
-    const subscribed = await registerUser();
-    await grantSubscription(db, subscribed.user._id);
+    let gated = 0;
     for (const { path, method, operation } of operations) {
       const documented = operation.responses[403]?.content?.["application/json"]?.example;
       if (!documented) continue;
+      gated += 1;
       const url = `/api${path.replaceAll("{id}", "0b7c1d2e")}`;
       const answer = await request(url, { method: method.toUpperCase(), token });
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(await answer.json()).toEqual(documented);
     }
+    expect(gated).toBe(Object.values(contract).filter((endpoint) => endpoint.access === "subscriber").length);
   });
 });
 
