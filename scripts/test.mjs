@@ -18,7 +18,7 @@ check("lint and format (biome)", "npx", ["biome", "check", "."]);
 for (const pkg of ["shared", "edge", "sandbox", "web", "e2e", "cli"]) {
   check(`types: ${pkg} (tsc)`, "npx", ["tsc", "-p", `${pkg}/tsconfig.json`]);
 }
-for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {
+for (const entry of ["edge/main.ts", "sandbox/main.ts", "scripts/openapi.ts", "bench/*.ts"]) {
   const files = entry.includes("*")
     ? readdirSync(join(ROOT, "bench"))
         .filter((file) => file.endsWith(".ts"))

@@ -75,7 +75,7 @@ const ANSWERS: Record<AnswerKey, Answer> = {
   subscription: {
     status: 403,
     code: "SUBSCRIPTION_REQUIRED",
-    text: `${MESSAGES.access.subscriptionRequired} (The user has no active or trialing subscription.)`,
+    text: MESSAGES.access.subscriptionRequired,
     message: MESSAGES.access.subscriptionRequired,
   },
   path: {
