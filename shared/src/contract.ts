@@ -366,7 +366,7 @@ export const contract = {
     path: "/shopify/products",
     summary: "List the Shopify products",
     description:
-      "A page of the cached Shopify catalog (filled by a pull), searched by title or SKU and sorted. Calls no Shopify API.",
+      "A page of the cached Shopify catalog (filled by a pull), searched by SKU and sorted. Calls no Shopify API.",
     access: "subscriber",
     query: ShopifyProductQuerySchema,
     output: ShopifyProductListSchema,
@@ -377,7 +377,7 @@ export const contract = {
     path: "/acumatica/products",
     summary: "List the Acumatica products",
     description:
-      "A page of the cached Acumatica catalog (filled by a pull), searched by description or SKU and sorted. Calls no Acumatica API. The path with a trailing slash answers the same.",
+      "A page of the cached Acumatica catalog (filled by a pull), searched by SKU and sorted. Calls no Acumatica API. The path with a trailing slash answers the same.",
     access: "subscriber",
     query: AcumaticaProductQuerySchema,
     output: AcumaticaProductListSchema,
@@ -444,7 +444,8 @@ export const contract = {
     method: "GET",
     path: "/mapping/history",
     summary: "List the mappings",
-    description: "A page of the user's mappings, searched by SKU or title, each with its last sync.",
+    description:
+      "A page of the user's mappings, newest first, searched by either SKU, each with its last sync.",
     access: "subscriber",
     query: MappingHistoryQuerySchema,
     output: MappingHistorySchema,
