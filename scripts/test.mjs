@@ -18,7 +18,7 @@ check("lint and format (biome)", "npx", ["biome", "check", "."]);
 for (const pkg of ["shared", "edge", "sandbox", "web", "e2e", "cli"]) {
   check(`types: ${pkg} (tsc)`, "npx", ["tsc", "-p", `${pkg}/tsconfig.json`]);
 }
-for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {
+for (const entry of ["edge/main.ts", "sandbox/main.ts", "scripts/openapi.ts", "bench/*.ts"]) {
   const files = entry.includes("*")
     ? readdirSync(join(ROOT, "bench"))
         .filter((file) => file.endsWith(".ts"))
@@ -26,6 +26,21 @@ for (const entry of ["edge/main.ts", "sandbox/main.ts", "bench/*.ts"]) {
     : [entry];
   check(`types: ${entry} (deno check)`, DENO, ["check", "--config", "deno.json", ...files]);
 }
+// The OpenAPI document, generated from the contract, must pass Redocly's recommended rules
+// (redocly.yaml; .redocly.lint-ignore.yaml names each skipped problem with its reason).
+const openApiFile = join(".test-artifacts", "openapi.json");
+check("API document: generate", DENO, [
+  "run",
+  "--config",
+  "deno.json",
+  "--allow-read",
+  `--allow-write=${openApiFile}`,
+  "scripts/openapi.ts",
+  openApiFile,
+]);
+check("API document: redocly lint", "npx", ["redocly", "lint", openApiFile], {
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+});
 ensureWebBuild();
 ensureCliBuild();
 
@@ -60,8 +75,8 @@ writeFileSync(join(ARTIFACTS, "summary.txt"), `${summary}\n`);
 console.log(`\n${summary}`);
 process.exit(failed > 0 || vitest.status !== 0 ? 1 : 0);
 
-function check(name, command, args) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit" });
+function check(name, command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status === 0) {
     passed += 1;
     console.log(`ok   ${name}`);

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { precompress } from "./precompress.ts";
 
@@ -16,6 +18,28 @@ function appVersion(): string {
   return typeof version === "string" ? version : "0.0.0-dev";
 }
 
+/**
+ * Swagger UI, the renderer of the API reference the edge serves at /api/docs (edge/src/system/
+ * api-docs.ts), copied into the build: the edge serves it from its own origin, and web/dist ships
+ * with every deploy where node_modules may not. Kept out of the service worker's precache.
+ */
+function apiReferenceRenderer(): Plugin {
+  const folder = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  return {
+    name: "stockbridge-api-reference",
+    apply: "build",
+    generateBundle() {
+      for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"]) {
+        this.emitFile({
+          type: "asset",
+          fileName: `api-docs/${file}`,
+          source: readFileSync(join(folder, file)),
+        });
+      }
+    },
+  };
+}
+
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(appVersion()) },
   plugins: [
@@ -23,6 +47,7 @@ export default defineConfig({
     tanstackRouter({ target: "react", autoCodeSplitting: true, addExtensions: true }),
     react(),
     tailwindcss(),
+    apiReferenceRenderer(),
     VitePWA({
       registerType: "prompt",
       injectRegister: null, // registered by src/features/pwa with an update prompt
@@ -47,6 +72,8 @@ export default defineConfig({
         // The app shell only. API answers are never cached by the service worker: lists survive
         // offline through the persisted query cache (IndexedDB), which is cleared on sign-out.
         globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
+        // The API reference's renderer (1.7 MB) is for /api/docs, not the app: never precached.
+        globIgnores: ["api-docs/**"],
         navigateFallback: "index.html",
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,

@@ -63,6 +63,7 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
+import { registerApiDocs } from "./system/api-docs.ts";
 import { createSystemService } from "./system/health.ts";
 import { createSystemRepo } from "./system/repo.ts";
 import { registerMetrics, registerOpenApiDocument, systemHandlers } from "./system/routes.ts";
@@ -254,6 +255,8 @@ export function createApp(deps: AppDeps) {
       },
       strictTransportSecurity:
         config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
+      // A page with a stricter policy of its own keeps it (the API reference, system/api-docs.ts).
+      overwrite: false,
     }),
   );
   if (config.corsOrigins.length > 0) {
@@ -296,7 +299,9 @@ export function createApp(deps: AppDeps) {
   // Job progress as Server-Sent Events: outside the contract (EventSource may pass ?token=).
   registerJobEvents(app, { authenticate, jobs, pollMs: deps.jobEventsPollMs });
   // The OpenAPI document describes the contract, so it is not an entry of it; public, built once.
+  // Its reference page reads it, with the renderer from the web build.
   registerOpenApiDocument(app, { version: config.version });
+  registerApiDocs(app, { assets: deps.webAssets });
   registerMetrics(app, {
     metrics,
     system,

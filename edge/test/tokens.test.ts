@@ -202,6 +202,28 @@ describe("what a personal API token may not do", () => {
     expect(((await checkout.json()) as { message: string }).message).toContain("cannot open a checkout");
   });
 
+  it("is refused exactly on the endpoints the API document marks session-only", async () => {
+    const test = await createTestApp();
+    const { user, created } = await userWithToken(test);
+    await grantSubscription(test.db, user.user._id);
+    const names = Object.keys(contract) as EndpointName[];
+    const documented = names.filter((name) => {
+      const endpoint = contract[name];
+      const failures: readonly string[] = "failures" in endpoint ? endpoint.failures : [];
+      return failures.includes("session-only");
+    });
+    expect(documented).toHaveLength(12);
+    for (const name of names) {
+      if (contract[name].access === "public") continue;
+      const response = await callWith(test, name, created.token);
+      const body = (await response.json().catch(() => ({}))) as { code?: string };
+      expect({ name, refused: body.code === "PERSONAL_TOKEN_FORBIDDEN" }).toEqual({
+        name,
+        refused: documented.includes(name),
+      });
+    }
+  });
+
   it("cannot sign out: it has no session, so revoking is how it ends", async () => {
     const test = await createTestApp();
     const { bearer } = await userWithToken(test);

@@ -74,10 +74,43 @@ import { CreatedTokenSchema, CreateTokenInputSchema, PersonalTokenListSchema } f
 export type Access = "public" | "user" | "subscriber";
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
+/**
+ * Why an endpoint can fail beyond what its access, inputs and path already say (the OpenAPI
+ * document derives 400, 401, 403, 404, 413 and the busy database's 503 from those). Only what the
+ * endpoint really answers: the document lists exactly these.
+ */
+export type Failure =
+  /** 401 from a public endpoint: a wrong password, or a token that cannot be renewed. */
+  | "credentials"
+  /** 404 for something not in the path: a saved connection, a row named in the body. */
+  | "missing"
+  /** 409: the change collides with what is there (the message names it). */
+  | "conflict"
+  /** 409 with `jobId`: a job of this kind is already running for the user. */
+  | "job-running"
+  /** 429 with `Retry-After`: too many attempts. */
+  | "rate-limited"
+  /** 402: Stripe declined the card. */
+  | "payment"
+  /** 502: the outside system failed; the message says which and why. */
+  | "shopify"
+  | "acumatica"
+  | "stripe"
+  /** 503: no Stripe key is configured. */
+  | "billing"
+  /** 503: the health check's database does not answer. */
+  | "database-down"
+  /** 403: called with a personal API token; this one needs a signed-in session (edge/src/tokens/scope.ts). */
+  | "session-only";
+
 export interface Endpoint {
   method: HttpMethod;
   /** Path under `/api`, with `:name` parameters. */
   path: string;
+  /** One line for the API reference. */
+  summary: string;
+  /** What it does and when it fails, for the API reference. */
+  description: string;
   access: Access;
   params?: v.GenericSchema;
   query?: v.GenericSchema;
@@ -87,6 +120,9 @@ export interface Endpoint {
   envelope?: "data" | "top-level";
   /** The catalogue message a client shows when the server gives none. */
   defaultError: string;
+  failures?: readonly Failure[];
+  /** False for an endpoint that answers without the database (it cannot answer 503 busy). */
+  database?: false;
 }
 
 function endpoint<const E extends Endpoint>(definition: E): E {
@@ -104,60 +140,89 @@ export const contract = {
   health: endpoint({
     method: "GET",
     path: "/health",
+    summary: "Check the service",
+    description: "Answers `ok` with the running version once the database answers a query. Needs no token.",
     access: "public",
     output: HealthSchema,
     defaultError: MESSAGES.generic.requestFailed,
+    failures: ["database-down"],
   }),
   sandbox: endpoint({
     method: "GET",
     path: "/sandbox",
+    summary: "Read the sandbox demo connection",
+    description:
+      "Only in sandbox mode (the edge started with `SANDBOX_URL`): the demo Shopify and Acumatica connection, so Settings and scripts can connect at once. Otherwise the path answers 404.",
     access: "public",
     output: SandboxConnectionSchema,
     defaultError: MESSAGES.generic.requestFailed,
+    failures: ["missing"],
+    database: false,
   }),
 
   login: endpoint({
     method: "POST",
     path: "/auth/login",
+    summary: "Sign in",
+    description:
+      "Checks the email and password and answers the user with a new Bearer token (a JWT). Attempts are limited per address and per account: past the limit the answer is 429 with `Retry-After`.",
     access: "public",
     body: LoginInputSchema,
     output: AuthResultSchema,
     defaultError: MESSAGES.auth.loginFailed,
+    failures: ["credentials", "rate-limited"],
   }),
   register: endpoint({
     method: "POST",
     path: "/auth/register",
+    summary: "Create an account",
+    description:
+      "Creates the user and signs them in: answers the user with a Bearer token. An email already registered answers 409; registrations are limited per address (429 with `Retry-After`).",
     access: "public",
     body: RegisterInputSchema,
     output: AuthResultSchema,
     defaultError: MESSAGES.auth.registrationFailed,
+    failures: ["conflict", "rate-limited"],
   }),
   refresh: endpoint({
     method: "POST",
     path: "/auth/refresh",
+    summary: "Renew a token",
+    description:
+      "Exchanges a token whose session is still open for a new one with a fresh expiry; an expired, revoked or forged token answers 401.",
     access: "public",
     body: RefreshInputSchema,
     output: AuthResultSchema,
     defaultError: MESSAGES.auth.refreshFailed,
+    failures: ["credentials"],
   }),
   logout: endpoint({
     method: "POST",
     path: "/auth/logout",
+    summary: "Sign out",
+    description: "Ends the session of the Bearer token: the token stops working at once.",
     access: "user",
     output: OkSchema,
     defaultError: MESSAGES.generic.requestFailed,
+    failures: ["session-only"],
   }),
   changePassword: endpoint({
     method: "PUT",
     path: "/auth/password",
+    summary: "Change the password",
+    description:
+      "Checks the current password (a wrong one answers 400 naming `currentPassword`) and sets the new one. Attempts are limited like sign-in (429 with `Retry-After`).",
     access: "user",
     body: ChangePasswordInputSchema,
     output: OkSchema,
     defaultError: MESSAGES.generic.requestFailed,
+    failures: ["rate-limited", "session-only"],
   }),
   me: endpoint({
     method: "GET",
     path: "/auth/me",
+    summary: "Read the signed-in user",
+    description: "The user the Bearer token belongs to, with their subscription and connection state.",
     access: "user",
     output: MeSchema,
     defaultError: MESSAGES.generic.requestFailed,
@@ -166,6 +231,9 @@ export const contract = {
   getConnections: endpoint({
     method: "GET",
     path: "/users/connections",
+    summary: "Read the connections",
+    description:
+      "The saved Shopify and Acumatica connections. Secrets are never returned: `passwordSet` and `accessTokenSet` say whether one is saved.",
     access: "user",
     output: ConnectionsSchema,
     defaultError: MESSAGES.generic.requestFailed,
@@ -173,6 +241,9 @@ export const contract = {
   saveAcumatica: endpoint({
     method: "POST",
     path: "/users/acumatica",
+    summary: "Save the Acumatica connection",
+    description:
+      "Creates or replaces the Acumatica connection. A blank password keeps the saved one; the password is encrypted at rest. Changing what the connection logs in with clears `isVerified` until the next successful test.",
     access: "user",
     body: AcumaticaConnectionInputSchema,
     output: AcumaticaConnectionSchema,
@@ -181,6 +252,9 @@ export const contract = {
   saveShopify: endpoint({
     method: "POST",
     path: "/users/shopify",
+    summary: "Save the Shopify connection",
+    description:
+      "Creates or replaces the Shopify connection. A blank access token keeps the saved one; the token is encrypted at rest. Changing what the connection logs in with clears `isVerified` until the next successful test.",
     access: "user",
     body: ShopifyConnectionInputSchema,
     output: ShopifyConnectionSchema,
@@ -189,76 +263,114 @@ export const contract = {
   testAcumatica: endpoint({
     method: "POST",
     path: "/users/acumatica/test",
+    summary: "Test the Acumatica connection",
+    description:
+      "Logs in to Acumatica with the saved connection, logs out again and records the outcome in `isVerified`. 404 when no connection is saved; 502 with Acumatica's own reason when the login fails.",
     access: "user",
     output: AcumaticaConnectionSchema,
     defaultError: MESSAGES.connections.acumaticaTestFailed,
+    failures: ["missing", "conflict", "acumatica"],
   }),
   testShopify: endpoint({
     method: "POST",
     path: "/users/shopify/test",
+    summary: "Test the Shopify connection",
+    description:
+      "Reads the shop with the saved connection and records the outcome in `isVerified`. 404 when no connection is saved; 502 with Shopify's own reason when the call fails.",
     access: "user",
     output: ShopifyConnectionSchema,
     defaultError: MESSAGES.connections.shopifyTestFailed,
+    failures: ["missing", "conflict", "shopify"],
   }),
 
   plans: endpoint({
     method: "GET",
     path: "/subscriptions/plans",
+    summary: "List the plans",
+    description: "The subscription plans on offer, read from Stripe.",
     access: "user",
     output: v.array(PlanSchema),
     defaultError: MESSAGES.subscription.fetchPlansFailed,
+    failures: ["stripe", "billing", "session-only"],
   }),
   subscriptionStatus: endpoint({
     method: "GET",
     path: "/subscriptions/status",
+    summary: "Read the subscription",
+    description:
+      "The user's subscription and whether it grants access. After a Stripe Checkout, pass its `session_id`: the subscription it started is read from Stripe at once, before its webhook arrives.",
     access: "user",
     query: SubscriptionStatusQuerySchema,
     output: SubscriptionStatusSchema,
     defaultError: MESSAGES.subscription.fetchStatusFailed,
+    failures: ["missing", "stripe", "billing", "session-only"],
   }),
   createSubscription: endpoint({
     method: "POST",
     path: "/subscriptions/create",
+    summary: "Subscribe with a payment method",
+    description:
+      "Creates a Stripe subscription to the plan `priceId`, paid with `paymentMethodId`. One paid subscription per user (409 while one still bills) and one billing change at a time (409 while another runs); a declined card answers 402.",
     access: "user",
     body: CreateSubscriptionInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.createFailed,
+    failures: ["conflict", "payment", "stripe", "billing", "session-only"],
   }),
   cancelSubscription: endpoint({
     method: "POST",
     path: "/subscriptions/cancel",
+    summary: "Cancel the subscription",
+    description:
+      "Cancels at the end of the billing period (`cancelAtPeriodEnd`) or at once. 404 when there is no subscription, 409 when it has already ended.",
     access: "user",
     body: CancelSubscriptionInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.cancelFailed,
+    failures: ["missing", "conflict", "stripe", "billing", "session-only"],
   }),
   updateSubscription: endpoint({
     method: "POST",
     path: "/subscriptions/update",
+    summary: "Switch plans",
+    description:
+      "Moves the subscription to the plan `priceId`. 404 when there is no subscription, 409 when it has ended; a declined card answers 402.",
     access: "user",
     body: PriceIdInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.updateFailed,
+    failures: ["missing", "conflict", "payment", "stripe", "billing", "session-only"],
   }),
   createCheckoutSession: endpoint({
     method: "POST",
     path: "/subscriptions/create-checkout-session",
+    summary: "Start a Stripe Checkout",
+    description:
+      "Answers the URL of a Stripe Checkout page for the plan `priceId`. An open checkout for the same plan is handed out again; open ones for other plans are closed, so at most one can be paid.",
     access: "user",
     body: PriceIdInputSchema,
     output: CheckoutSessionSchema,
     defaultError: MESSAGES.subscription.checkoutFailed,
+    failures: ["conflict", "stripe", "billing", "session-only"],
   }),
   resumeSubscription: endpoint({
     method: "POST",
     path: "/subscriptions/resume",
+    summary: "Resume the subscription",
+    description:
+      "Undoes a cancellation at the period's end while the period lasts. 404 when there is no subscription, 409 when it has ended.",
     access: "user",
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.resumeFailed,
+    failures: ["missing", "conflict", "stripe", "billing", "session-only"],
   }),
 
   shopifyProducts: endpoint({
     method: "GET",
     path: "/shopify/products",
+    summary: "List the Shopify products",
+    description:
+      "A page of the cached Shopify catalog (filled by a pull), searched by SKU and sorted. Calls no Shopify API.",
     access: "subscriber",
     query: ShopifyProductQuerySchema,
     output: ShopifyProductListSchema,
@@ -267,6 +379,9 @@ export const contract = {
   acumaticaProducts: endpoint({
     method: "GET",
     path: "/acumatica/products",
+    summary: "List the Acumatica products",
+    description:
+      "A page of the cached Acumatica catalog (filled by a pull), searched by SKU and sorted. Calls no Acumatica API. The path with a trailing slash answers the same.",
     access: "subscriber",
     query: AcumaticaProductQuerySchema,
     output: AcumaticaProductListSchema,
@@ -275,36 +390,55 @@ export const contract = {
   syncShopifyProducts: endpoint({
     method: "POST",
     path: "/shopify/products/sync",
+    summary: "Pull the Shopify catalog",
+    description:
+      "Starts a job that reads every variant from Shopify (a bulk export for a large store) and replaces the cached catalog; its result is a `ShopifyPullResult`. Answers the job at once: follow it with `GET /jobs/{id}` or `GET /jobs/{id}/events`. 404 when no Shopify connection is saved; 409 names the pull already running in `jobId`.",
     access: "subscriber",
     output: JobStartedSchema,
     defaultError: MESSAGES.products.syncShopifyFailed,
+    failures: ["missing", "conflict", "job-running"],
   }),
   syncAcumaticaProducts: endpoint({
     method: "POST",
     path: "/acumatica/products/sync",
+    summary: "Pull the Acumatica catalog",
+    description:
+      "Starts a job that reads every stock and non-stock item and their warehouse quantities from Acumatica and replaces the cached catalog; its result is an `AcumaticaPullResult`. Answers the job at once: follow it with `GET /jobs/{id}` or `GET /jobs/{id}/events`. 404 when no Acumatica connection is saved; 409 names the pull already running in `jobId`.",
     access: "subscriber",
     output: JobStartedSchema,
     defaultError: MESSAGES.products.syncAcumaticaFailed,
+    failures: ["missing", "conflict", "job-running"],
   }),
 
   autoMap: endpoint({
     method: "POST",
     path: "/mapping/exact-sku",
+    summary: "Map identical SKUs",
+    description:
+      "Starts a job that maps every unmapped Shopify variant to the Acumatica item with the identical SKU; SKUs that appear twice on either side are skipped and listed. Its result is an `AutoMapResult`. Answers the job at once; 409 names the run already going in `jobId`.",
     access: "subscriber",
     output: JobStartedSchema,
     defaultError: MESSAGES.mapping.autoMapFailed,
+    failures: ["job-running"],
   }),
   manualMap: endpoint({
     method: "POST",
     path: "/mapping/manual",
+    summary: "Map a variant to an item",
+    description:
+      "Maps the Shopify variant `shopifyVariantId` to the Acumatica item `acumaticaProductId`. Each belongs to at most one mapping: 409 names the mapping in the way; 404 when either is not in the cached catalogs.",
     access: "subscriber",
     body: MappingInputSchema,
     output: MappingSchema,
     defaultError: MESSAGES.mapping.manualMapFailed,
+    failures: ["missing", "conflict"],
   }),
   unmapped: endpoint({
     method: "GET",
     path: "/mapping/unmapped",
+    summary: "List the unmapped products",
+    description:
+      "A bounded page of the Shopify variants and of the Acumatica items that are in no mapping, with the total of each list.",
     access: "subscriber",
     query: UnmappedQuerySchema,
     output: UnmappedSchema,
@@ -313,6 +447,9 @@ export const contract = {
   mappingHistory: endpoint({
     method: "GET",
     path: "/mapping/history",
+    summary: "List the mappings",
+    description:
+      "A page of the user's mappings, newest first, searched by either SKU, each with its last sync.",
     access: "subscriber",
     query: MappingHistoryQuerySchema,
     output: MappingHistorySchema,
@@ -321,6 +458,8 @@ export const contract = {
   mappingSelector: endpoint({
     method: "GET",
     path: "/mapping/selector",
+    summary: "Pick mappings",
+    description: "A page of 20 mappings for the schedule editor's selector, searched by SKU.",
     access: "subscriber",
     query: SelectorQuerySchema,
     output: MappingSelectorSchema,
@@ -329,6 +468,9 @@ export const contract = {
   mappingsByIds: endpoint({
     method: "POST",
     path: "/mapping/by-ids",
+    summary: "Read mappings by id",
+    description:
+      "The user's mappings among `mappingIds` (the schedule editor reads its selection with it); ids that are not the user's are left out.",
     access: "subscriber",
     body: MappingIdsInputSchema,
     output: MappingListSchema,
@@ -337,15 +479,21 @@ export const contract = {
   updateMapping: endpoint({
     method: "PUT",
     path: "/mapping/:id",
+    summary: "Change a mapping",
+    description:
+      "Points the mapping at another variant or item, under the same one-mapping-each rule as creating one: 409 names the mapping in the way.",
     access: "subscriber",
     params: IdParamsSchema,
     body: MappingInputSchema,
     output: MappingSchema,
     defaultError: MESSAGES.mapping.updateFailed,
+    failures: ["conflict"],
   }),
   deleteMapping: endpoint({
     method: "DELETE",
     path: "/mapping/:id",
+    summary: "Delete a mapping",
+    description: "Removes the mapping; the execution history that names it stays.",
     access: "subscriber",
     params: IdParamsSchema,
     output: OkSchema,
@@ -354,24 +502,35 @@ export const contract = {
   syncMapping: endpoint({
     method: "POST",
     path: "/mapping/:id/sync",
+    summary: "Sync one mapping",
+    description:
+      "Syncs this mapping now and answers each field's change: the ERP's price, MSRP and quantity go to Shopify as `syncOptions` says. With `dryRun` it answers the plan and writes nothing; otherwise the run is recorded in execution history. 502 names Shopify or Acumatica when one of them fails.",
     access: "subscriber",
     params: IdParamsSchema,
     body: SyncMappingInputSchema,
     output: SyncRunSchema,
     defaultError: MESSAGES.mapping.syncFailed,
+    failures: ["shopify", "acumatica"],
   }),
   syncMappings: endpoint({
     method: "POST",
     path: "/mapping/sync",
+    summary: "Sync many mappings",
+    description:
+      "Starts a job that syncs the mappings in `mappingIds`, or every mapping when it is left out, as one execution-history run; its result is a `SyncJobResult`. With `dryRun` it ends with the planned changes and writes nothing. 404 lists the ids that are not the user's; 409 names the sync already running in `jobId`.",
     access: "subscriber",
     body: SyncMappingsInputSchema,
     output: JobStartedSchema,
     defaultError: MESSAGES.mapping.syncFailed,
+    failures: ["missing", "job-running"],
   }),
 
   createSchedule: endpoint({
     method: "POST",
     path: "/mapping-schedule",
+    summary: "Create a schedule",
+    description:
+      "A schedule syncs its mappings at its times (hourly, daily, weekly or monthly), read as wall-clock times in its IANA `timezone`.",
     access: "subscriber",
     body: ScheduleInputSchema,
     output: ScheduleSchema,
@@ -380,6 +539,8 @@ export const contract = {
   listSchedules: endpoint({
     method: "GET",
     path: "/mapping-schedule",
+    summary: "List the schedules",
+    description: "A page of the user's schedules with their next run, searched by name.",
     access: "subscriber",
     query: ScheduleListQuerySchema,
     output: ScheduleListSchema,
@@ -388,6 +549,8 @@ export const contract = {
   setScheduleStatus: endpoint({
     method: "PUT",
     path: "/mapping-schedule/:id/status",
+    summary: "Turn a schedule on or off",
+    description: "Sets `status`; an active schedule gets its next run time, an inactive one none.",
     access: "subscriber",
     params: IdParamsSchema,
     body: ScheduleStatusInputSchema,
@@ -397,6 +560,8 @@ export const contract = {
   updateSchedule: endpoint({
     method: "PUT",
     path: "/mapping-schedule/:id",
+    summary: "Change a schedule",
+    description: "Replaces the schedule's settings; its next run is computed again.",
     access: "subscriber",
     params: IdParamsSchema,
     body: ScheduleInputSchema,
@@ -406,6 +571,8 @@ export const contract = {
   deleteSchedule: endpoint({
     method: "DELETE",
     path: "/mapping-schedule/:id",
+    summary: "Delete a schedule",
+    description: "Removes the schedule; the runs it made stay in execution history.",
     access: "subscriber",
     params: IdParamsSchema,
     output: OkSchema,
@@ -415,6 +582,8 @@ export const contract = {
   settings: endpoint({
     method: "GET",
     path: "/settings",
+    summary: "Read the settings",
+    description: "The quantity and price mapping settings together.",
     access: "user",
     output: SettingsSchema,
     defaultError: MESSAGES.settings.fetchFailed,
@@ -422,6 +591,8 @@ export const contract = {
   quantityMapping: endpoint({
     method: "GET",
     path: "/settings/quantity-mapping",
+    summary: "Read the quantity mapping",
+    description: "Which Acumatica quantity sets which Shopify quantity.",
     access: "user",
     output: QuantityMappingResultSchema,
     defaultError: MESSAGES.settings.fetchFailed,
@@ -429,6 +600,8 @@ export const contract = {
   saveQuantityMapping: endpoint({
     method: "PUT",
     path: "/settings/quantity-mapping",
+    summary: "Save the quantity mapping",
+    description: "Sets which Acumatica quantity sets which Shopify quantity; later syncs use it.",
     access: "user",
     body: QuantityMappingSchema,
     output: QuantityMappingResultSchema,
@@ -437,6 +610,8 @@ export const contract = {
   priceMapping: endpoint({
     method: "GET",
     path: "/settings/price-mapping",
+    summary: "Read the price mapping",
+    description: "Which ERP prices go to the Shopify price and compare-at price.",
     access: "user",
     output: PriceMappingResultSchema,
     defaultError: MESSAGES.settings.fetchFailed,
@@ -444,6 +619,8 @@ export const contract = {
   savePriceMapping: endpoint({
     method: "PUT",
     path: "/settings/price-mapping",
+    summary: "Save the price mapping",
+    description: "Sets which ERP prices go to the Shopify price and compare-at price; later syncs use it.",
     access: "user",
     body: PriceMappingSchema,
     output: PriceMappingResultSchema,
@@ -453,6 +630,9 @@ export const contract = {
   executionHistory: endpoint({
     method: "GET",
     path: "/execution-history",
+    summary: "List the sync runs",
+    description:
+      "A page of execution history, newest first: each run's trigger, outcome and counts. Answers at the top level (`histories`, `total`, `page`, `totalPages`), not in `data`.",
     access: "subscriber",
     query: ExecutionHistoryQuerySchema,
     output: ExecutionHistoryListSchema,
@@ -462,6 +642,9 @@ export const contract = {
   executionHistoryEntry: endpoint({
     method: "GET",
     path: "/execution-history/:id",
+    summary: "Read one sync run",
+    description:
+      "One run with the outcome of every mapping in it: old and new values, or the outside system's own error text.",
     access: "subscriber",
     params: IdParamsSchema,
     output: ExecutionHistorySchema,
@@ -471,6 +654,9 @@ export const contract = {
   job: endpoint({
     method: "GET",
     path: "/jobs/:id",
+    summary: "Read a job",
+    description:
+      "A job's state and progress. Once it has succeeded, `result` holds what it did, shaped by its `kind`. For live progress open `GET /jobs/{id}/events`.",
     access: "user",
     params: IdParamsSchema,
     output: JobSchema,
@@ -482,25 +668,37 @@ export const contract = {
   createToken: endpoint({
     method: "POST",
     path: "/tokens",
+    summary: "Create a personal API token",
+    description:
+      "Creates a long-lived Bearer token (`sbk_` and 43 base64url characters) for scripts, cron and the CLI, and answers it once: the server keeps only its SHA-256. `expiresInDays` (1 to 3650) sets its end; left out, it never expires. At most 50 per account (409). Needs a signed-in session: a personal token cannot create another (403).",
     access: "user",
     body: CreateTokenInputSchema,
     output: CreatedTokenSchema,
     defaultError: MESSAGES.tokens.createFailed,
+    failures: ["conflict", "session-only"],
   }),
   listTokens: endpoint({
     method: "GET",
     path: "/tokens",
+    summary: "List personal API tokens",
+    description:
+      "The user's personal API tokens with their visible `prefix`, creation, expiry and `lastUsedAt` (written at most once a minute); never the token itself. Needs a signed-in session (403 for a personal token).",
     access: "user",
     output: PersonalTokenListSchema,
     defaultError: MESSAGES.tokens.fetchFailed,
+    failures: ["session-only"],
   }),
   revokeToken: endpoint({
     method: "DELETE",
     path: "/tokens/:id",
+    summary: "Revoke a personal API token",
+    description:
+      "Deletes the token: the next request made with it answers 401. Another user's token id answers 404. Needs a signed-in session (403 for a personal token).",
     access: "user",
     params: IdParamsSchema,
     output: OkSchema,
     defaultError: MESSAGES.tokens.revokeFailed,
+    failures: ["session-only"],
   }),
 } as const satisfies Record<string, Endpoint>;
 

@@ -57,7 +57,7 @@ function conversion(side: SchemaSide): ConversionConfig {
     typeMode: side,
     // Unsupported parts are left out instead of thrown; the overrides below keep what they can.
     errorMode: "ignore",
-    overrideSchema: requireWhatCannotBeLeftOut,
+    overrideSchema: (context) => discriminate(context) ?? requireWhatCannotBeLeftOut(context),
     overrideAction: keepWhatActionsSay,
     overrideRef: ({ referenceId }) => `${COMPONENT_PREFIX}${referenceId}`,
   };
@@ -83,6 +83,32 @@ function requireWhatCannotBeLeftOut({ valibotSchema, jsonSchema }: OverrideSchem
     }
   }
   return { ...jsonSchema, properties, required: Object.keys(entries).filter((key) => required.has(key)) };
+}
+
+/**
+ * A variant whose options are all components becomes OpenAPI's `oneOf` with a `discriminator`:
+ * readers and generated clients tell the options apart by the key instead of trying each.
+ */
+function discriminate({ valibotSchema, jsonSchema }: OverrideSchemaContext): JsonSchema | null {
+  if (valibotSchema.type !== "variant" || !("key" in valibotSchema) || !("options" in valibotSchema))
+    return null;
+  const key = valibotSchema.key;
+  const options = valibotSchema.options;
+  if (typeof key !== "string" || !Array.isArray(options) || !jsonSchema.oneOf) return null;
+  const mapping: Record<string, string> = {};
+  for (const [index, option] of options.entries()) {
+    const ref = jsonSchema.oneOf[index];
+    const tag = objectEntries(option)?.[key];
+    if (typeof ref !== "object" || typeof ref.$ref !== "string") return null;
+    if (tag?.type !== "literal" || !("literal" in tag)) return null;
+    mapping[String(tag.literal)] = ref.$ref;
+  }
+  // OpenAPI's keyword, not JSON Schema's: the converter's type does not know it.
+  const discriminated: JsonSchema & { discriminator: object } = {
+    ...jsonSchema,
+    discriminator: { propertyName: key, mapping },
+  };
+  return discriminated;
 }
 
 /** A valibot object schema's entries; the `*object*` schemas keep every entry as a schema. */

@@ -2,9 +2,17 @@ import type { JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { contract, type Endpoint, type HttpMethod } from "./contract.ts";
 import { COMPONENT_PREFIX, isSideIndependent, toOpenApiComponents, toOpenApiSchema } from "./json-schema.ts";
-import { MESSAGES } from "./messages.ts";
+import { answerKeys, errorResponses, type OpenApiResponse } from "./openapi-answers.ts";
+import {
+  JOB_EVENTS_PATH,
+  jobEventsOperation,
+  outsideSchemas,
+  STRIPE_WEBHOOK_PATH,
+  stripeWebhookOperation,
+} from "./openapi-outside.ts";
 import * as auth from "./schemas/auth.ts";
 import * as billing from "./schemas/billing.ts";
+import { STRIPE_WEBHOOK_EVENTS } from "./schemas/billing.ts";
 import * as common from "./schemas/common.ts";
 import * as connections from "./schemas/connections.ts";
 import * as history from "./schemas/history.ts";
@@ -16,75 +24,132 @@ import * as settings from "./schemas/settings.ts";
 import * as system from "./schemas/system.ts";
 
 type Method = Lowercase<HttpMethod>;
-type Reference = { $ref: string };
 type JsonContent = { "application/json": { schema: JsonSchema } };
 
 export interface OpenApiParameter {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header";
   required: boolean;
+  description?: string;
   schema: JsonSchema;
-}
-
-export interface OpenApiResponse {
-  description: string;
-  content?: JsonContent;
 }
 
 export interface OpenApiOperation {
   operationId: string;
   tags: string[];
+  summary: string;
+  description: string;
   security?: Record<string, string[]>[];
   parameters?: OpenApiParameter[];
   requestBody?: { required: boolean; content: JsonContent };
-  responses: Record<string, OpenApiResponse | Reference>;
+  responses: Record<string, OpenApiResponse>;
 }
+
+type SecurityScheme =
+  | { type: "http"; scheme: "bearer"; bearerFormat: "JWT"; description: string }
+  | { type: "apiKey"; in: "query"; name: string; description: string };
 
 export interface OpenApiDocument {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
-  servers: { url: string }[];
+  info: { title: string; version: string; summary: string; description: string };
+  servers: { url: string; description: string }[];
+  security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<Method, OpenApiOperation>>>;
   components: {
     schemas: Record<string, JsonSchema>;
-    responses: Record<string, OpenApiResponse>;
-    securitySchemes: Record<string, { type: "http"; scheme: "bearer"; bearerFormat: "JWT" }>;
+    securitySchemes: Record<string, SecurityScheme>;
   };
 }
 
 const BEARER = "bearerAuth";
+const QUERY_TOKEN = "queryToken";
+
+/** Tags by a path's first segment, in the order the reference shows them. */
+const TAGS: Record<string, { name: string; description: string }> = {
+  health: { name: "System", description: "Health and, in sandbox mode, the demo connection." },
+  sandbox: { name: "System", description: "Health and, in sandbox mode, the demo connection." },
+  auth: { name: "Authentication", description: "Accounts, sign-in and Bearer tokens." },
+  users: { name: "Connections", description: "The Shopify and Acumatica connections and their tests." },
+  subscriptions: { name: "Subscriptions", description: "Plans and the Stripe subscription." },
+  shopify: { name: "Products", description: "The cached Shopify and Acumatica catalogs and their pulls." },
+  acumatica: { name: "Products", description: "The cached Shopify and Acumatica catalogs and their pulls." },
+  mapping: { name: "Mapping", description: "Which Shopify variant each Acumatica item feeds, and syncs." },
+  "mapping-schedule": { name: "Schedules", description: "Syncs that run on their own, at set times." },
+  settings: { name: "Settings", description: "Which ERP prices and quantities go to Shopify." },
+  "execution-history": {
+    name: "Execution history",
+    description: "Every sync run and each mapping's outcome.",
+  },
+  jobs: {
+    name: "Jobs",
+    description: "Long work (pulls, auto mapping, many-mapping syncs) and its progress.",
+  },
+  webhooks: { name: "Webhooks", description: "Calls from Stripe." },
+};
+
+const DESCRIPTION = [
+  "Keeps a Shopify store's prices and stock in line with an Acumatica ERP.",
+  "",
+  "Every call but sign-in, registration, token renewal and health sends `Authorization: Bearer <token>`. " +
+    "Products, mapping, schedules and execution history also need an active or trialing subscription " +
+    "(otherwise 403).",
+  "",
+  "A success answers `{ data, message? }` (execution history and the Stripe webhook answer at the top " +
+    "level); a failure answers `{ message, code, errors? }`, `errors` listing `{ path, message }` per " +
+    "field for bad input. Long work answers a job at once; follow it with `GET /jobs/{id}` or its event " +
+    "stream `GET /jobs/{id}/events`.",
+].join("\n");
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the contract: one operation per entry
- * (operationId = the contract key), inputs described as a client sends them, outputs as the
- * server answers. `serverUrl` is the API's base (origin plus `/api`); by default `/api`, relative
- * to wherever the document is served.
+ * (operationId = the contract key, summary and description from it, every failure it can answer),
+ * plus the job event stream and Stripe's webhook. Inputs are described as a client sends them,
+ * outputs as the server answers. `serverUrl` is the API's base (origin plus `/api`); by default
+ * `/api`, relative to wherever the document is served.
  */
 export function openApiDocument(options: { version: string; serverUrl?: string }): OpenApiDocument {
-  const named = { ...namedSchemas(), ...errorSchemas() };
+  const named = { ...namedSchemas(), ...errorSchemas(), ...outsideSchemas() };
   const paths: OpenApiDocument["paths"] = {};
   const endpoints: Record<string, Endpoint> = contract;
   for (const [name, endpoint] of Object.entries(endpoints)) {
     const path = openApiPath(endpoint.path);
     paths[path] = { ...paths[path], [methodKey(endpoint.method)]: operation(name, endpoint, named) };
   }
-  const responses = errorResponses();
+  paths[JOB_EVENTS_PATH] = { get: jobEventsOperation({ bearer: BEARER, queryToken: QUERY_TOKEN }) };
+  paths[STRIPE_WEBHOOK_PATH] = { post: stripeWebhookOperation(STRIPE_WEBHOOK_EVENTS) };
+  const usedTags = new Set(
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags)),
+  );
+  const tags = [...new Map(Object.values(TAGS).map((tag) => [tag.name, tag])).values()];
   return {
     openapi: "3.1.0",
     info: {
       title: "Stockbridge API",
       version: options.version,
-      description:
-        "Keeps a Shopify store's prices and stock in line with an Acumatica ERP. Success answers " +
-        "`{ data }` (execution history answers at the top level); failure answers " +
-        "`{ message, code, errors? }`.",
+      summary: "Shopify prices and stock kept in line with an Acumatica ERP.",
+      description: DESCRIPTION,
     },
-    servers: [{ url: options.serverUrl ?? "/api" }],
+    servers: [{ url: options.serverUrl ?? "/api", description: "This server" }],
+    security: [{ [BEARER]: [] }],
+    tags: tags.filter((tag) => usedTags.has(tag.name)),
     paths,
     components: {
-      schemas: referencedSchemas({ paths, responses }, toOpenApiComponents(named)),
-      responses,
-      securitySchemes: { [BEARER]: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      schemas: referencedSchemas(paths, components(named)),
+      securitySchemes: {
+        [BEARER]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "The token that sign-in, registration and token renewal answer.",
+        },
+        [QUERY_TOKEN]: {
+          type: "apiKey",
+          in: "query",
+          name: "token",
+          description: "The same token as a query parameter, for `EventSource`, which cannot send headers.",
+        },
+      },
     },
   };
 }
@@ -108,8 +173,11 @@ function operation(
   const body = endpoint.body;
   return {
     operationId: name,
-    tags: [endpoint.path.split("/")[1] ?? "api"],
-    ...(endpoint.access === "public" ? {} : { security: [{ [BEARER]: [] }] }),
+    tags: [TAGS[endpoint.path.split("/")[1] ?? ""]?.name ?? "System"],
+    summary: endpoint.summary,
+    description: endpoint.description,
+    // The document's default is the Bearer token; public endpoints take none.
+    ...(endpoint.access === "public" ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
@@ -152,52 +220,24 @@ function propertyOf(shape: JsonSchema, name: string): JsonSchema {
   return typeof property === "object" ? property : { type: "string" };
 }
 
-/** What each endpoint can answer, as far as the contract tells: its inputs, access and path. */
+/** The success answer, then every failure the endpoint can give (see `answerKeys`). */
 function responses(
   endpoint: Endpoint,
   named: Record<string, v.GenericSchema>,
 ): OpenApiOperation["responses"] {
   const output = toOpenApiSchema(endpoint.output, { side: "output", named });
   const topLevel = endpoint.envelope === "top-level";
-  const hasInput = Boolean(endpoint.params || endpoint.query || endpoint.body);
   return {
     200: {
-      description: topLevel ? "The result." : "The result, in `data`.",
+      description: topLevel ? "The result, at the top level." : "The result, in `data`.",
       content: json(topLevel ? output : { type: "object", properties: { data: output }, required: ["data"] }),
     },
-    ...(hasInput ? { 400: response("ValidationFailed") } : {}),
-    ...(endpoint.access === "public" ? {} : { 401: response("Unauthorized") }),
-    ...(endpoint.access === "subscriber" ? { 403: response("SubscriptionRequired") } : {}),
-    ...(endpoint.params ? { 404: response("NotFound") } : {}),
-    ...(endpoint.body ? { 413: response("PayloadTooLarge") } : {}),
-    default: response("Error"),
+    ...errorResponses(answerKeys(endpoint)),
   };
-}
-
-function response(name: string): Reference {
-  return { $ref: `#/components/responses/${name}` };
 }
 
 function json(schema: JsonSchema): JsonContent {
   return { "application/json": { schema } };
-}
-
-function errorResponses(): Record<string, OpenApiResponse> {
-  const error = json({ $ref: `${COMPONENT_PREFIX}ErrorBody` });
-  return {
-    ValidationFailed: {
-      description: "Bad input: `message` is the first problem, `errors` lists each one with its path.",
-      content: json({ $ref: `${COMPONENT_PREFIX}ValidationErrorBody` }),
-    },
-    Unauthorized: { description: "No Bearer token, or an invalid or expired one.", content: error },
-    SubscriptionRequired: { description: MESSAGES.access.subscriptionRequired, content: error },
-    NotFound: { description: "No such row, or it belongs to another user.", content: error },
-    PayloadTooLarge: { description: "The request body is over the size limit.", content: error },
-    Error: {
-      description: "Any other failure (409 conflict, 429 rate limited, 502 an outside system failed).",
-      content: error,
-    },
-  };
 }
 
 /** The failure envelope every error answers (built per call: no work at import time). */
@@ -210,7 +250,21 @@ function errorSchemas(): Record<string, v.GenericSchema> {
     // Loose: some failures add fields (a 409 for a busy job names its `jobId`).
     ErrorBody: v.looseObject({ message, code, errors: v.optional(v.array(FieldIssue)) }),
     ValidationErrorBody: v.looseObject({ message, code, errors: v.array(FieldIssue) }),
+    JobRunningErrorBody: v.looseObject({
+      message,
+      code,
+      jobId: v.pipe(v.string(), v.description("The running job: follow it with GET /jobs/{id}.")),
+    }),
   };
+}
+
+/**
+ * Each named schema as a component. `Job` is documented by `TypedJob`: the same fields, with
+ * `result` typed by `kind` (one of the per-kind job components, told apart by `kind`).
+ */
+function components(named: Record<string, v.GenericSchema>): Record<string, JsonSchema> {
+  const converted = toOpenApiComponents(named);
+  return { ...converted, Job: toOpenApiSchema(jobs.TypedJobSchema, { side: "output", named }) };
 }
 
 /**
@@ -235,6 +289,8 @@ function namedSchemas(): Record<string, v.GenericSchema> {
   for (const module of modules) {
     for (const [exportName, value] of Object.entries(module)) {
       if (!exportName.endsWith("Schema") || !isSchema(value) || !isSideIndependent(value)) continue;
+      // Shown as `Job` (see `components`): a component of its own would repeat it.
+      if (value === jobs.TypedJobSchema) continue;
       named[exportName.slice(0, -"Schema".length)] = value;
     }
   }

@@ -70,7 +70,10 @@ describe("openApiDocument", () => {
   it("has one operation per contract endpoint, with its method, path and key as operationId", () => {
     const document = openApiDocument({ version: "1.2.3" });
     const found = operations(document);
-    expect(found.map((entry) => entry.operation.operationId).sort()).toEqual(Object.keys(contract).sort());
+    // Beside the contract: the job event stream and Stripe's webhook, which the edge registers itself.
+    expect(found.map((entry) => entry.operation.operationId).sort()).toEqual(
+      [...Object.keys(contract), "jobEvents", "stripeWebhook"].sort(),
+    );
     for (const [name, endpoint] of Object.entries(contract)) {
       const matches = found.filter((entry) => entry.operation.operationId === name);
       expect(matches).toHaveLength(1);
@@ -83,8 +86,10 @@ describe("openApiDocument", () => {
   it("asks a subscriber endpoint for a Bearer token and documents 401 and the subscription 403", () => {
     const document = openApiDocument({ version: "1.2.3" });
     const products = operationOf(document, "shopifyProducts");
-    expect(products.security).toEqual([{ bearerAuth: [] }]);
-    expect(document.components.securitySchemes.bearerAuth).toEqual({
+    // The document's default security applies: the operation names none of its own.
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(products.security).toBeUndefined();
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
       type: "http",
       scheme: "bearer",
       bearerFormat: "JWT",
@@ -97,11 +102,11 @@ describe("openApiDocument", () => {
   it("documents 401 but no 403 for a signed-in endpoint, and neither for a public one", () => {
     const document = openApiDocument({ version: "1.2.3" });
     const me = operationOf(document, "me");
-    expect(me.security).toEqual([{ bearerAuth: [] }]);
+    expect(me.security).toBeUndefined();
     expect(Object.keys(me.responses)).toContain("401");
     expect(Object.keys(me.responses)).not.toContain("403");
     const health = operationOf(document, "health");
-    expect(health.security).toBeUndefined();
+    expect(health.security).toEqual([]);
     expect(Object.keys(health.responses)).not.toContain("401");
   });
 
@@ -171,7 +176,7 @@ describe("openApiDocument", () => {
     const document = openApiDocument({ version: "1.2.3", serverUrl: "https://stock.example/api" });
     expect(document.openapi).toBe("3.1.0");
     expect(document.info).toMatchObject({ title: "Stockbridge API", version: "1.2.3" });
-    expect(document.servers).toEqual([{ url: "https://stock.example/api" }]);
+    expect(document.servers).toEqual([{ url: "https://stock.example/api", description: "This server" }]);
     expect(JSON.parse(JSON.stringify(document))).toEqual(document);
     for (const [path, item] of Object.entries(document.paths)) {
       expect(path).toMatch(/^\/[\w\-/{}]*$/);

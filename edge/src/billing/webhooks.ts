@@ -1,19 +1,9 @@
+import { STRIPE_WEBHOOK_EVENTS } from "@stockbridge/shared";
 import { BillingNotConfiguredError } from "./errors.ts";
 import type { BillingRepo } from "./repo.ts";
 import type { StripeGateway, WebhookEventView } from "./stripe-gateway.ts";
 import { idOf } from "./stripe-objects.ts";
 import type { SubscriptionStore } from "./subscription-store.ts";
-
-/** The events this app listens to; anything else is acknowledged and ignored. */
-export const HANDLED_EVENTS = [
-  "checkout.session.completed",
-  "checkout.session.async_payment_succeeded",
-  "customer.subscription.created",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "customer.subscription.paused",
-  "customer.subscription.resumed",
-] as const;
 
 /**
  * Stripe webhooks: verified on the raw body, each event id applied once. Events only say *which*
@@ -52,7 +42,7 @@ export function createWebhookProcessor(deps: {
   }
 
   async function apply(gateway: StripeGateway, event: WebhookEventView): Promise<void> {
-    if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return;
+    if (!(STRIPE_WEBHOOK_EVENTS as readonly string[]).includes(event.type)) return;
     const isCheckout = event.type.startsWith("checkout.session.");
     const subscriptionId = isCheckout ? idOf(event.object.subscription) : idOf(event.object.id);
     if (!subscriptionId) return;

@@ -1,4 +1,4 @@
-import type { Job } from "@stockbridge/shared";
+import type { Job, JobResult } from "@stockbridge/shared";
 import { AppError, ConflictError, describeError, NotFoundError } from "../http/errors.ts";
 import type { JobKind, JobsRepo } from "./repo.ts";
 
@@ -17,10 +17,11 @@ export interface JobContext {
   progress(update: JobProgress): void;
 }
 
-export interface JobOutcome {
+export interface JobOutcome<K extends JobKind = JobKind> {
   /** Shown by the screens (e.g. the spec's toast); null for none. */
   message?: string | null;
-  result: Record<string, unknown>;
+  /** Typed by the job's kind: what the OpenAPI document promises a succeeded job of that kind holds. */
+  result: JobResult<K>;
   /**
    * Housekeeping the result does not wait for (a pull's search index): run once the job is
    * recorded as done, still counted by `idle()`; a failure is logged and leaves the job as it is.
@@ -28,7 +29,7 @@ export interface JobOutcome {
   afterwards?: () => Promise<void>;
 }
 
-export type JobWork = (context: JobContext) => Promise<JobOutcome>;
+export type JobWork<K extends JobKind = JobKind> = (context: JobContext) => Promise<JobOutcome<K>>;
 
 export interface JobRunnerDeps {
   repo: JobsRepo;
@@ -92,10 +93,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return job;
   }
 
-  async function start(
+  async function start<K extends JobKind>(
     userId: string,
-    kind: JobKind,
-    work: JobWork,
+    kind: K,
+    work: JobWork<K>,
     options: { busyMessage: string; phase?: string },
   ): Promise<Job> {
     await recoverStale();

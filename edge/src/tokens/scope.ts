@@ -7,7 +7,7 @@ import type { Caller } from "../http/types.ts";
  * (a leaked token must not mint its own successors or hide itself), change the password, sign out
  * (it has no session: revoking is how it ends) or touch billing. Everything else its owner may call.
  */
-const REFUSED: Partial<Record<EndpointName, string>> = {
+export const SESSION_ONLY: Partial<Record<EndpointName, string>> = {
   createToken: personalTokenCannot("create API tokens"),
   listTokens: personalTokenCannot("list API tokens"),
   revokeToken: personalTokenCannot("revoke API tokens"),
@@ -25,6 +25,6 @@ const REFUSED: Partial<Record<EndpointName, string>> = {
 /** Throws a 403 naming the action when a personal API token calls an endpoint it may not use. */
 export function checkTokenScope(caller: Caller, endpoint: EndpointName): void {
   if (caller.personalTokenId === null) return;
-  const refusal = REFUSED[endpoint];
+  const refusal = SESSION_ONLY[endpoint];
   if (refusal) throw new ForbiddenError(refusal, "PERSONAL_TOKEN_FORBIDDEN");
 }

@@ -1,5 +1,19 @@
 import * as v from "valibot";
 
+/**
+ * The Stripe events the webhook applies; anything else is acknowledged and ignored. Here, not in
+ * the edge, because the API document lists them too.
+ */
+export const STRIPE_WEBHOOK_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.subscription.paused",
+  "customer.subscription.resumed",
+] as const;
+
 export const SubscriptionSchema = v.object({
   /** The plan's Stripe price id. */
   planId: v.string(),

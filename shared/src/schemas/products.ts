@@ -79,3 +79,39 @@ export const ShopifyProductListSchema = productList(ShopifyProductSchema);
 export type ShopifyProductList = v.InferOutput<typeof ShopifyProductListSchema>;
 export const AcumaticaProductListSchema = productList(AcumaticaProductSchema);
 export type AcumaticaProductList = v.InferOutput<typeof AcumaticaProductListSchema>;
+
+/** What a catalog pull did to the cached catalog (the swap of the staged rows). */
+const PullCountsEntries = {
+  total: v.pipe(v.number(), v.description("Products in the catalog after the pull.")),
+  added: v.number(),
+  updated: v.pipe(v.number(), v.description("Rows whose values changed.")),
+  unchanged: v.number(),
+  removed: v.pipe(v.number(), v.description("Rows gone from the outside system since the last pull.")),
+  calls: v.pipe(v.number(), v.description("HTTP calls the pull made.")),
+  waitedMs: v.pipe(v.number(), v.description("Time spent waiting on rate limits or backing off, in ms.")),
+};
+
+/** `job.result` of a "shopify-pull" job. */
+export const ShopifyPullResultSchema = v.object({
+  ...PullCountsEntries,
+  skippedWithoutSku: v.pipe(v.number(), v.description("Variants without an SKU: they cannot be mapped.")),
+  mode: v.pipe(
+    v.picklist(["paged", "bulk"]),
+    v.description("Paged reads, or a bulk export for a large store."),
+  ),
+  servedApiVersion: v.pipe(v.nullable(v.string()), v.description("The Admin API version Shopify served.")),
+  points: v.pipe(v.number(), v.description("GraphQL cost points spent.")),
+  throttled: v.pipe(v.number(), v.description("Calls Shopify answered THROTTLED (then retried).")),
+  exportWaitMs: v.pipe(v.number(), v.description("Time spent waiting for a bulk export, in ms.")),
+});
+export type ShopifyPullResult = v.InferOutput<typeof ShopifyPullResultSchema>;
+
+/** `job.result` of an "acumatica-pull" job. */
+export const AcumaticaPullResultSchema = v.object({
+  ...PullCountsEntries,
+  stockItems: v.number(),
+  nonStockItems: v.number(),
+  quantityRows: v.pipe(v.number(), v.description("Warehouse quantity rows read and summed.")),
+  retries: v.number(),
+});
+export type AcumaticaPullResult = v.InferOutput<typeof AcumaticaPullResultSchema>;
