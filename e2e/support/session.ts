@@ -1,7 +1,7 @@
 import { createApiClient, TOKEN_STORAGE_KEY, type User } from "@stockbridge/shared";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { newIdentity, type Session } from "./browser.ts";
+import { newIdentity, recordToasts, type Session } from "./browser.ts";
 
 export interface SignedInSession extends Session {
   user: User;
@@ -36,6 +36,7 @@ export async function openSignedInSession(
       origins: [{ origin: appUrl, localStorage: [{ name: TOKEN_STORAGE_KEY, value: token }] }],
     },
   });
+  await recordToasts(context);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page, appUrl, user, token, identity, close: () => context.close() };
@@ -46,9 +47,21 @@ export function storedToken(page: Page): Promise<string | null> {
   return page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
 }
 
-/** Waits for a toast (sonner) whose text contains `text`. */
+/**
+ * Waits until a toast (sonner) whose text contains `text` has been shown on the page since it
+ * loaded, seen or not: it may already be gone (see recordToasts). Wait for the lasting state the
+ * action leaves as well wherever there is one.
+ */
 export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.locator("[data-sonner-toast]", { hasText: text }).first().waitFor({ state: "visible" });
+  await page.waitForFunction(
+    (wanted) => (window.__shownToasts ?? []).some((shown) => shown.includes(wanted)),
+    text,
+  );
+}
+
+/** The texts of every toast shown on the page since it loaded, oldest first. */
+export function toastsShown(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window.__shownToasts ?? [])]);
 }
 
 /** Waits until the page's path is `path` (query string ignored). */
