@@ -1,10 +1,20 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 
+/** What recordTransients keeps: each transient thing by kind, in the order it showed. */
+export interface ShownTransients {
+  /** Every toast's text. */
+  toast: string[];
+  /** Every progress bar's accessible name (aria-label). */
+  progressbar: string[];
+  /** The text of every button seen disabled (a "Saving..." or "Fetching..." state). */
+  disabledButton: string[];
+}
+
 declare global {
   interface Window {
-    /** Kept by recordToasts: the text of every toast shown since the page loaded. */
-    __shownToasts?: string[];
+    /** Kept by recordTransients since the page loaded. */
+    __shown?: ShownTransients;
   }
 }
 
@@ -44,7 +54,7 @@ export async function openSession(
     baseURL: appUrl,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
-  await recordToasts(context);
+  await recordTransients(context);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return {
@@ -56,25 +66,38 @@ export async function openSession(
 }
 
 /**
- * Keeps, in each page of the context, the text of every toast shown since the page loaded
- * (`window.__shownToasts`). A toast is transient: it can come and go while the test is still busy
- * with an earlier step (a slow click round trip on a loaded machine), so tests look it up in this
- * lasting record (expectToast) instead of hoping to catch it on screen.
+ * Keeps, in each page of the context, a record of the transient things shown since the page loaded
+ * (`window.__shown`): toasts, progress bars, disabled busy buttons. They can come and go while the
+ * test is still busy with an earlier step (a slow round trip to the browser on a loaded machine),
+ * so tests look them up in this lasting record (expectShown, expectToast) instead of hoping to
+ * catch them on screen.
  */
-export async function recordToasts(context: BrowserContext): Promise<void> {
+export async function recordTransients(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const shown: string[] = [];
+    const shown: ShownTransients = { toast: [], progressbar: [], disabledButton: [] };
     const seen = new WeakMap<Element, string>();
-    Object.defineProperty(window, "__shownToasts", { value: shown });
-    const record = () => {
-      for (const toast of document.querySelectorAll("[data-sonner-toast]")) {
-        const text = toast.textContent ?? "";
-        if (seen.get(toast) === text) continue;
-        seen.set(toast, text);
-        shown.push(text);
-      }
+    Object.defineProperty(window, "__shown", { value: shown });
+    const note = (kind: keyof ShownTransients, element: Element, text: string) => {
+      const key = `${kind}:${text}`;
+      if (seen.get(element) === key) return;
+      seen.set(element, key);
+      shown[kind].push(text);
     };
-    new MutationObserver(record).observe(document, { childList: true, subtree: true, characterData: true });
+    const record = () => {
+      for (const toast of document.querySelectorAll("[data-sonner-toast]"))
+        note("toast", toast, toast.textContent ?? "");
+      for (const bar of document.querySelectorAll('[role="progressbar"]'))
+        note("progressbar", bar, bar.getAttribute("aria-label") ?? "");
+      for (const button of document.querySelectorAll("button:disabled"))
+        note("disabledButton", button, button.textContent?.trim() ?? "");
+    };
+    new MutationObserver(record).observe(document, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ["disabled", "aria-label"],
+    });
   });
 }
 

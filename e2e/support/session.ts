@@ -1,7 +1,7 @@
 import { createApiClient, TOKEN_STORAGE_KEY, type User } from "@stockbridge/shared";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { newIdentity, recordToasts, type Session } from "./browser.ts";
+import { newIdentity, recordTransients, type Session, type ShownTransients } from "./browser.ts";
 
 export interface SignedInSession extends Session {
   user: User;
@@ -36,7 +36,7 @@ export async function openSignedInSession(
       origins: [{ origin: appUrl, localStorage: [{ name: TOKEN_STORAGE_KEY, value: token }] }],
     },
   });
-  await recordToasts(context);
+  await recordTransients(context);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page, appUrl, user, token, identity, close: () => context.close() };
@@ -49,19 +49,24 @@ export function storedToken(page: Page): Promise<string | null> {
 
 /**
  * Waits until a toast (sonner) whose text contains `text` has been shown on the page since it
- * loaded, seen or not: it may already be gone (see recordToasts). Wait for the lasting state the
- * action leaves as well wherever there is one.
+ * loaded, seen or not: it may already be gone (see recordTransients). Wait for the lasting state
+ * the action leaves as well wherever there is one.
  */
-export async function expectToast(page: Page, text: string): Promise<void> {
+export function expectToast(page: Page, text: string): Promise<void> {
+  return expectShown(page, "toast", text);
+}
+
+/** Waits until a transient thing of this kind whose text contains `text` has been shown. */
+export async function expectShown(page: Page, kind: keyof ShownTransients, text: string): Promise<void> {
   await page.waitForFunction(
-    (wanted) => (window.__shownToasts ?? []).some((shown) => shown.includes(wanted)),
-    text,
+    ([kind, wanted]) => (window.__shown?.[kind] ?? []).some((shown) => shown.includes(wanted)),
+    [kind, text] as const,
   );
 }
 
 /** The texts of every toast shown on the page since it loaded, oldest first. */
 export function toastsShown(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...(window.__shownToasts ?? [])]);
+  return page.evaluate(() => [...(window.__shown?.toast ?? [])]);
 }
 
 /** Waits until the page's path is `path` (query string ignored). */
