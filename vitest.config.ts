@@ -16,6 +16,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // expect.poll waits on lasting state like every Playwright wait here, so it gets the same
+          // bound as they do (page.setDefaultTimeout) instead of vitest's 1 s, which made each
+          // poll a timed assertion that a loaded machine could miss.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {

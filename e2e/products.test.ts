@@ -10,7 +10,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { slowDownSandbox } from "./support/catalog-setup.ts";
 import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
-import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
+import { apiClient, expectShown, expectToast, type SignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
 const browser = browserPerFile();
@@ -79,7 +79,8 @@ async function getProducts(page: Page, system: System): Promise<void> {
   await table(page, system).getByText("No data available", { exact: true }).waitFor();
   await page.getByText("Last synced: Never", { exact: true }).waitFor();
 
-  // Slow the simulated system down so the in-progress state cannot finish before it is observed.
+  // Slow the simulated system down so the in-progress state lasts long enough to be drawn; the
+  // page's record of what it showed holds it after (a loaded test may only look once it is over).
   const restore = await slowDownSandbox(
     inject("sandboxUrl"),
     system === "Shopify" ? "shopify" : "acumatica",
@@ -87,8 +88,8 @@ async function getProducts(page: Page, system: System): Promise<void> {
   );
   try {
     await page.getByRole("button", { name: "Get Products" }).click();
-    await page.locator("button:disabled", { hasText: "Fetching..." }).waitFor();
-    await page.getByRole("progressbar", { name: `Fetching ${system} products` }).waitFor();
+    await expectShown(page, "disabledButton", "Fetching...");
+    await expectShown(page, "progressbar", `Fetching ${system} products`);
   } finally {
     await restore();
   }

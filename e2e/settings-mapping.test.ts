@@ -13,6 +13,15 @@ function signedIn(body: (session: SignedInSession) => Promise<void>): Promise<vo
 /** Opens Settings on its Mapping tab and waits for both cards. */
 async function openMappingTab(page: Page): Promise<{ quantity: Locator; price: Locator }> {
   await page.goto("/settings");
+  return showMappingTab(page);
+}
+
+/**
+ * The Mapping tab of the Settings page on screen. After a reload it is called without navigating
+ * again: the reload is the fresh start under test, and a second navigation at once would abandon
+ * the reloaded page mid start-up and race two start-ups.
+ */
+async function showMappingTab(page: Page): Promise<{ quantity: Locator; price: Locator }> {
   await page.getByRole("tab", { name: "Mapping" }).click();
   const quantity = page.getByRole("region", { name: "Quantity Mapping" });
   const price = page.getByRole("region", { name: "Price Mapping" });
@@ -52,7 +61,7 @@ describe("Settings > Mapping: quantity mapping", () => {
       });
 
       await page.reload();
-      const again = await openMappingTab(page);
+      const again = await showMappingTab(page);
       await expect(again.quantity.getByLabel("Acumatica Quantity").inputValue()).resolves.toBe(
         "AvailableForShipping",
       );
@@ -84,7 +93,7 @@ describe("Settings > Mapping: price mapping", () => {
       expect(saved.priceMapping).toEqual({ syncPrice: false, syncMsrp: true });
 
       await page.reload();
-      const again = await openMappingTab(page);
+      const again = await showMappingTab(page);
       await expect(again.price.getByLabel("Sync MSRP").isChecked()).resolves.toBe(true);
       await expect(again.price.getByLabel("Sync Price").isChecked()).resolves.toBe(false);
 

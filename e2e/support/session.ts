@@ -1,7 +1,7 @@
 import { createApiClient, TOKEN_STORAGE_KEY, type User } from "@stockbridge/shared";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { newIdentity, type Session } from "./browser.ts";
+import { newIdentity, recordTransients, type Session, type ShownTransients } from "./browser.ts";
 
 export interface SignedInSession extends Session {
   user: User;
@@ -36,6 +36,7 @@ export async function openSignedInSession(
       origins: [{ origin: appUrl, localStorage: [{ name: TOKEN_STORAGE_KEY, value: token }] }],
     },
   });
+  await recordTransients(context);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page, appUrl, user, token, identity, close: () => context.close() };
@@ -46,9 +47,26 @@ export function storedToken(page: Page): Promise<string | null> {
   return page.evaluate((key) => window.localStorage.getItem(key), TOKEN_STORAGE_KEY);
 }
 
-/** Waits for a toast (sonner) whose text contains `text`. */
-export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.locator("[data-sonner-toast]", { hasText: text }).first().waitFor({ state: "visible" });
+/**
+ * Waits until a toast (sonner) whose text contains `text` has been shown on the page since it
+ * loaded, seen or not: it may already be gone (see recordTransients). Wait for the lasting state
+ * the action leaves as well wherever there is one.
+ */
+export function expectToast(page: Page, text: string): Promise<void> {
+  return expectShown(page, "toast", text);
+}
+
+/** Waits until a transient thing of this kind whose text contains `text` has been shown. */
+export async function expectShown(page: Page, kind: keyof ShownTransients, text: string): Promise<void> {
+  await page.waitForFunction(
+    ([kind, wanted]) => (window.__shown?.[kind] ?? []).some((shown) => shown.includes(wanted)),
+    [kind, text] as const,
+  );
+}
+
+/** The texts of every toast shown on the page since it loaded, oldest first. */
+export function toastsShown(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window.__shown?.toast ?? [])]);
 }
 
 /** Waits until the page's path is `path` (query string ignored). */
