@@ -38,13 +38,20 @@ mkdirSync(ARTIFACTS, { recursive: true });
 ensureDependencies();
 ensureWebBuild();
 
-// Edge tests that start the real server (or another process) are found by what they call, so a
-// new one joins the hunt without editing this list.
-const serverTests = readdirSync(join(ROOT, "edge", "test"))
+// Edge tests that start the real server (or another process) are found by what they call, directly
+// or through a harness beside them, so a new one joins the hunt without editing this list.
+const EDGE_TEST = join(ROOT, "edge", "test");
+const startsProcesses = (file) =>
+  /\b(startDeno|spawn|execFile)\(/.test(readFileSync(join(EDGE_TEST, file), "utf8"));
+const processHarnesses = readdirSync(EDGE_TEST).filter(
+  (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && startsProcesses(file),
+);
+const serverTests = readdirSync(EDGE_TEST)
   .filter((file) => file.endsWith(".test.ts"))
-  .filter((file) =>
-    /\b(startDeno|spawn|execFile)\(/.test(readFileSync(join(ROOT, "edge", "test", file), "utf8")),
-  )
+  .filter((file) => {
+    const text = readFileSync(join(EDGE_TEST, file), "utf8");
+    return startsProcesses(file) || processHarnesses.some((harness) => text.includes(`"./${harness}"`));
+  })
   .map((file) => `edge/test/${file}`);
 // Positional filters select files across the chosen projects: all of e2e/ and cli/test/, and only
 // the server-process files of the edge project.
