@@ -1,35 +1,20 @@
-import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
+import { type EdgeProcess, startEdgeProcess } from "./deno-harness.ts";
 
 // The attempt limits against the real server under Deno, with requests sent truly in parallel:
 // behind one trusted proxy (TRUST_PROXY=true, one hop), so each test is its own set of client
 // addresses, given as the right-most X-Forwarded-For entry the way that proxy appends it.
 describe("attempt limits on the edge under Deno", () => {
-  let server: ChildProcess;
+  let edge: EdgeProcess;
   let origin: string;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "stockbridge-limits-"));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    server = await startDeno(
-      "edge",
-      "edge/main.ts",
-      { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000", TRUST_PROXY: "true" },
-      `${origin}/api/health`,
-    );
+    edge = await startEdgeProcess({ env: { TRUST_PROXY: "true" } });
+    origin = edge.origin;
   });
 
-  afterAll(() => {
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => edge?.stop());
 
   function post(path: string, body: unknown, headers: Record<string, string> = {}) {
     return fetch(`${origin}/api${path}`, {

@@ -5,8 +5,9 @@ import { createApiClient } from "@stockbridge/shared";
 import Stripe from "stripe";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
-import { developmentWebhookSecret, freePort, startDeno } from "../../scripts/lib.mjs";
+import { developmentWebhookSecret, freePort } from "../../scripts/lib.mjs";
 import { GROWTH, WEBHOOK_SECRET } from "./billing-harness.ts";
+import { startEdgeProcess } from "./deno-harness.ts";
 
 /** A fresh data folder, removed when the test ends. */
 function dataFolder(): string {
@@ -30,21 +31,13 @@ async function startEdge(options: {
     stripeWebhookUrl: `${origin}/api/webhooks/stripe`,
     stripeWebhookSecret: options.webhookSecret,
   });
-  const server = await startDeno(
-    "edge",
-    "edge/main.ts",
-    {
-      PORT: String(port),
-      DATA_DIR: options.dataDir,
-      PASSWORD_ITERATIONS: "1000",
-      STRIPE_SECRET_KEY: "sk_test_deno",
-      APP_ORIGIN: origin,
-      ...options.edgeEnv(sandbox.origin),
-    },
-    `${origin}/api/health`,
-  );
+  const edge = await startEdgeProcess({
+    port,
+    dataDir: options.dataDir,
+    env: { STRIPE_SECRET_KEY: "sk_test_deno", APP_ORIGIN: origin, ...options.edgeEnv(sandbox.origin) },
+  });
   onTestFinished(async () => {
-    server.kill("SIGTERM");
+    edge.stop();
     await sandbox.close();
   });
 

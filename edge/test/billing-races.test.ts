@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createApiClient } from "@stockbridge/shared";
 import Stripe from "stripe";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
+import { freePort } from "../../scripts/lib.mjs";
 import { BILLING_LOCK_MS } from "../src/billing/billing-lock.ts";
 import { GROWTH, SCALE, STARTER, startBillingWorld, WEBHOOK_SECRET } from "./billing-harness.ts";
+import { startEdgeProcess } from "./deno-harness.ts";
 
 const RACERS = 10;
 const IN_PROGRESS =
@@ -24,26 +22,19 @@ async function startRace() {
     stripeWebhookUrl: `${origin}/api/webhooks/stripe`,
     stripeWebhookSecret: WEBHOOK_SECRET,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), "stockbridge-races-"));
-  const server = await startDeno(
-    "edge",
-    "edge/main.ts",
-    {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PASSWORD_ITERATIONS: "1000",
+  const edge = await startEdgeProcess({
+    port,
+    env: {
       STRIPE_SECRET_KEY: "sk_test_races",
       STRIPE_API_URL: sandbox.origin,
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       APP_ORIGIN: origin,
     },
-    `${origin}/api/health`,
-  );
+  });
   onTestFinished(async () => {
     await sandbox.sandbox.systems.stripe.idle();
-    server.kill("SIGTERM");
+    edge.stop();
     await sandbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const email = `racer-${crypto.randomUUID()}@example.com`;

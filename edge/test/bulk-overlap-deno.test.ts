@@ -1,6 +1,3 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type ApiClient,
@@ -11,8 +8,8 @@ import {
 } from "@stockbridge/shared";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
 import { openDatabase } from "../src/db/client.ts";
+import { startEdgeProcess } from "./deno-harness.ts";
 import { grantSubscription } from "./helpers.ts";
 
 /** Above the edge's own thresholds: the pull (2,500 variants) and the sync (1,000 mappings) both go bulk. */
@@ -29,28 +26,15 @@ async function finished(api: ApiClient, job: Job): Promise<Job> {
 /** The edge as users run it (`deno run edge/main.ts` on a libSQL file) in sandbox mode, and a subscriber. */
 async function startWorld(releaseDate: Date | undefined) {
   const sandbox = await startSandbox({ size: VARIANTS, shopifyReleaseDate: releaseDate });
-  const dataDir = mkdtempSync(join(tmpdir(), "stockbridge-bulk-overlap-"));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  let server: ChildProcess | undefined;
-  onTestFinished(async () => {
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
-    await sandbox.close();
-  });
-  server = await startDeno(
-    "edge",
-    "edge/main.ts",
-    {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PASSWORD_ITERATIONS: "1000",
+  onTestFinished(() => sandbox.close());
+  const { origin, dataDir, stop } = await startEdgeProcess({
+    env: {
       SANDBOX_URL: sandbox.origin,
       // Billing is configured (access needs it) but never called: the subscription is granted below.
       STRIPE_SECRET_KEY: "sk_test_bulk_overlap",
     },
-    `${origin}/api/health`,
-  );
+  });
+  onTestFinished(stop);
   const anonymous = createApiClient({ baseUrl: `${origin}/api`, getToken: () => null });
   const { token, user } = await anonymous.call("register", {
     body: { name: "Bulk Overlap", email: "bulk-overlap@example.com", password: "Passw0rd" },

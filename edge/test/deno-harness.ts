@@ -7,6 +7,42 @@ import { subscribeThroughCheckout } from "../../e2e/support/subscribe.ts";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
 import { freePort, startDeno } from "../../scripts/lib.mjs";
 
+export interface EdgeProcess {
+  origin: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** Ends the process (SIGTERM) and removes its data folder unless the caller brought it. */
+  stop(): void;
+}
+
+/**
+ * One edge as users run it (`deno run edge/main.ts`) on a free port and a fresh data folder, ready
+ * once health answers. `env` adds to its environment; `port` when the caller needs the origin first
+ * (a webhook URL handed to the sandbox); `dataDir` when it must prepare the folder first.
+ */
+export async function startEdgeProcess(
+  options: { env?: Record<string, string>; port?: number; dataDir?: string } = {},
+): Promise<EdgeProcess> {
+  const port = options.port ?? (await freePort());
+  const origin = `http://127.0.0.1:${port}`;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "stockbridge-edge-"));
+  const child = await startDeno(
+    `edge:${port}`,
+    "edge/main.ts",
+    { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000", ...options.env },
+    `${origin}/api/health`,
+  );
+  return {
+    origin,
+    dataDir,
+    process: child,
+    stop() {
+      child.kill("SIGTERM");
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface DenoEdge {
   origin: string;
   process: ChildProcess;
@@ -26,23 +62,16 @@ export async function startDenoWorld(options: { size?: number; env?: Record<stri
   const edges: DenoEdge[] = [];
 
   async function startEdge(): Promise<DenoEdge> {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const child = await startDeno(
-      `edge:${port}`,
-      "edge/main.ts",
-      {
-        PORT: String(port),
-        // One folder, so every instance opens the same database and the same generated secrets.
-        DATA_DIR: dataDir,
+    const { origin, process: child } = await startEdgeProcess({
+      // One folder, so every instance opens the same database and the same generated secrets.
+      dataDir,
+      env: {
         SANDBOX_URL: sandbox.origin,
         STRIPE_SECRET_KEY: "sk_test_runs",
         STRIPE_WEBHOOK_SECRET: "whsec_test_sandbox",
-        PASSWORD_ITERATIONS: "1000",
         ...options.env,
       },
-      `${origin}/api/health`,
-    );
+    });
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     const edge: DenoEdge = {
       origin,

@@ -1,33 +1,18 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createApiClient } from "@stockbridge/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
+import { type EdgeProcess, startEdgeProcess } from "./deno-harness.ts";
 
 // The real thing users run: `deno run edge/main.ts` with a libSQL file, spoken to over HTTP.
 describe("the edge under Deno", () => {
-  let server: ChildProcess;
+  let edge: EdgeProcess;
   let origin: string;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "stockbridge-deno-"));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    server = await startDeno(
-      "edge",
-      "edge/main.ts",
-      { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000" },
-      `${origin}/api/health`,
-    );
+    edge = await startEdgeProcess();
+    origin = edge.origin;
   });
 
-  afterAll(() => {
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => edge?.stop());
 
   it("answers health with the migrated database", async () => {
     const response = await fetch(`${origin}/api/health`);

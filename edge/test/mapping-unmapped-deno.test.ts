@@ -1,11 +1,8 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiClient } from "@stockbridge/shared";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
 import { openDatabase } from "../src/db/client.ts";
+import { startEdgeProcess } from "./deno-harness.ts";
 import { grantSubscription } from "./helpers.ts";
 import { insertCatalogs } from "./mapping-fixtures.ts";
 
@@ -13,27 +10,11 @@ const ROWS = 5_000;
 
 /** The edge as users run it (`deno run edge/main.ts` on a libSQL file), billing pointed nowhere. */
 async function startEdge() {
-  const dataDir = mkdtempSync(join(tmpdir(), "stockbridge-unmapped-"));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  let server: ChildProcess | undefined;
-  onTestFinished(() => {
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+  const edge = await startEdgeProcess({
+    env: { STRIPE_SECRET_KEY: "sk_test_unmapped", STRIPE_API_URL: "http://127.0.0.1:9" },
   });
-  server = await startDeno(
-    "edge",
-    "edge/main.ts",
-    {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PASSWORD_ITERATIONS: "1000",
-      STRIPE_SECRET_KEY: "sk_test_unmapped",
-      STRIPE_API_URL: "http://127.0.0.1:9",
-    },
-    `${origin}/api/health`,
-  );
-  return { origin, dataDir };
+  onTestFinished(() => edge.stop());
+  return edge;
 }
 
 /** SKU numbers `count` long, descending from `from`: the order of an unmapped list's page. */

@@ -1,7 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import {
   ACUMATICA_MAX_SESSIONS,
@@ -12,8 +10,8 @@ import {
 } from "@stockbridge/shared";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startSandbox } from "../../sandbox/src/serve-node.ts";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
 import { PRIVATE_NETWORK_FAILURE } from "../src/security/outbound-guard.ts";
+import { startEdgeProcess } from "./deno-harness.ts";
 
 const fixtures = new URL("./fixtures/tls/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
@@ -56,27 +54,15 @@ describe("outbound connections of the edge under Deno", () => {
     const sandboxPort = Number(new URL(sandbox.origin).port);
     const good = await tlsFront("erp", sandboxPort);
     const wrong = await tlsFront("other", sandboxPort);
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const dataDir = mkdtempSync(join(tmpdir(), "stockbridge-ssrf-"));
-    const server = await startDeno(
-      "edge",
-      "edge/main.ts",
-      {
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        PASSWORD_ITERATIONS: "1000",
-        SANDBOX_URL: sandbox.origin,
-        DENO_CERT: new URL("ca.pem", fixtures).pathname,
-      },
-      `${origin}/api/health`,
-    );
+    const edge = await startEdgeProcess({
+      env: { SANDBOX_URL: sandbox.origin, DENO_CERT: new URL("ca.pem", fixtures).pathname },
+    });
+    const { origin } = edge;
     onTestFinished(async () => {
-      server.kill("SIGTERM");
+      edge.stop();
       good.close();
       wrong.close();
       await sandbox.close();
-      rmSync(dataDir, { recursive: true, force: true });
     });
 
     const anonymous = createApiClient({ baseUrl: `${origin}/api`, getToken: () => null });

@@ -1,33 +1,18 @@
-import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startDeno } from "../../scripts/lib.mjs";
+import { type EdgeProcess, startEdgeProcess } from "./deno-harness.ts";
 
 // Personal API tokens against the real server under Deno, with requests sent truly in parallel.
 describe("personal API tokens on the edge under Deno", () => {
-  let server: ChildProcess;
+  let edge: EdgeProcess;
   let origin: string;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "stockbridge-tokens-"));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    server = await startDeno(
-      "edge",
-      "edge/main.ts",
-      { PORT: String(port), DATA_DIR: dataDir, PASSWORD_ITERATIONS: "1000" },
-      `${origin}/api/health`,
-    );
+    edge = await startEdgeProcess();
+    origin = edge.origin;
   });
 
-  afterAll(() => {
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => edge?.stop());
 
   function call(path: string, init: { method?: string; token: string; body?: unknown }) {
     return fetch(`${origin}/api${path}`, {
