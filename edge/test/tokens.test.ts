@@ -1,4 +1,4 @@
-import { contract, type EndpointName } from "@stockbridge/shared";
+import { contract, type Endpoint, type EndpointName } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { createTestApp, failure, grantSubscription, type TestApp } from "./helpers.ts";
 
@@ -202,15 +202,14 @@ describe("what a personal API token may not do", () => {
     expect(((await checkout.json()) as { message: string }).message).toContain("cannot open a checkout");
   });
 
-  it("is refused exactly on the endpoints the API document marks session-only", async () => {
+  it("is refused exactly on the endpoints the contract marks session-only", async () => {
     const test = await createTestApp();
     const { user, created } = await userWithToken(test);
     await grantSubscription(test.db, user.user._id);
     const names = Object.keys(contract) as EndpointName[];
     const documented = names.filter((name) => {
-      const endpoint = contract[name];
-      const failures: readonly string[] = "failures" in endpoint ? endpoint.failures : [];
-      return failures.includes("session-only");
+      const endpoint: Endpoint = contract[name];
+      return endpoint.sessionOnly !== undefined;
     });
     expect(documented).toHaveLength(12);
     for (const name of names) {

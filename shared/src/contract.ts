@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MESSAGES } from "./messages.ts";
+import { MESSAGES, personalTokenCannot } from "./messages.ts";
 import {
   AuthResultSchema,
   ChangePasswordInputSchema,
@@ -99,9 +99,7 @@ export type Failure =
   /** 503: no Stripe key is configured. */
   | "billing"
   /** 503: the health check's database does not answer. */
-  | "database-down"
-  /** 403: called with a personal API token; this one needs a signed-in session (edge/src/tokens/scope.ts). */
-  | "session-only";
+  | "database-down";
 
 export interface Endpoint {
   method: HttpMethod;
@@ -121,6 +119,11 @@ export interface Endpoint {
   /** The catalogue message a client shows when the server gives none. */
   defaultError: string;
   failures?: readonly Failure[];
+  /**
+   * The 403 a personal API token gets here: the action needs a signed-in session (a leaked token
+   * must not mint successors, hide itself, change the password or touch billing).
+   */
+  sessionOnly?: string;
   /** False for an endpoint that answers without the database (it cannot answer 503 busy). */
   database?: false;
 }
@@ -204,7 +207,7 @@ export const contract = {
     access: "user",
     output: OkSchema,
     defaultError: MESSAGES.generic.requestFailed,
-    failures: ["session-only"],
+    sessionOnly: MESSAGES.tokens.noSignOut,
   }),
   changePassword: endpoint({
     method: "PUT",
@@ -216,7 +219,8 @@ export const contract = {
     body: ChangePasswordInputSchema,
     output: OkSchema,
     defaultError: MESSAGES.generic.requestFailed,
-    failures: ["rate-limited", "session-only"],
+    failures: ["rate-limited"],
+    sessionOnly: personalTokenCannot("change the password"),
   }),
   me: endpoint({
     method: "GET",
@@ -291,7 +295,8 @@ export const contract = {
     access: "user",
     output: v.array(PlanSchema),
     defaultError: MESSAGES.subscription.fetchPlansFailed,
-    failures: ["stripe", "billing", "session-only"],
+    failures: ["stripe", "billing"],
+    sessionOnly: personalTokenCannot("view billing plans"),
   }),
   subscriptionStatus: endpoint({
     method: "GET",
@@ -303,7 +308,8 @@ export const contract = {
     query: SubscriptionStatusQuerySchema,
     output: SubscriptionStatusSchema,
     defaultError: MESSAGES.subscription.fetchStatusFailed,
-    failures: ["missing", "stripe", "billing", "session-only"],
+    failures: ["missing", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("view or verify the subscription"),
   }),
   createSubscription: endpoint({
     method: "POST",
@@ -315,7 +321,8 @@ export const contract = {
     body: CreateSubscriptionInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.createFailed,
-    failures: ["conflict", "payment", "stripe", "billing", "session-only"],
+    failures: ["conflict", "payment", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("start a subscription"),
   }),
   cancelSubscription: endpoint({
     method: "POST",
@@ -327,7 +334,8 @@ export const contract = {
     body: CancelSubscriptionInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.cancelFailed,
-    failures: ["missing", "conflict", "stripe", "billing", "session-only"],
+    failures: ["missing", "conflict", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("cancel the subscription"),
   }),
   updateSubscription: endpoint({
     method: "POST",
@@ -339,7 +347,8 @@ export const contract = {
     body: PriceIdInputSchema,
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.updateFailed,
-    failures: ["missing", "conflict", "payment", "stripe", "billing", "session-only"],
+    failures: ["missing", "conflict", "payment", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("change the subscription plan"),
   }),
   createCheckoutSession: endpoint({
     method: "POST",
@@ -351,7 +360,8 @@ export const contract = {
     body: PriceIdInputSchema,
     output: CheckoutSessionSchema,
     defaultError: MESSAGES.subscription.checkoutFailed,
-    failures: ["conflict", "stripe", "billing", "session-only"],
+    failures: ["conflict", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("open a checkout"),
   }),
   resumeSubscription: endpoint({
     method: "POST",
@@ -362,7 +372,8 @@ export const contract = {
     access: "user",
     output: SubscriptionSchema,
     defaultError: MESSAGES.subscription.resumeFailed,
-    failures: ["missing", "conflict", "stripe", "billing", "session-only"],
+    failures: ["missing", "conflict", "stripe", "billing"],
+    sessionOnly: personalTokenCannot("resume the subscription"),
   }),
 
   shopifyProducts: endpoint({
@@ -675,7 +686,8 @@ export const contract = {
     body: CreateTokenInputSchema,
     output: CreatedTokenSchema,
     defaultError: MESSAGES.tokens.createFailed,
-    failures: ["conflict", "session-only"],
+    failures: ["conflict"],
+    sessionOnly: personalTokenCannot("create API tokens"),
   }),
   listTokens: endpoint({
     method: "GET",
@@ -686,7 +698,7 @@ export const contract = {
     access: "user",
     output: PersonalTokenListSchema,
     defaultError: MESSAGES.tokens.fetchFailed,
-    failures: ["session-only"],
+    sessionOnly: personalTokenCannot("list API tokens"),
   }),
   revokeToken: endpoint({
     method: "DELETE",
@@ -698,7 +710,7 @@ export const contract = {
     params: IdParamsSchema,
     output: OkSchema,
     defaultError: MESSAGES.tokens.revokeFailed,
-    failures: ["session-only"],
+    sessionOnly: personalTokenCannot("revoke API tokens"),
   }),
 } as const satisfies Record<string, Endpoint>;
 

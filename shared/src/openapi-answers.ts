@@ -21,7 +21,7 @@ export interface OpenApiResponse {
 }
 
 /** What the document derives from an endpoint's shape, beside the failures the contract names. */
-type Derived = "input" | "auth" | "subscription" | "path" | "body-limit" | "database-busy";
+type Derived = "input" | "auth" | "subscription" | "session-only" | "path" | "body-limit" | "database-busy";
 /** Failures of the Stripe webhook, which is outside the contract. */
 type WebhookFailure = "signature" | "event-shape";
 export type AnswerKey = Failure | Derived | WebhookFailure;
@@ -137,7 +137,7 @@ const ANSWERS: Record<AnswerKey, Answer> = {
 
 /**
  * Every failure an endpoint can answer: what its shape implies (inputs 400, a token 401, the
- * subscription gate 403, a path row 404, a body 413, the database 503) plus the contract's list.
+ * subscription gate and a session-only action 403, a path row 404, a body 413, the database 503) plus the contract's list.
  */
 export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   const failures = endpoint.failures ?? [];
@@ -145,6 +145,7 @@ export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   if (endpoint.params || endpoint.query || endpoint.body) keys.push("input");
   if (endpoint.access !== "public") keys.push("auth");
   if (endpoint.access === "subscriber") keys.push("subscription");
+  if (endpoint.sessionOnly) keys.push("session-only");
   if (endpoint.params) keys.push("path");
   if (endpoint.body) keys.push("body-limit");
   // The health check reads the database itself and answers its own 503.
