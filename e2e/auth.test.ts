@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { newIdentity, openSession, type Session } from "./support/browser.ts";
 import { browserPerFile } from "./support/fixtures.ts";
-import { apiClient, expectPath, expectToast, storedToken } from "./support/session.ts";
+import { apiClient, expectPath, expectToast, storedToken, toastsShown } from "./support/session.ts";
 
 const browser = browserPerFile();
 
@@ -153,8 +153,9 @@ describe("login validation", () => {
       await page.getByLabel("Password", { exact: true }).fill("");
       await expectFieldError(page, "Password", "Password is required");
 
+      const shown = await closeToasts(page);
       await page.getByRole("button", { name: "Sign In" }).click();
-      await expectToast(page, MESSAGES.auth.fixValidationErrors);
+      await expectToast(page, MESSAGES.auth.fixValidationErrors, { after: shown });
       expect(requests).toEqual([]);
     });
   });
@@ -209,8 +210,9 @@ describe("register validation", () => {
       await password.fill("Passw0rd9");
       await expectFieldError(page, "Confirm Password", "Passwords do not match");
 
+      const shown = await closeToasts(page);
       await page.getByRole("button", { name: "Create Account" }).click();
-      await expectToast(page, MESSAGES.auth.fixValidationErrors);
+      await expectToast(page, MESSAGES.auth.fixValidationErrors, { after: shown });
       expect(requests).toEqual([]);
 
       await password.fill("Passw0rd1");
@@ -218,3 +220,17 @@ describe("register validation", () => {
     });
   });
 });
+
+/**
+ * Closes the toasts on screen and answers how many the page has shown, so the next check asks for
+ * a toast shown after this point (an open toast with the same id would only be updated in place).
+ */
+async function closeToasts(page: Page): Promise<number> {
+  const toasts = page.locator("[data-sonner-toast]");
+  for (const close of await toasts.getByRole("button", { name: "Close toast" }).all()) {
+    // One may leave by itself meanwhile: what matters is that none is left, awaited below.
+    await close.click({ timeout: 2_000 }).catch(() => {});
+  }
+  await toasts.first().waitFor({ state: "detached" });
+  return (await toastsShown(page)).length;
+}

@@ -52,15 +52,26 @@ export function storedToken(page: Page): Promise<string | null> {
  * loaded, seen or not: it may already be gone (see recordTransients). Wait for the lasting state
  * the action leaves as well wherever there is one.
  */
-export function expectToast(page: Page, text: string): Promise<void> {
-  return expectShown(page, "toast", text);
+export function expectToast(page: Page, text: string, options: ShownAfter = {}): Promise<void> {
+  return expectShown(page, "toast", text, options);
+}
+
+interface ShownAfter {
+  /** Only what was shown after the first `after` of its kind (from `toastsShown(page).length`). */
+  after?: number;
 }
 
 /** Waits until a transient thing of this kind whose text contains `text` has been shown. */
-export async function expectShown(page: Page, kind: keyof ShownTransients, text: string): Promise<void> {
+export async function expectShown(
+  page: Page,
+  kind: keyof ShownTransients,
+  text: string,
+  options: ShownAfter = {},
+): Promise<void> {
   await page.waitForFunction(
-    ([kind, wanted]) => (window.__shown?.[kind] ?? []).some((shown) => shown.includes(wanted)),
-    [kind, text] as const,
+    ([kind, wanted, after]) =>
+      (window.__shown?.[kind] ?? []).slice(after).some((shown) => shown.includes(wanted)),
+    [kind, text, options.after ?? 0] as const,
   );
 }
 
