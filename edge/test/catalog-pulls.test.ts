@@ -1,4 +1,4 @@
-import { ApiError } from "@stockbridge/shared";
+import { ApiError, SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateCatalog } from "../../sandbox/src/seed/catalog.ts";
 import { type ConnectedApp, type ConnectedAppOptions, createConnectedApp } from "./connectors-harness.ts";
@@ -128,6 +128,32 @@ describe("Shopify catalog pull", () => {
     } finally {
       await paged.close();
     }
+  });
+
+  it("pages instead when the store already runs as many bulk queries as its version allows (another app's)", async () => {
+    const target = await connected({ size: 300, tuning: { shopifyBulkThreshold: 100 } });
+    // Five exports started outside Stockbridge, still running: 2026-01 allows no sixth.
+    target.shopify.configure({ bulkOperationDelayMs: 3_600_000 });
+    const graphql = `${target.origin}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/2026-01/graphql.json`;
+    for (let index = 0; index < 5; index += 1) {
+      const response = await fetch(graphql, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken,
+        },
+        body: JSON.stringify({
+          query:
+            'mutation { bulkOperationRunQuery(query: "{ products { edges { node { id } } } }") { bulkOperation { id } userErrors { message } } }',
+        }),
+      });
+      expect((await response.json()).data.bulkOperationRunQuery.userErrors).toEqual([]);
+    }
+
+    const job = await pull(target, "shopify");
+
+    expect(job).toMatchObject({ status: "succeeded", result: { mode: "paged", total: 288 } });
+    expect(target.shopify.state()).toMatchObject({ bulkOperationsRefused: 1 });
   });
 
   it("reads every page of a store whose queries cost more than the documented rules, learning the page size from MAX_COST_EXCEEDED", async () => {

@@ -128,9 +128,9 @@ describe("bulkOperationRunQuery", () => {
       bulkOperation: null,
       userErrors: [
         {
-          code: "OPERATION_IN_PROGRESS",
+          code: "LIMIT_REACHED",
           field: null,
-          message: `A bulk query operation for this app and shop is already in progress: ${ids[4]}.`,
+          message: "Bulk operations limit reached. Please try again later.",
         },
       ],
     });

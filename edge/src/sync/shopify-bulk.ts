@@ -1,4 +1,8 @@
-import { followBulkOperation, waitForBulkSlot } from "../connectors/shopify/bulk-operations.ts";
+import {
+  followBulkOperation,
+  isBulkLimitRefusal,
+  waitForBulkSlot,
+} from "../connectors/shopify/bulk-operations.ts";
 import type { BulkOperationType } from "../connectors/shopify/bulk-slots.ts";
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { backoffMs } from "../connectors/transport.ts";
@@ -44,7 +48,7 @@ export async function runBulkOperation(
     const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
     if (userErrors.length > 0) {
       const message = userErrors.map((error) => text(record(error)?.message) ?? "").join("; ");
-      if (/already in progress/i.test(message)) return null;
+      if (isBulkLimitRefusal(message)) return null;
       throw new ShopifyError(`Shopify refused the bulk operation: ${message}`, "graphql");
     }
     const id = text(record(payload?.bulkOperation)?.id);

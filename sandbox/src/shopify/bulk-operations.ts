@@ -99,7 +99,12 @@ export function bulkOperationCancel(args: { id: string }, ctx: RequestContext) {
   return { bulkOperation: bulkOperationView(ctx, operation), userErrors: [] };
 }
 
-/** Before 2026-01 one query and one mutation may run per shop and app; since then five of each. */
+/**
+ * Before 2026-01 one query and one mutation may run per shop and app; since then five of each. The
+ * refusal follows the served schema: one running answers OPERATION_IN_PROGRESS; where several may
+ * run, the limit answers LIMIT_REACHED (in the schema's codes from 2025-10, with this text as its
+ * description), so a client matching only "already in progress" does not get by.
+ */
 function inProgress(ctx: RequestContext, type: BulkOperationType) {
   const running = ctx.shop.bulkOperations.filter(
     (operation) =>
@@ -107,6 +112,13 @@ function inProgress(ctx: RequestContext, type: BulkOperationType) {
   );
   if (running.length < ctx.version.bulkConcurrency) return null;
   ctx.shop.counters.bulkOperationsRefused += 1;
+  if (ctx.version.bulkConcurrency > 1) {
+    return {
+      field: null,
+      message: "Bulk operations limit reached. Please try again later.",
+      code: "LIMIT_REACHED",
+    };
+  }
   const kind = type === "QUERY" ? "query" : "mutation";
   const id = gid("BulkOperation", running.at(-1)!.id);
   return {

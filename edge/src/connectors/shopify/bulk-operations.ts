@@ -26,6 +26,16 @@ export function bulkConcurrency(servedVersion: string | null): number {
   return fromVersion2026(servedVersion) ? 5 : 1;
 }
 
+/**
+ * Shopify refused a launch because the store already runs as many bulk operations of the type as
+ * the version allows: "… already in progress" (OPERATION_IN_PROGRESS) where one may run, "Bulk
+ * operations limit reached" (LIMIT_REACHED) where several may. Read by text: 2024-07 and 2024-10
+ * errors have no code. The caller reads another way.
+ */
+export function isBulkLimitRefusal(message: string): boolean {
+  return /already in progress|limit reached/i.test(message);
+}
+
 /** `bulkOperation(id:)` exists only from 2026-01. */
 export function hasBulkOperationById(servedVersion: string | null): boolean {
   return fromVersion2026(servedVersion);

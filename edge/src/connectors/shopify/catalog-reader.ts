@@ -1,7 +1,7 @@
 import { toCents } from "@stockbridge/shared";
 import { readLines } from "../stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
-import { followBulkOperation, waitForBulkSlot } from "./bulk-operations.ts";
+import { followBulkOperation, isBulkLimitRefusal, waitForBulkSlot } from "./bulk-operations.ts";
 import type { BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import {
   PRIMARY_LOCATION_QUERY,
@@ -204,7 +204,7 @@ async function startBulk(client: ShopifyClient, locationId: string | null): Prom
   const result = answer.bulkOperationRunQuery;
   if (result.bulkOperation) return result.bulkOperation.id;
   const messages = result.userErrors.map((error) => error.message).join("; ");
-  if (/in progress/i.test(messages)) return null;
+  if (isBulkLimitRefusal(messages)) return null;
   throw new ShopifyError(`Shopify refused the bulk export: ${messages || "no reason given"}`, "graphql");
 }
 
