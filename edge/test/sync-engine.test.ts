@@ -425,6 +425,20 @@ describe("isolation and skips", () => {
       expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
   });
 
+  it("sends prices when the endpoint has no Company entity, so the ERP's currency cannot be known", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 2));
+    // A store in EUR would refuse USD prices; with no Company to ask, nothing is refused or failed.
+    await w.faults({ shopify: { currencyCode: "EUR" }, acumatica: { companyEntity: false } });
+
+    const run = await syncAll(w, PRICE);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
+  });
+
   it("skips price-only syncs while both price fields are off in settings", async () => {
     const w = await open();
     await w.setSettings({ syncPrice: false, syncMsrp: false });

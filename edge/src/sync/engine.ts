@@ -223,10 +223,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         input.userId,
         async (api, apiVersion) => {
           if (queued) await progress(READING, 0);
-          return {
-            erp: await readErpItems(api, apiVersion, keys),
-            erpCurrency: prices ? await readBaseCurrencyIfKnown(api) : null,
-          };
+          // One session, two reads at once: the currency does not wait behind the items.
+          const [erp, erpCurrency] = await Promise.all([
+            readErpItems(api, apiVersion, keys),
+            prices ? readBaseCurrencyIfKnown(api) : null,
+          ]);
+          return { erp, erpCurrency };
         },
         {
           onQueued: () => {

@@ -155,6 +155,7 @@ export function createAcumaticaRoutes(runtime: AcumaticaRuntime) {
       return sendJson(c, 200, oneRecord(WAREHOUSE, warehouse, request));
     }
     if (lower === "company") {
+      if (!runtime.settings().companyEntity) throw noResource(c.req.url);
       if (method !== "GET") throw methodNotAllowed(method);
       const companies: ErpCompany[] = [
         {

@@ -15,6 +15,8 @@ export interface AcumaticaSettings extends Faults {
   idleTimeoutSeconds: number;
   /** The company's base currency (the `Company` entity's BaseCurrencyID): what item prices are in. */
   baseCurrency: string;
+  /** false: the endpoint lacks the Company entity (a custom endpoint), so every call to it is a 404. */
+  companyEntity: boolean;
 }
 
 // A small licence: a trial has 2 API users; 3 leaves room for a test connection beside a sync.
@@ -29,9 +31,14 @@ export const DEFAULT_SETTINGS: AcumaticaSettings = {
   requestsPerMinute: 600,
   idleTimeoutSeconds: 600,
   baseCurrency: "USD",
+  companyEntity: true,
 };
 
-type Rule = { kind: "rate" } | { kind: "integer"; min: number; max: number } | { kind: "currency" };
+type Rule =
+  | { kind: "rate" }
+  | { kind: "integer"; min: number; max: number }
+  | { kind: "currency" }
+  | { kind: "boolean" };
 
 const RULES: Record<keyof AcumaticaSettings, Rule> = {
   errorRate: { kind: "rate" },
@@ -43,6 +50,7 @@ const RULES: Record<keyof AcumaticaSettings, Rule> = {
   requestsPerMinute: { kind: "integer", min: 0, max: 1_000_000 },
   idleTimeoutSeconds: { kind: "integer", min: 1, max: 86_400 },
   baseCurrency: { kind: "currency" },
+  companyEntity: { kind: "boolean" },
 };
 
 function isSettingName(name: string): name is keyof AcumaticaSettings {
@@ -66,6 +74,11 @@ export function mergeSettings(current: AcumaticaSettings, input: Record<string, 
         );
       }
       next.baseCurrency = value;
+      continue;
+    }
+    if (rule.kind === "boolean") {
+      if (typeof value !== "boolean") throw new ControlInputError(`acumatica.${name} must be true or false.`);
+      next.companyEntity = value;
       continue;
     }
     if (rule.kind === "rate") {

@@ -1,3 +1,4 @@
+import { AcumaticaError } from "./failures.ts";
 import type { AcumaticaApi } from "./session.ts";
 
 /**
@@ -15,11 +16,16 @@ export async function readBaseCurrency(api: AcumaticaApi): Promise<string | null
   return null;
 }
 
-/** The same, null when the instance cannot tell (an endpoint without the Company entity). */
+/**
+ * The same, null when the endpoint has no Company entity (its 404): then the instance cannot tell.
+ * Any other failure (the licence's 429, a timeout) fails the read like every other ERP call, so a
+ * run never skips the currency check because of a passing fault.
+ */
 export async function readBaseCurrencyIfKnown(api: AcumaticaApi): Promise<string | null> {
   try {
     return await readBaseCurrency(api);
-  } catch {
-    return null;
+  } catch (error) {
+    if (error instanceof AcumaticaError && error.kind === "not-found") return null;
+    throw error;
   }
 }
