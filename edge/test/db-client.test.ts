@@ -66,6 +66,8 @@ describe("openDatabase on a local file", () => {
     // 1 = FILE: a pull's swap keeps its temporary rows out of memory.
     expect(await atOnce("temp_store")).toEqual([1, 1, 1, 1, 1]);
     expect(await atOnce("foreign_keys")).toEqual([1, 1, 1, 1, 1]);
+    // 1 = NORMAL: a commit does not hold the write lock through an fsync.
+    expect(await atOnce("synchronous")).toEqual([1, 1, 1, 1, 1]);
   });
 });
 

@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@libsql/client";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase, tuneLocalDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { createSlotGate } from "../src/jobs/slots.ts";
 import { createSlotsRepo } from "../src/jobs/slots-repo.ts";
@@ -140,5 +144,49 @@ describe("slots shared by instances", () => {
     ).rejects.toThrow("login refused");
     expect(await rows(db)).toBe(0);
     expect(await gates[1].hold("acumatica:user-1", 1, async () => "next")).toBe("next");
+  });
+
+  it("frees the slot once the database is free again when releasing met a lock longer than the busy budget", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "stockbridge-slots-"));
+    const url = `file:${join(dir, "app.db")}`;
+    // A budget of 20 ms per call: the other instance's write outlasts it many times over.
+    let waits = 0;
+    const db = openDatabase(url, undefined, { busy: { budgetMs: 20, onWait: () => (waits += 1) } });
+    const other = createClient({ url });
+    try {
+      await tuneLocalDatabase(db, url);
+      await migrate(db);
+      const logged: string[] = [];
+      const gate = (log: (line: string) => void) =>
+        createSlotGate({
+          repo: createSlotsRepo(db),
+          now: () => new Date(),
+          newId: () => crypto.randomUUID(),
+          log,
+          leaseMs: 60_000,
+          pollMs: 10,
+        });
+      const first = held();
+      const holding = gate((line) => logged.push(line)).hold("acumatica:user-1", 1, first.work);
+      await until(async () => (await rows(db)) === 1);
+
+      // Another instance holds the write lock while the holder finishes and releases.
+      const lock = await other.transaction("write");
+      await lock.execute("UPDATE work_slots SET created_at = created_at");
+      first.finish();
+      // Released after several budgets' worth of tries (or once the release gave up).
+      await until(async () => waits >= 12 || logged.length > 0);
+      await lock.rollback();
+      await holding;
+
+      expect(logged).toEqual([]);
+      expect(await rows(db)).toBe(0);
+      // The next holder is served at once, not a lease later.
+      expect(await gate(() => {}).hold("acumatica:user-1", 1, async () => "next")).toBe("next");
+    } finally {
+      other.close();
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,6 +25,12 @@ const CONNECTION_SETTINGS = [
   // 100,000 rows). The mapped pages count in the RSS but are the OS's file cache, not heap; a bigger
   // page cache (cache_size) measured no faster on top of it and would be heap.
   "PRAGMA mmap_size = 268435456",
+  // In WAL a commit then appends to the log without waiting for the disk (only checkpoints sync).
+  // FULL syncs on every commit, and the write lock is held through it: on a busy disk one fsync can
+  // take seconds, and another instance on the file waited past its busy budget (503) behind it.
+  // A crash of the process loses nothing (the log is in the OS's cache); a power cut may lose the
+  // last commits but never leaves the file corrupt. Measured: 0.24 ms per insert with FULL, 0.03 ms.
+  "PRAGMA synchronous = NORMAL",
   // libSQL is built to keep temporary tables in memory; a pull's swap materializes every staged row
   // and the set of staged keys there (tens of MB at 50,000 rows), so they go to temporary files.
   "PRAGMA temp_store = FILE",

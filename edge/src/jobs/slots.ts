@@ -1,4 +1,4 @@
-import { describeError } from "../http/errors.ts";
+import { DatabaseBusyError, describeError } from "../http/errors.ts";
 import type { SlotsRepo } from "./slots-repo.ts";
 
 export interface SlotGateDeps {
@@ -134,13 +134,29 @@ export function createSlotGate(deps: SlotGateDeps) {
       return await work();
     } finally {
       clearInterval(heartbeat);
+      await release(key, holder);
+      wakeFront(key, Math.max(1, limit));
+    }
+  }
+
+  /**
+   * Frees the row, trying again while the database stays busy past one call's budget (another
+   * instance writing): a slot left behind would count as held until its lease ran out, a minute
+   * in which every other waiter of the key (on any instance) stands still.
+   */
+  async function release(key: string, holder: string) {
+    const giveUpAt = deps.now().getTime() + deps.leaseMs;
+    for (;;) {
       try {
         await deps.repo.release(holder, { key, now: deps.now().toISOString() });
+        return;
       } catch (error) {
-        // The lease runs out on its own; until then the slot counts as held.
-        deps.log(`slot ${key}: not released: ${describeError(error)}`);
+        if (!(error instanceof DatabaseBusyError) || deps.now().getTime() >= giveUpAt) {
+          // The lease runs out on its own; until then the slot counts as held.
+          deps.log(`slot ${key}: not released: ${describeError(error)}`);
+          return;
+        }
       }
-      wakeFront(key, Math.max(1, limit));
     }
   }
 
