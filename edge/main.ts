@@ -10,16 +10,16 @@ import {
   tuneLocalDatabase,
 } from "./src/db/client.ts";
 import { migrate } from "./src/db/migrate.ts";
-import { createJsonLogger } from "./src/observability/log.ts";
+import { createJsonLogger, type LogLevel } from "./src/observability/log.ts";
 import { type ByteConnection, createPinnedFetch, type OpenConnection } from "./src/security/pinned-fetch.ts";
 import { SCHEDULES_CRON } from "./src/system/health.ts";
 import { createShutdown } from "./src/system/shutdown.ts";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
-const logger = createJsonLogger((line, level) =>
-  level === "info" ? console.log(line) : console.error(line),
-);
+const writeLine = (line: string, level: LogLevel) =>
+  level === "info" ? console.log(line) : console.error(line);
+let logger = createJsonLogger(writeLine);
 
 const version =
   JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url))).version ?? "0.0.0";
@@ -34,6 +34,7 @@ try {
   }
   throw error;
 }
+logger = createJsonLogger(writeLine, undefined, config.logLevel);
 
 // Nothing is written to disk for a remote database: Deno Deploy gives no write permission. A local
 // file's folder is made before opening it; development secrets make the data folder when they

@@ -48,6 +48,8 @@ export async function startProduct(
           PASSWORD_ITERATIONS: "1000",
           // Every test registers its own user, all from this one loopback address.
           REGISTRATIONS_PER_MINUTE: "1000",
+          // Warnings and errors only: a failing test's output is not buried under access lines.
+          LOG_LEVEL: "warn",
           ...edgeEnv(dataDir),
         },
         `${appUrl}/api/health`,

@@ -112,7 +112,11 @@ export function createApp(deps: AppDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const logger =
     deps.logger ??
-    createJsonLogger((line, level) => (level === "info" ? console.log(line) : console.error(line)));
+    createJsonLogger(
+      (line, level) => (level === "info" ? console.log(line) : console.error(line)),
+      undefined,
+      config.logLevel,
+    );
   const log = deps.log ?? ((line: string) => logger.warn(line));
   const metrics = deps.metrics ?? createMetrics();
   const system = createSystemService({ repo: createSystemRepo(db), now, startedAt: now() });

@@ -1,3 +1,4 @@
+import { LOG_LEVELS, type LogLevel } from "./observability/log.ts";
 /**
  * Configuration: read once from the environment by main.ts, validated here with a clear message for
  * a bad value. Nothing else reads the environment.
@@ -35,6 +36,8 @@ export interface Config {
   stripeApiUrl: string | undefined;
   /** Bearer token `GET /api/metrics` asks for; production answers 401 without one configured. */
   metricsToken: string | undefined;
+  /** The least severe log line written: `info` (with the access log), `warn` or `error`. */
+  logLevel: LogLevel;
   version: string;
 }
 
@@ -104,6 +107,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
     stripeApiUrl: optionalUrl(env, "STRIPE_API_URL") ?? sandboxUrl,
     metricsToken,
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     version,
   };
 }

@@ -19,16 +19,21 @@ const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|cr
 // A bearer token inside free text (an error message quoting a header).
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 
+const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
+export const LOG_LEVELS = Object.keys(RANK) as LogLevel[];
+
 /**
  * Writes `{ time, level, message, ...fields }` as one line through `write` (main.ts: stdout for info,
- * stderr for warn and error). Field values that are not plain data become text; an Error becomes
- * its message, never its stack.
+ * stderr for warn and error), from `minimum` up (LOG_LEVEL: `warn` leaves out the access log).
+ * Field values that are not plain data become text; an Error becomes its message, never its stack.
  */
 export function createJsonLogger(
   write: (line: string, level: LogLevel) => void,
   now: () => Date = () => new Date(),
+  minimum: LogLevel = "info",
 ): Logger {
   const emit = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    if (RANK[level] < RANK[minimum]) return;
     const entry = { time: now().toISOString(), level, message: scrubText(message), ...scrub(fields) };
     write(JSON.stringify(entry), level);
   };
