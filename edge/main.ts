@@ -9,7 +9,7 @@ import {
   openDatabase,
   tuneLocalDatabase,
 } from "./src/db/client.ts";
-import { migrate } from "./src/db/migrate.ts";
+import { migrate, SchemaTooNewError } from "./src/db/migrate.ts";
 import { createJsonLogger, type LogLevel } from "./src/observability/log.ts";
 import { type ByteConnection, createPinnedFetch, type OpenConnection } from "./src/security/pinned-fetch.ts";
 import { SCHEDULES_CRON } from "./src/system/health.ts";
@@ -118,10 +118,16 @@ async function openMigratedDatabase(current: Config): Promise<Db> {
   try {
     opened = openDatabase(current.databaseUrl, current.databaseAuthToken);
     await tuneLocalDatabase(opened, current.databaseUrl);
-    await migrate(opened);
+    await migrate(opened, undefined, {
+      onWait: () => logger.info("waiting for another instance to finish migrating the database"),
+    });
     return opened;
   } catch (error) {
     opened?.close();
+    if (error instanceof SchemaTooNewError) {
+      logger.error(error.message);
+      Deno.exit(1);
+    }
     const hint = isLocalDatabase(current.databaseUrl)
       ? "check the path and its permissions, or set LIBSQL_URL"
       : "check LIBSQL_URL and LIBSQL_AUTH_TOKEN, and that the database accepts connections";
