@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type Transaction } from "@libsql/client";
@@ -68,6 +68,27 @@ describe("openDatabase on a local file", () => {
     expect(await atOnce("foreign_keys")).toEqual([1, 1, 1, 1, 1]);
     // 1 = NORMAL: a commit does not hold the write lock through an fsync.
     expect(await atOnce("synchronous")).toEqual([1, 1, 1, 1, 1]);
+  });
+});
+
+describe("a connection that could not be renewed", () => {
+  it("renews it on a later call once the file can be opened again, instead of failing every call until a restart", async () => {
+    const url = await databaseFile();
+    const db = await openTuned(url, { budgetMs: 20 });
+    await migrate(db);
+    const lock = await holdWriteLock(url);
+    // The folder goes away (a volume unmounted for a moment): open connections keep their file,
+    // but the renewal after the busy failure below cannot open it.
+    await rm(dir ?? "", { recursive: true, force: true });
+    await expect(db.execute("UPDATE users SET name = name")).rejects.toThrow();
+    await expect(db.execute("SELECT 1")).rejects.toThrow(/unable to open|CANTOPEN/i);
+    await lock.rollback();
+
+    await mkdir(dir ?? "", { recursive: true });
+
+    expect((await db.execute("SELECT 1 AS one")).rows[0]?.one).toBe(1);
+    // The renewed connection has the settings of the first one.
+    expect(Object.values((await db.execute("PRAGMA foreign_keys")).rows[0] ?? {})[0]).toBe(1);
   });
 });
 

@@ -228,10 +228,19 @@ class BusyRetryingClient implements Db {
     }
   }
 
-  /** Runs a call on the connection, after any renewal under way, counted while in flight. */
+  /**
+   * Runs a call on the connection, after any renewal under way, counted while in flight. After a
+   * failed renewal (the file unreachable for a moment) each call tries it once more, and fails with
+   * its cause while it still fails: the process recovers when the file does, without a restart.
+   */
   async #use<T>(work: () => Promise<T>): Promise<T> {
-    while (this.#renewal) await this.#renewal;
-    if (this.#renewalFailure) throw this.#renewalFailure;
+    for (let retried = false; ; retried = true) {
+      while (this.#renewal) await this.#renewal;
+      if (this.#renewalFailure === null) break;
+      if (retried) throw this.#renewalFailure;
+      this.#renewalFailure = null;
+      this.#renew();
+    }
     this.#inFlight += 1;
     try {
       return await work();
