@@ -259,8 +259,24 @@ describe("GET /api/docs", () => {
       if (file.includes("swagger-ui-bundle."))
         expect((await asset.arrayBuffer()).byteLength).toBe(bundle.length);
     }
-    const stale = await request(files[0]?.replace(/\.[0-9a-f]{16}\./, ".0000000000000000.") ?? "");
+    const stale = await request(files[0]?.replace(/\.([0-9a-f]{24})\./, ".000000000000000000000000.") ?? "");
     expect(stale.status).toBe(404);
+  });
+
+  it("sends the renderer's bundle as the build compressed it, in the coding the client prefers", async () => {
+    const { request } = await createTestApp({ deps: { webAssets: webDist } });
+    const html = await (await request("/api/docs")).text();
+    const bundlePath = /src="(\/api\/docs\/swagger-ui-bundle\.[^"]+)"/.exec(html)?.[1] ?? "";
+    for (const [accept, coding, copy] of [
+      ["gzip, deflate, br", "br", "swagger-ui-bundle.js.br"],
+      ["gzip", "gzip", "swagger-ui-bundle.js.gz"],
+    ] as const) {
+      const answer = await request(bundlePath, { headers: { "Accept-Encoding": accept } });
+      expect(answer.headers.get("content-encoding")).toBe(coding);
+      expect(answer.headers.get("vary")).toBe("Accept-Encoding");
+      const sent = await answer.arrayBuffer();
+      expect(sent.byteLength).toBe((await readFile(join(ROOT, "web/dist/api-docs", copy))).length);
+    }
   });
 
   it("says the web build is missing instead of serving a page that cannot load", async () => {

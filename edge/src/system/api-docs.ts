@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/types.ts";
-import type { WebAssets } from "../web/serve-web.ts";
+import { readWebFile, respondWithFile, type WebAssets, type WebFile, webFileOf } from "../web/serve-web.ts";
 
 export const API_DOCS_PATH = "/api/docs";
 
@@ -20,14 +20,6 @@ export const API_DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-interface Asset {
-  body: Uint8Array<ArrayBuffer>;
-  type: string;
-}
-
-const JS = "text/javascript; charset=utf-8";
-const CSS = "text/css; charset=utf-8";
-
 /** Starts Swagger UI on the document; a file, because the page allows no inline script. */
 const START_SCRIPT = `"use strict";
 window.addEventListener("DOMContentLoaded", function () {
@@ -45,11 +37,13 @@ window.addEventListener("DOMContentLoaded", function () {
 
 /**
  * `GET /api/docs`: the API reference, Swagger UI reading `/api/openapi.json`, all from this origin.
- * Swagger UI's files come from the web build (web/vite.config.ts copies them to `api-docs/`), read
- * once and served under names carrying their content hash, so they are cached for a year.
+ * Swagger UI's files come from the web build (web/vite.config.ts copies them to `api-docs/`, and
+ * compresses them as it does the app's), read once and served under names carrying their content
+ * hash, so they are cached for a year; brotli or gzip as the client prefers (1.7 MB of script
+ * goes as 0.36 MB).
  */
 export function registerApiDocs(app: Hono<AppEnv>, deps: { assets: WebAssets | undefined }) {
-  let loading: Promise<Map<string, Asset> | null> | null = null;
+  let loading: Promise<Map<string, WebFile> | null> | null = null;
   const assets = () => {
     loading ??= loadAssets(deps.assets).then((loaded) => {
       // Not built yet: try again on the next request instead of keeping the miss.
@@ -70,35 +64,28 @@ export function registerApiDocs(app: Hono<AppEnv>, deps: { assets: WebAssets | u
   });
 
   app.get(`${API_DOCS_PATH}/:file`, async (c) => {
-    const asset = (await assets())?.get(c.req.param("file"));
-    if (!asset) return c.json({ message: `No API reference file ${c.req.path}`, code: "NOT_FOUND" }, 404);
-    return new Response(asset.body, {
-      headers: { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" },
-    });
+    const name = c.req.param("file");
+    const file = (await assets())?.get(name);
+    if (!file) return c.json({ message: `No API reference file ${c.req.path}`, code: "NOT_FOUND" }, 404);
+    return respondWithFile(
+      file,
+      { path: name, immutable: true },
+      { acceptEncoding: c.req.header("Accept-Encoding"), ifNoneMatch: c.req.header("If-None-Match") },
+    );
   });
 }
 
-async function loadAssets(web: WebAssets | undefined): Promise<Map<string, Asset> | null> {
-  const script = await web?.read("/api-docs/swagger-ui-bundle.js");
-  const style = await web?.read("/api-docs/swagger-ui.css");
+async function loadAssets(web: WebAssets | undefined): Promise<Map<string, WebFile> | null> {
+  if (!web) return null;
+  const style = await readWebFile(web, "/api-docs/swagger-ui.css");
+  const script = await readWebFile(web, "/api-docs/swagger-ui-bundle.js");
   if (!script || !style) return null;
-  const files: [string, string, Uint8Array][] = [
-    ["swagger-ui", CSS, style],
-    ["swagger-ui-bundle", JS, script],
-    ["start", JS, new TextEncoder().encode(START_SCRIPT)],
+  const files: [string, string, WebFile][] = [
+    ["swagger-ui", "css", style],
+    ["swagger-ui-bundle", "js", script],
+    ["start", "js", await webFileOf(new TextEncoder().encode(START_SCRIPT))],
   ];
-  const named = new Map<string, Asset>();
-  for (const [name, type, bytes] of files) {
-    const body = new Uint8Array(bytes);
-    const extension = type === CSS ? "css" : "js";
-    named.set(`${name}.${await contentHash(body)}.${extension}`, { body, type });
-  }
-  return named;
-}
-
-async function contentHash(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return [...digest.slice(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return new Map(files.map(([name, extension, file]) => [`${name}.${file.hash}.${extension}`, file]));
 }
 
 /** The page: the style sheet, the reference's mount point, Swagger UI, then the start script. */

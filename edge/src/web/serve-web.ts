@@ -32,10 +32,17 @@ interface Representation {
   etag: string;
 }
 
-/** A built file and its compressed copies. */
-interface WebFile {
+/** A built file and its compressed copies; `hash` names its content (ETag, and hashed file names). */
+export interface WebFile {
+  hash: string;
   identity: Representation;
   encoded: Partial<Record<Coding, Representation>>;
+}
+
+/** What an answer needs of the request: the codings it takes and the tags it has. */
+export interface ConditionalRequest {
+  acceptEncoding: string | undefined;
+  ifNoneMatch: string | undefined;
 }
 
 /**
@@ -73,37 +80,47 @@ export function serveWeb(app: Hono<AppEnv>, assets: WebAssets): void {
       acceptEncoding: c.req.header("Accept-Encoding"),
       ifNoneMatch: c.req.header("If-None-Match"),
     };
-    if (file) return respond(file, clean, request);
+    if (file) return respondWithFile(file, { path: clean, immutable: clean.startsWith("/assets/") }, request);
     if (hasExtension && clean !== "/index.html") return c.text("Not found", 404);
     const shell = await load("/index.html");
     if (!shell) return c.text("The web app is not built. Run `npm start`, which builds it.", 503);
-    return respond(shell, "/index.html", request);
+    return respondWithFile(shell, { path: "/index.html", immutable: false }, request);
   });
 }
 
-async function readWebFile(assets: WebAssets, path: string): Promise<WebFile | null> {
+/** A built file with the compressed copies the build wrote beside it; null when there is none. */
+export async function readWebFile(assets: WebAssets, path: string): Promise<WebFile | null> {
   const body = await assets.read(path);
   if (!body) return null;
-  const tag = await digest(body);
-  const encoded: WebFile["encoded"] = {};
+  const file = await webFileOf(body);
   for (const { coding, suffix } of CODINGS) {
     const copy = await assets.read(`${path}${suffix}`);
-    if (copy) encoded[coding] = { body: copy, etag: `"${tag}-${coding}"` };
+    if (copy) file.encoded[coding] = { body: copy, etag: `"${file.hash}-${coding}"` };
   }
-  return { identity: { body, etag: `"${tag}"` }, encoded };
+  return file;
 }
 
-function respond(
+/** Bytes made at run time, served like a built file (no compressed copies). */
+export async function webFileOf(body: Uint8Array): Promise<WebFile> {
+  const hash = await digest(body);
+  return { hash, identity: { body, etag: `"${hash}"` }, encoded: {} };
+}
+
+/**
+ * The answer for a file: its type from the path's extension, the copy the client prefers, an ETag
+ * per copy and 304 for a match; cached for a year when `immutable` (its name carries its hash).
+ */
+export function respondWithFile(
   file: WebFile,
-  path: string,
-  request: { acceptEncoding: string | undefined; ifNoneMatch: string | undefined },
+  options: { path: string; immutable: boolean },
+  request: ConditionalRequest,
 ): Response {
-  const extension = path.split("/").pop()?.split(".").pop() ?? "";
+  const extension = options.path.split("/").pop()?.split(".").pop() ?? "";
   const coding = chooseCoding(request.acceptEncoding, file.encoded);
   const chosen = (coding && file.encoded[coding]) || file.identity;
   const headers = new Headers({
     "Content-Type": TYPES[extension] ?? "application/octet-stream",
-    "Cache-Control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+    "Cache-Control": options.immutable ? "public, max-age=31536000, immutable" : "no-cache",
     ETag: chosen.etag,
   });
   if (Object.keys(file.encoded).length > 0) headers.set("Vary", "Accept-Encoding");
