@@ -3,7 +3,7 @@
  * Stored as `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>` so the cost can rise later and old
  * hashes still verify.
  */
-import { fromBase64, toBase64 } from "../security/base64.ts";
+import { constantTimeEqual, fromBase64, toBase64 } from "../security/bytes.ts";
 
 const HASH_BYTES = 32;
 
@@ -36,11 +36,4 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
     HASH_BYTES * 8,
   );
   return new Uint8Array(bits);
-}
-
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i += 1) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return difference === 0;
 }

@@ -5,7 +5,7 @@
  * is bound to its owner and purpose (additional data), so a sealed value copied to another row or
  * user does not open there.
  */
-import { fromBase64, toBase64 } from "./base64.ts";
+import { fromBase64, fromBase64Url, toBase64Url } from "./bytes.ts";
 
 export interface SecretBox {
   seal(plaintext: string, context: string): Promise<string>;
@@ -106,13 +106,4 @@ export function parseKeyRing(text: string | undefined): RingKey[] {
 
 function aad(context: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(`stockbridge:${context}`);
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/");
-  return fromBase64(padded + "=".repeat((4 - (padded.length % 4)) % 4));
 }

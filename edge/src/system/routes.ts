@@ -4,6 +4,7 @@ import type { Handlers } from "../http/contract-routes.ts";
 import { AppError } from "../http/errors.ts";
 import type { AppEnv } from "../http/types.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import { constantTimeEqual } from "../security/bytes.ts";
 import type { HealthReport, SystemService } from "./health.ts";
 
 export function systemHandlers(deps: {
@@ -78,7 +79,7 @@ export function registerMetrics(
   app.get("/api/metrics", async (c) => {
     if (expected || deps.production) {
       const given = new TextEncoder().encode(c.req.header("Authorization") ?? "");
-      if (!expected || !sameBytes(given, expected)) {
+      if (!expected || !constantTimeEqual(given, expected)) {
         const message = expected
           ? "The metrics need Authorization: Bearer <METRICS_TOKEN>"
           : "The metrics are closed: set METRICS_TOKEN to read them";
@@ -88,14 +89,6 @@ export function registerMetrics(
     const text = deps.metrics.render(await deps.system.gauges());
     return c.body(text, 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
   });
-}
-
-/** Compares in time that depends on the length only, not on where the first difference is. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  let difference = 0;
-  for (let index = 0; index < a.byteLength; index += 1) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
-  return difference === 0;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
 } from "@stockbridge/shared";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
 import type { Caller } from "../http/types.ts";
+import { sha256Hex, toBase64Url } from "../security/bytes.ts";
 import type { TokenRepo } from "./repo.ts";
 
 /** 32 random bytes: 256 bits, written as 43 base64url characters after the prefix. */
@@ -33,7 +34,7 @@ export function createPersonalTokenService(deps: TokenServiceDeps) {
   return {
     async create(userId: string, input: CreateTokenInput): Promise<CreatedToken> {
       const now = deps.now();
-      const token = `${PERSONAL_TOKEN_PREFIX}${base64Url(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)))}`;
+      const token = `${PERSONAL_TOKEN_PREFIX}${toBase64Url(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)))}`;
       const row = {
         id: deps.newId(),
         userId,
@@ -105,13 +106,6 @@ export function isPersonalToken(token: string): boolean {
  * no dictionary or brute force over the hash can find it, and a slow hash would only cost every
  * request. An unsalted hash is what lets the token be found by one indexed lookup.
  */
-async function hashToken(token: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+function hashToken(token: string): Promise<string> {
+  return sha256Hex(token);
 }

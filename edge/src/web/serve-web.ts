@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/types.ts";
+import { sha256Hex } from "../security/bytes.ts";
 
 /** Reads a built web file by its path under the dist folder, or null when there is none. */
 export interface WebAssets {
@@ -170,7 +171,7 @@ function matches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** 24 hex digits of SHA-256: enough to tell builds apart, short enough for a file name. */
 async function digest(body: Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", body as Uint8Array<ArrayBuffer>));
-  return [...hash.subarray(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return (await sha256Hex(body)).slice(0, 24);
 }
