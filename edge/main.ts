@@ -15,6 +15,9 @@ import { type ByteConnection, createPinnedFetch, type OpenConnection } from "./s
 import { SCHEDULES_CRON } from "./src/system/health.ts";
 import { createShutdown } from "./src/system/shutdown.ts";
 
+/** How long running jobs get to finish once the server stopped taking requests. */
+const JOBS_GRACE_MS = 5_000;
+
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
 const writeLine = (line: string, level: LogLevel) =>
@@ -97,6 +100,14 @@ const server = Deno.serve(
 // SIGTERM (a redeploy, `docker stop`) or Ctrl-C: stop taking requests, let those in flight finish,
 // then close the database. Deno Deploy stops isolates itself and may not offer signal listeners.
 const shutdown = createShutdown({ logger, stopServer: () => server.shutdown() });
+// Jobs get a few seconds to finish and are failed at once if they cannot, then the database closes.
+shutdown.add({
+  name: "jobs",
+  run: async () => {
+    const unfinished = await app.stopJobs(JOBS_GRACE_MS);
+    if (unfinished.length > 0) logger.warn("jobs stopped unfinished", { jobs: unfinished });
+  },
+});
 shutdown.add({ name: "database", run: () => db.close() });
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   try {

@@ -349,5 +349,14 @@ export function createApp(deps: AppDeps) {
       return report;
     },
     runDueSchedules: scheduleTicker.runDueSchedules,
+    /**
+     * The graceful stop's jobs step (main.ts): jobs get `graceMs` to finish and the rest are failed
+     * (JobRunner.stop), then this process's Acumatica seats are freed for the other instances.
+     */
+    async stopJobs(graceMs: number): Promise<string[]> {
+      const unfinished = await jobs.stop(graceMs);
+      await slots.releaseAll();
+      return unfinished;
+    },
   });
 }

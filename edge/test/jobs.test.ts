@@ -34,6 +34,28 @@ describe("GET /api/jobs/:id", () => {
   });
 });
 
+describe("a server that is stopping", () => {
+  it("lets a running job finish within the grace, then refuses new jobs with 503 and Retry-After", async () => {
+    app = await createConnectedApp();
+    await app.connectShopify();
+    const { job } = await app.api.call("syncShopifyProducts");
+
+    expect(await app.app.stopJobs(60_000)).toEqual([]);
+
+    expect(await app.waitForJob(job._id)).toMatchObject({ status: "succeeded" });
+    const refused = await app.request("/api/shopify/products/sync", {
+      method: "POST",
+      token: app.user.token,
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toEqual({
+      message: "The server is restarting. Please try again in a few seconds.",
+      code: "STOPPING",
+    });
+  });
+});
+
 describe("GET /api/jobs/:id/events", () => {
   // The stream's fallback re-read comes after a minute here: a change it missed would hang the test.
   const missNothing = { deps: { jobEventsPollMs: 60_000 } };

@@ -99,6 +99,7 @@ export const MESSAGES = {
     timeout: "The server did not answer within 30 seconds",
     offline: "You are offline: the server cannot be reached",
     databaseBusy: "The database is busy. Please try again in a moment.",
+    stopping: "The server is restarting. Please try again in a few seconds.",
   },
 } as const;
 

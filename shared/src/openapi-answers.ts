@@ -21,7 +21,15 @@ export interface OpenApiResponse {
 }
 
 /** What the document derives from an endpoint's shape, beside the failures the contract names. */
-type Derived = "input" | "auth" | "subscription" | "session-only" | "path" | "body-limit" | "database-busy";
+type Derived =
+  | "input"
+  | "auth"
+  | "subscription"
+  | "session-only"
+  | "path"
+  | "body-limit"
+  | "database-busy"
+  | "stopping";
 /** Failures of the Stripe webhook, which is outside the contract. */
 type WebhookFailure = "signature" | "event-shape";
 export type AnswerKey = Failure | Derived | WebhookFailure;
@@ -127,6 +135,13 @@ const ANSWERS: Record<AnswerKey, Answer> = {
     message: MESSAGES.generic.databaseBusy,
     retryAfter: true,
   },
+  stopping: {
+    status: 503,
+    code: "STOPPING",
+    text: `${MESSAGES.generic.stopping} The server is stopping (a deploy or restart) and starts no new job; \`Retry-After\` is 5 seconds.`,
+    message: MESSAGES.generic.stopping,
+    retryAfter: true,
+  },
   "database-down": {
     status: 503,
     code: "DB_UNAVAILABLE",
@@ -150,6 +165,8 @@ export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   if (endpoint.body) keys.push("body-limit");
   // The health check reads the database itself and answers its own 503.
   if (endpoint.database !== false && !failures.includes("database-down")) keys.push("database-busy");
+  // What starts a job is refused while the server stops (the jobs' graceful stop).
+  if (failures.includes("job-running")) keys.push("stopping");
   return [...keys, ...failures];
 }
 

@@ -69,6 +69,13 @@ export class RateLimitError extends AppError {
  * The database stayed locked by another connection for longer than one unit of work may wait
  * (db/client.ts): nothing was written, and the same request a moment later is likely to succeed.
  */
+/** The process is stopping (a deploy or a restart): another instance, or this one restarted, takes it. */
+export class ServiceStoppingError extends AppError {
+  constructor() {
+    super(503, "STOPPING", MESSAGES.generic.stopping, [], { "Retry-After": "5" });
+  }
+}
+
 export class DatabaseBusyError extends AppError {
   constructor() {
     super(503, "DATABASE_BUSY", MESSAGES.generic.databaseBusy, [], { "Retry-After": "1" });

@@ -106,6 +106,17 @@ export function createJobsRepo(db: Db) {
       });
       return result.rows.map((row) => String(row.id));
     },
+
+    /** Fails the named jobs that are still live (this process stops with them unfinished). */
+    async failLive(ids: string[], message: string, now: string): Promise<string[]> {
+      const result = await db.execute({
+        sql: `UPDATE jobs SET status = 'failed', message = ?, finished_at = ?, lease_until = NULL
+              WHERE status IN ('queued', 'running') AND id IN (SELECT value FROM json_each(?))
+              RETURNING id`,
+        args: [message, now, JSON.stringify(ids)],
+      });
+      return result.rows.map((row) => String(row.id));
+    },
   };
 }
 

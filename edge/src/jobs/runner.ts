@@ -1,5 +1,11 @@
 import type { Job, JobResult } from "@stockbridge/shared";
-import { AppError, ConflictError, describeError, NotFoundError } from "../http/errors.ts";
+import {
+  AppError,
+  ConflictError,
+  describeError,
+  NotFoundError,
+  ServiceStoppingError,
+} from "../http/errors.ts";
 import type { JobKind, JobsRepo } from "./repo.ts";
 
 export const SERVER_STOPPED = "The server stopped while this job was running";
@@ -68,8 +74,14 @@ export function createJobRunner(deps: JobRunnerDeps) {
     for (const listener of listeners.get(jobId) ?? []) listener();
   }
 
+  let stopping = false;
+
   async function recoverStale(): Promise<string[]> {
     const failed = await deps.repo.failExpired(deps.now().toISOString(), SERVER_STOPPED, [...running.keys()]);
+    return closeStopped(failed);
+  }
+
+  async function closeStopped(failed: string[]): Promise<string[]> {
     for (const id of failed) deps.log(`job ${id}: ${SERVER_STOPPED}`);
     if (failed.length > 0 && deps.onStopped) {
       try {
@@ -99,6 +111,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     work: JobWork<K>,
     options: { busyMessage: string; phase?: string },
   ): Promise<Job> {
+    if (stopping) throw new ServiceStoppingError();
     await recoverStale();
     const jobId = deps.newId();
     const phase = options.phase ?? "Starting";
@@ -197,6 +210,27 @@ export function createJobRunner(deps: JobRunnerDeps) {
     /** Resolves when every job this process runs has finished (tests, graceful shutdown). */
     async idle(): Promise<void> {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+    /**
+     * The graceful stop's step: no new job starts (503), the running ones get `graceMs` to finish,
+     * and those still running then are failed with SERVER_STOPPED at once (their history entries
+     * ended with them), so nobody waits a lease to learn the work stopped. Answers their ids.
+     */
+    async stop(graceMs: number): Promise<string[]> {
+      stopping = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([this.idle(), grace]);
+      clearTimeout(timer);
+      if (running.size === 0) return [];
+      const unfinished = await deps.repo.failLive(
+        [...running.keys()],
+        SERVER_STOPPED,
+        deps.now().toISOString(),
+      );
+      return closeStopped(unfinished);
     },
   };
 }

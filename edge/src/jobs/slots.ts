@@ -38,6 +38,8 @@ const POLL_MS = 200;
 export function createSlotGate(deps: SlotGateDeps) {
   const pollMs = deps.pollMs ?? POLL_MS;
   const queues = new Map<string, Waiter[]>();
+  /** This process's tickets and slots (holder -> key), freed together when it stops. */
+  const mine = new Map<string, string>();
   const leaseUntil = () => new Date(deps.now().getTime() + deps.leaseMs).toISOString();
 
   function wakeFront(key: string, limit: number) {
@@ -117,6 +119,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     options: { onQueued?: () => void } = {},
   ): Promise<T> {
     const holder = deps.newId();
+    mine.set(holder, key);
     const ticket: Ticket = { seq: await enqueue(key, holder), lost: false };
     const heartbeat = setInterval(() => {
       deps.repo.renew(holder, leaseUntil()).then(
@@ -135,8 +138,18 @@ export function createSlotGate(deps: SlotGateDeps) {
     } finally {
       clearInterval(heartbeat);
       await release(key, holder);
+      mine.delete(holder);
       wakeFront(key, Math.max(1, limit));
     }
+  }
+
+  /**
+   * Frees every ticket and slot of this process at once (the graceful stop, after its jobs were
+   * failed): other instances need not wait for the leases to run out.
+   */
+  async function releaseAll(): Promise<void> {
+    await Promise.all([...mine].map(([holder, key]) => release(key, holder)));
+    mine.clear();
   }
 
   /**
@@ -160,7 +173,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     }
   }
 
-  return { hold };
+  return { hold, releaseAll };
 }
 
 export type SlotGate = ReturnType<typeof createSlotGate>;
