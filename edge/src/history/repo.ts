@@ -117,7 +117,9 @@ export function createHistoryRepo(db: Db) {
    * Fails the entries `closing` selects as a whole: each mapping in an entry's scope becomes a
    * failure with `stop.error`, written by the database from the mappings table (a full sync of
    * 10,000 mappings is one INSERT ... SELECT, nothing built in memory). Mappings deleted since are
-   * gone and not listed; a full sync covers the mappings that existed when it started.
+   * gone and not listed; a full sync covers the mappings that existed when it started. CROSS JOIN
+   * keeps SQLite's join order: the closed entries first, each mapping found by its key (left to the
+   * planner, a 10,000-id scope was matched against every mapping: 16 s instead of 0.1 s).
    */
   function closeAsFailed(closing: Closing, stop: RunStop): InStatement[] {
     const insert = `INSERT OR IGNORE INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
@@ -126,22 +128,22 @@ export function createHistoryRepo(db: Db) {
     return [
       {
         sql: `${insert} FROM execution_history h
-              JOIN mappings m ON m.user_id = h.user_id AND m.created_at <= h.start_date
+              CROSS JOIN mappings m ON m.user_id = h.user_id AND m.created_at <= h.start_date
               WHERE h.scope = 'all' AND ${closing.where} ${order}`,
         args: [stop.error, ...closing.args],
       },
       {
         sql: `${insert} FROM execution_history h
-              JOIN execution_scopes s ON s.history_id = h.id
-              JOIN json_each(s.mapping_ids_json) j
-              JOIN mappings m ON m.id = j.value AND m.user_id = h.user_id
+              CROSS JOIN execution_scopes s ON s.history_id = h.id
+              CROSS JOIN json_each(s.mapping_ids_json) j
+              CROSS JOIN mappings m ON m.id = j.value AND m.user_id = h.user_id
               WHERE h.scope = 'ids' AND ${closing.where} ${order}`,
         args: [stop.error, ...closing.args],
       },
       {
         sql: `${insert} FROM execution_history h
-              JOIN execution_failures f ON f.history_id = h.retry_of
-              JOIN mappings m ON m.id = f.mapping_id AND m.user_id = h.user_id
+              CROSS JOIN execution_failures f ON f.history_id = h.retry_of
+              CROSS JOIN mappings m ON m.id = f.mapping_id AND m.user_id = h.user_id
               WHERE h.scope = 'retry' AND ${closing.where} ${order}`,
         args: [stop.error, ...closing.args],
       },
