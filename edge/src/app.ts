@@ -63,6 +63,7 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
+import { startSyncJob } from "./sync/sync-job.ts";
 import { registerApiDocs } from "./system/api-docs.ts";
 import { createSystemService } from "./system/health.ts";
 import { createSystemRepo } from "./system/repo.ts";
@@ -291,7 +292,18 @@ export function createApp(deps: AppDeps) {
         startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
       }),
       ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
-      ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
+      ...historyHandlers(
+        createHistoryService({
+          repo: historyRepo,
+          now,
+          // A retry is a sync job like any other: one at a time per user, followed the same way.
+          startSync: ({ userId, mappingIds, syncOptions, retryOf }) =>
+            startSyncJob(
+              { jobs, engine: syncEngine },
+              { userId, scope: { mappingIds }, syncOptions, trigger: "manual", retryOf },
+            ),
+        }),
+      ),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
       ...tokenHandlers(personalTokens),
     },

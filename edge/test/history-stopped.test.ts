@@ -1,4 +1,4 @@
-import type { ExecutionHistory, ScheduleInput } from "@stockbridge/shared";
+import type { ExecutionHistorySummary, ScheduleInput } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { RUN_STOPPED } from "../src/history/run-lease.ts";
@@ -44,7 +44,7 @@ async function twoInstances() {
 }
 
 /** Reads until an entry is open and its run is inside the slow Acumatica call (the sandbox holds it). */
-async function openEntry(app: ConnectedApp): Promise<ExecutionHistory> {
+async function openEntry(app: ConnectedApp): Promise<ExecutionHistorySummary> {
   for (;;) {
     const { histories } = await app.api.call("executionHistory");
     const open = histories.find((entry) => entry.status === "running");
@@ -55,6 +55,21 @@ async function openEntry(app: ConnectedApp): Promise<ExecutionHistory> {
 
 async function entry(app: ConnectedApp, id: string) {
   return (await app.api.call("executionHistory")).histories.find((candidate) => candidate._id === id);
+}
+
+/** Every mapping of the user as a failed item with `error`, in a run's order (oldest mapping first). */
+async function everyMappingFailed(app: ConnectedApp, error: string) {
+  const rows = await app.db.execute({
+    sql: "SELECT id, shopify_sku, acumatica_sku FROM mappings WHERE user_id = ? ORDER BY created_at, id",
+    args: [app.user.user._id],
+  });
+  expect(rows.rows.length).toBeGreaterThan(1);
+  return rows.rows.map((row) => ({
+    mappingId: String(row.id),
+    shopifySku: String(row.shopify_sku),
+    acumaticaSku: String(row.acumatica_sku),
+    error,
+  }));
 }
 
 describe("a run whose instance stopped renewing its lease", () => {
@@ -73,10 +88,14 @@ describe("a run whose instance stopped renewing its lease", () => {
       status: "failed",
       message: SERVER_STOPPED,
     });
+    const failed = await everyMappingFailed(a, RUN_STOPPED);
     expect(await entry(a, open._id)).toMatchObject({
       status: "failed",
       error: RUN_STOPPED,
       endDate: a.clock.now().toISOString(),
+      successCount: 0,
+      failureCount: failed.length,
+      failedMappings: failed,
     });
   });
 
@@ -92,8 +111,26 @@ describe("a run whose instance stopped renewing its lease", () => {
     await b.tick();
     a.acumatica.configure({ latencyMs: 0 });
 
-    expect(await entry(a, open._id)).toMatchObject({ status: "failed", error: RUN_STOPPED });
+    expect(await entry(a, open._id)).toMatchObject({
+      status: "failed",
+      error: RUN_STOPPED,
+      failureCount: 1,
+      failedMappings: [
+        {
+          mappingId: mappings[0]!._id,
+          shopifySku: mappings[0]!.shopifyDetails.sku,
+          acumaticaSku: mappings[0]!.acumaticaDetails.sku,
+          error: RUN_STOPPED,
+        },
+      ],
+    });
     expect((await answer).status).toBe(200);
+    // The run went on in its instance and ended after all: its own outcome replaces the sweep's.
+    expect(await entry(a, open._id)).toMatchObject({
+      status: "completed",
+      failureCount: 0,
+      failedMappings: [],
+    });
   });
 
   it("ends a scheduled run's entry once its lease runs out, before the schedule's own claim does", async () => {
@@ -121,6 +158,7 @@ describe("a run whose instance stopped renewing its lease", () => {
       status: "failed",
       error: RUN_STOPPED,
       schedule: { name: "Quarter-hourly prices" },
+      failedMappings: await everyMappingFailed(a, RUN_STOPPED),
     });
     await ticking;
   });

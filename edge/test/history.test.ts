@@ -1,5 +1,6 @@
 import type { ApiError } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
+import { runStatus } from "../src/history/outcome.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
@@ -12,7 +13,7 @@ async function recordRun(
     start: string;
     schedule?: { id: string; name: string };
     failures?: { shopifySku: string; acumaticaSku: string; error: string }[];
-    status?: "completed" | "failed";
+    status?: "failed";
     error?: string;
   },
 ) {
@@ -26,6 +27,8 @@ async function recordRun(
     scheduleName: run.schedule?.name ?? null,
     startDate: run.start,
     leaseUntil: run.start,
+    scope: "all",
+    syncOptions: { price: true, quantity: true },
   });
   const failures = (run.failures ?? []).map((failure) => ({ mappingId: null, ...failure }));
   await repo.finish({
@@ -35,9 +38,10 @@ async function recordRun(
     successCount: 3,
     failureCount: failures.length,
     skippedCount: 1,
-    status: run.status ?? "completed",
+    status: run.status ?? runStatus({ success: 3, failure: failures.length }),
     error: run.error ?? null,
     failures,
+    skips: [],
   });
   return id;
 }
@@ -83,8 +87,11 @@ describe("execution history", () => {
       successCount: 3,
       failureCount: 1,
       skippedCount: 1,
-      status: "completed",
+      status: "partial",
       error: null,
+      syncOptions: { price: true, quantity: true },
+      retryOf: null,
+      skippedMappings: [],
       failedMappings: [
         {
           mappingId: null,
@@ -122,6 +129,48 @@ describe("execution history", () => {
     expect((await other.api.call("executionHistory")).total).toBe(0);
     const error = await other.api.call("executionHistoryEntry", { params: { id } }).catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(404);
+  });
+
+  it("lists all 10,000 mappings of a full sync that failed as a whole, each with the run's error", async () => {
+    const app = await createTestApp();
+    const { userId, api } = await registerSubscriber(app);
+    // No connection saved: the run fails as a whole before it reads anything.
+    await app.db.execute({
+      sql: `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+            INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
+            SELECT printf('map-%05d', i), ?, 'gid://shopify/ProductVariant/' || i, printf('SKU-%05d', i), printf('ERP-%05d', i),
+              printf('ERP-%05d', i), 'exact-sku', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'
+            FROM n`,
+      args: [userId],
+    });
+
+    const { job } = await api.call("syncMappings", {
+      body: { syncOptions: { price: false, quantity: true } },
+    });
+    let current = job;
+    while (current.status === "queued" || current.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      current = await api.call("job", { params: { id: job._id } });
+    }
+
+    expect(current.status).toBe("failed");
+    const [listed] = (await api.call("executionHistory")).histories;
+    const entry = await api.call("executionHistoryEntry", { params: { id: listed!._id } });
+    expect(entry).toMatchObject({
+      status: "failed",
+      successCount: 0,
+      failureCount: 10_000,
+      error: current.message,
+    });
+    expect(entry.failedMappings).toHaveLength(10_000);
+    expect(entry.failedMappings[0]).toEqual({
+      mappingId: "map-00001",
+      shopifySku: "SKU-00001",
+      acumaticaSku: "ERP-00001",
+      error: current.message,
+    });
+    expect(entry.failedMappings.at(-1)?.mappingId).toBe("map-10000");
+    expect(new Set(entry.failedMappings.map((failed) => failed.error))).toEqual(new Set([current.message]));
   });
 
   it.each(["page=0", "limit=101", "page=x"])("answers 400 for %s", async (query) => {

@@ -4,7 +4,7 @@ import { createHistoryRepo } from "../src/history/repo.ts";
 import { RUN_STOPPED } from "../src/history/run-lease.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp, grantSubscription, type TestApp } from "./helpers.ts";
-import { registerSubscriber } from "./mapping-fixtures.ts";
+import { insertItem, insertVariant, registerSubscriber } from "./mapping-fixtures.ts";
 
 let connected: ConnectedApp | undefined;
 afterEach(async () => {
@@ -146,6 +146,8 @@ describe("a scheduled run whose process stopped", () => {
         scheduleName: "Quarter-hourly prices",
         startDate: startedAt,
         leaseUntil: new Date(app.clock.now().getTime() + 60_000).toISOString(),
+        scope: "all",
+        syncOptions: { price: true, quantity: false },
       });
     }
   }
@@ -202,5 +204,41 @@ describe("a scheduled run whose process stopped", () => {
       status: "inactive",
       nextRun: null,
     });
+  });
+
+  it("lists each mapping the schedule covers when it stopped before the run opened an entry", async () => {
+    const app = await createTestApp();
+    const { api, token, userId } = await registerSubscriber(app);
+    const mappings = [];
+    for (let index = 0; index < 3; index += 1) {
+      const variant = await insertVariant(app.db, userId);
+      const item = await insertItem(app.db, userId);
+      mappings.push(
+        await api.call("manualMap", {
+          body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+        }),
+      );
+      app.clock.advance(1_000);
+    }
+    const covered = [mappings[2]!, mappings[0]!];
+    const schedule = await api.call("createSchedule", {
+      body: everyQuarter({ isFullSync: false, mappingIds: covered.map((mapping) => mapping._id) }),
+    });
+    app.clock.advance(FIFTEEN_MINUTES);
+    await crashedRun(app, userId, schedule._id, false);
+
+    app.clock.advance(6 * 60_000);
+    expect(await app.app.tick()).toEqual({ ran: [], interrupted: [schedule._id], skipped: [] });
+
+    const [entry] = (await historyOf(app, token)).histories;
+    expect(entry).toMatchObject({ status: "failed", error: RUN_STOPPED, successCount: 0, failureCount: 2 });
+    expect(entry!.failedMappings).toEqual(
+      [mappings[0]!, mappings[2]!].map((mapping) => ({
+        mappingId: mapping._id,
+        shopifySku: mapping.shopifyDetails.sku,
+        acumaticaSku: mapping.acumaticaDetails.sku,
+        error: RUN_STOPPED,
+      })),
+    );
   });
 });

@@ -305,7 +305,7 @@ describe("isolation and skips", () => {
     for (const pair of mapped.filter((p) => p !== bad))
       expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
     const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
-    expect(history).toMatchObject({ status: "completed", successCount: 3, failureCount: 1 });
+    expect(history).toMatchObject({ status: "partial", successCount: 3, failureCount: 1 });
     expect(history?.failedMappings).toEqual([
       {
         mappingId: bad.mappingId,
@@ -336,7 +336,7 @@ describe("isolation and skips", () => {
     // One inventorySetQuantities for the three, no call spent on the refused one.
     expect(w.state().shopify.mutations).toBe(1);
     const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
-    expect(history).toMatchObject({ status: "completed", successCount: 3, failureCount: 1 });
+    expect(history).toMatchObject({ status: "partial", successCount: 3, failureCount: 1 });
     expect(history?.failedMappings).toEqual([
       {
         mappingId: bad.mappingId,

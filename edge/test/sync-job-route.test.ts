@@ -160,7 +160,7 @@ describe("POST /mapping/sync", () => {
     const history = await w.api.call("executionHistory");
     expect(history.total).toBe(1);
     const entry = await w.api.call("executionHistoryEntry", { params: { id: resultOf(done).historyId! } });
-    expect(entry).toMatchObject({ status: "completed", successCount: 2, failureCount: 1 });
+    expect(entry).toMatchObject({ status: "partial", successCount: 2, failureCount: 1 });
     expect(entry.failedMappings).toEqual([
       {
         mappingId: bad.mappingId,

@@ -655,11 +655,23 @@ export const contract = {
     path: "/execution-history/:id",
     summary: "Read one sync run",
     description:
-      "One run with the outcome of every mapping in it: old and new values, or the outside system's own error text.",
+      "One run with its outcome (`completed`, `partial`, `failed`, `held` or `running`), every failed mapping with the outside system's own error text (a run that failed as a whole lists every mapping in its scope), and every skipped mapping with its reason.",
     access: "subscriber",
     params: IdParamsSchema,
     output: ExecutionHistorySchema,
     defaultError: MESSAGES.history.fetchFailed,
+  }),
+  retryExecutionHistory: endpoint({
+    method: "POST",
+    path: "/execution-history/:id/retry",
+    summary: "Retry a run's failed mappings",
+    description:
+      "Starts a job that syncs exactly the mappings this run failed (those that still exist), with the run's sync options, as a new execution-history run whose `retryOf` names this one; its result is a `SyncJobResult`. 400 when the run has no failed mappings, none of them exists any more, or it predates kept sync options; 409 names the sync already running in `jobId`, or says the run itself is still running.",
+    access: "subscriber",
+    params: IdParamsSchema,
+    output: JobStartedSchema,
+    defaultError: MESSAGES.history.retryFailed,
+    failures: ["job-running", "conflict"],
   }),
 
   job: endpoint({

@@ -69,7 +69,15 @@ export const MESSAGES = {
     priceSaved: "Price mapping settings saved successfully",
     atLeastOnePrice: "At least one price field must be synced",
   },
-  history: { fetchFailed: "Failed to fetch execution history" },
+  history: {
+    fetchFailed: "Failed to fetch execution history",
+    retryFailed: "Failed to retry the failed mappings",
+    nothingToRetry: "Cannot retry: this run has no failed mappings",
+    retryMappingsGone: "Cannot retry: none of this run's failed mappings exists any more",
+    retryOptionsUnknown:
+      "Cannot retry: this run was recorded before sync options were kept; start a sync from Product Mapping instead",
+    stillRunning: "Cannot retry: this run is still running",
+  },
   connections: {
     acumaticaUpdateFailed: "Failed to update Acumatica connection",
     shopifyUpdateFailed: "Failed to update Shopify connection",

@@ -6,5 +6,8 @@ export function historyHandlers(history: HistoryService): Handlers {
   return {
     executionHistory: ({ caller, input }) => history.list(caller.userId, input.query),
     executionHistoryEntry: ({ caller, input }) => history.get(caller.userId, input.params.id),
+    retryExecutionHistory: async ({ caller, input }) => ({
+      job: await history.retry(caller.userId, input.params.id),
+    }),
   };
 }

@@ -139,7 +139,8 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
         { endDate, error: RUN_STOPPED },
       );
       if (entries === 0) {
-        // The process stopped before the engine opened an entry: the run still gets one.
+        // The process stopped before the engine opened an entry: the run still gets one, listing
+        // every mapping the schedule covers.
         const id = deps.newId();
         await deps.history.start({
           id,
@@ -149,18 +150,10 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
           scheduleName: schedule.name,
           startDate: since,
           leaseUntil: endDate,
+          scope: schedule.isFullSync ? "all" : { mappingIds: schedule.mappingIds },
+          syncOptions: schedule.syncOptions,
         });
-        await deps.history.finish({
-          id,
-          userId: schedule.userId,
-          endDate,
-          successCount: 0,
-          failureCount: 0,
-          skippedCount: 0,
-          status: "failed",
-          error: RUN_STOPPED,
-          failures: [],
-        });
+        await deps.history.failRun({ id, userId: schedule.userId }, { endDate, error: RUN_STOPPED });
       }
     } catch (error) {
       deps.log(`schedule ${schedule._id}: interrupted run not recorded: ${describeError(error)}`);

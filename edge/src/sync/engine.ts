@@ -1,7 +1,8 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
-import type { HistoryRepo, RunFailure } from "../history/repo.ts";
+import { runStatus } from "../history/outcome.ts";
+import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
@@ -61,6 +62,8 @@ export interface RunSyncInput {
   scheduleName?: string | null;
   /** The job that runs this sync, if any: its entry ends when the job is declared dead. */
   jobId?: string | null;
+  /** The run whose failed mappings this one retries (`scope` names them); its entry carries `retryOf`. */
+  retryOf?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
@@ -110,6 +113,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       startDate: now.toISOString(),
       leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
       jobId: input.jobId ?? null,
+      scope: input.retryOf ? { retryOf: input.retryOf } : input.scope,
+      syncOptions: input.syncOptions,
     });
     const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
     try {
@@ -148,18 +153,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         : { results: [], cache: [] });
     } catch (error) {
       const message = describe(error);
+      // Failed as a whole: the entry lists every mapping in the run's scope with the reason.
       if (historyId) {
-        await deps.history.finish({
-          id: historyId,
-          userId: input.userId,
-          endDate: deps.now().toISOString(),
-          successCount: 0,
-          failureCount: targets.length,
-          skippedCount: 0,
-          status: "failed",
-          error: message,
-          failures: [],
-        });
+        await deps.history.failRun(
+          { id: historyId, userId: input.userId },
+          { endDate: deps.now().toISOString(), error: message },
+        );
       }
       if (dryRun || !(error instanceof AppError)) throw error;
       const failed = targets.map((target) => ({
@@ -188,6 +187,14 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         acumaticaSku: result.acumaticaSku,
         error: result.reason ?? "failed",
       }));
+    const skips: RunSkip[] = results
+      .filter((result) => result.outcome === "skipped")
+      .map((result) => ({
+        mappingId: result.mappingId,
+        shopifySku: result.shopifySku,
+        acumaticaSku: result.acumaticaSku,
+        reason: result.reason ?? "skipped",
+      }));
     await deps.history.finish({
       id: historyId!,
       userId: input.userId,
@@ -195,9 +202,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       successCount: outcome.counts.success,
       failureCount: outcome.counts.failure,
       skippedCount: outcome.counts.skipped,
-      status: "completed",
+      status: runStatus(outcome.counts),
       error: null,
       failures,
+      skips,
     });
     return outcome;
   }

@@ -1,44 +1,108 @@
-import type { ExecutionHistory } from "@stockbridge/shared";
+import { type ExecutionHistory, type ExecutionHistorySummary, MESSAGES } from "@stockbridge/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { RotateCcw } from "lucide-react";
+import { errorMessage } from "../../lib/errors.ts";
+import { useApi } from "../../lib/services-context.tsx";
 import { Button } from "../../ui/button.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
-import { formatRunDate, scheduleDisplayName } from "./history-logic.ts";
+import { toast } from "../../ui/toast.tsx";
+import { JobProgress } from "../jobs/job-progress.tsx";
+import { useJobRunner } from "../jobs/use-job-runner.ts";
+import { mappingKeys } from "../mapping/queries.ts";
+import { productKeys } from "../products/queries.ts";
+import { formatRunDate, retryAvailability, retryOutcomeToast, scheduleDisplayName } from "./history-logic.ts";
+import { executionHistoryEntryQuery, historyKeys } from "./queries.ts";
 import { StatusChip } from "./status-chip.tsx";
 
-interface FailedRow {
+interface ItemRow {
   _id: string;
   shopifySku: string;
   acumaticaSku: string;
-  error: string;
+  text: string;
 }
 
-const FAILED_COLUMNS: DataTableColumn<FailedRow>[] = [
+const FAILED_COLUMNS: DataTableColumn<ItemRow>[] = [
   { id: "shopifySku", header: "Shopify SKU", className: "whitespace-nowrap" },
   { id: "acumaticaSku", header: "Acumatica SKU", className: "whitespace-nowrap" },
-  { id: "error", header: "Error", className: "min-w-64 text-red-800" },
+  { id: "text", header: "Error", className: "min-w-64 text-red-800" },
 ];
 
-/** 'Execution Details - {name}': counts, and the failed mappings with each one's error text. */
+const SKIPPED_COLUMNS: DataTableColumn<ItemRow>[] = [
+  { id: "shopifySku", header: "Shopify SKU", className: "whitespace-nowrap" },
+  { id: "acumaticaSku", header: "Acumatica SKU", className: "whitespace-nowrap" },
+  { id: "text", header: "Reason", className: "min-w-64 text-gray-700" },
+];
+
+/**
+ * 'Execution Details - {name}': counts, the failed mappings with each one's error text, the
+ * skipped ones with their reason, the run it retried, and 'Retry failed'. The list's row shows at
+ * once; the entry (with its skipped mappings) is read when the dialog opens.
+ */
 export interface ExecutionDetailsDialogProps {
   open: boolean;
-  entry: ExecutionHistory | null;
+  /** The run to show; null keeps the dialog empty. */
+  entryId: string | null;
+  /** The run as the list shows it, while its full entry loads (none when opened from a link). */
+  summary: ExecutionHistorySummary | null;
   onClose(): void;
+  /** Shows another run in the dialog (the original of a retry). */
+  onOpenEntry(id: string): void;
 }
 
-export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetailsDialogProps) {
-  const failed: FailedRow[] = (entry?.failedMappings ?? []).map((failure, index) => ({
+export function ExecutionDetailsDialog({
+  open,
+  entryId,
+  summary,
+  onClose,
+  onOpenEntry,
+}: ExecutionDetailsDialogProps) {
+  const api = useApi();
+  const loaded = useQuery({
+    ...executionHistoryEntryQuery(api, entryId ?? "none"),
+    enabled: open && entryId !== null,
+  });
+  const full: ExecutionHistory | undefined = loaded.data?._id === entryId ? loaded.data : undefined;
+  const entry: ExecutionHistorySummary | null = full ?? (summary?._id === entryId ? summary : null);
+  const retry = useRetryFailed(entryId);
+
+  const failed: ItemRow[] = (entry?.failedMappings ?? []).map((failure, index) => ({
     _id: `${failure.mappingId ?? "run"}:${index}`,
     shopifySku: failure.shopifySku,
     acumaticaSku: failure.acumaticaSku,
-    error: failure.error,
+    text: failure.error,
   }));
+  const skipped: ItemRow[] = (full?.skippedMappings ?? []).map((skip, index) => ({
+    _id: `${skip.mappingId ?? "run"}:${index}`,
+    shopifySku: skip.shopifySku,
+    acumaticaSku: skip.acumaticaSku,
+    text: skip.reason,
+  }));
+  const availability = entry ? retryAvailability(entry) : { shown: false as const };
+
   return (
     <Dialog
-      open={open && entry !== null}
+      open={open && entryId !== null}
       onClose={onClose}
       size="xl"
       title={`Execution Details - ${entry ? scheduleDisplayName(entry) : ""}`}
-      footer={<Button onClick={onClose}>Close</Button>}
+      footer={
+        <>
+          {availability.shown ? (
+            <Button
+              variant="secondary"
+              icon={<RotateCcw className="size-4" aria-hidden="true" />}
+              disabled={availability.disabledReason !== null}
+              title={availability.disabledReason ?? undefined}
+              loading={retry.running}
+              onClick={retry.start}
+            >
+              Retry failed
+            </Button>
+          ) : null}
+          <Button onClick={onClose}>Close</Button>
+        </>
+      }
     >
       {entry ? (
         <div className="flex flex-col gap-5 text-sm">
@@ -64,7 +128,25 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
           <p className="text-gray-600">
             Started {formatRunDate(entry.startDate)}
             {entry.endDate ? `, ended ${formatRunDate(entry.endDate)}` : ", still running"}.
+            {entry.syncOptions ? ` Synced ${syncOptionsText(entry.syncOptions)}.` : null}
           </p>
+          {entry.retryOf ? (
+            <p className="text-gray-600">
+              Retry of the failed mappings of{" "}
+              <button
+                type="button"
+                className="font-medium text-accent-700 underline hover:text-accent-800"
+                onClick={() => entry.retryOf && onOpenEntry(entry.retryOf)}
+              >
+                run {entry.retryOf}
+              </button>
+              .
+            </p>
+          ) : null}
+          {availability.shown && availability.disabledReason ? (
+            <p className="text-gray-600">{availability.disabledReason}</p>
+          ) : null}
+          {retry.running ? <JobProgress job={retry.job} label="Retry progress" /> : null}
           {entry.error ? (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-red-800 ring-1 ring-red-200">
               {entry.error}
@@ -76,10 +158,54 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
               <DataTable label="Failed Mappings" columns={FAILED_COLUMNS} rows={failed} />
             </section>
           ) : null}
+          {skipped.length > 0 ? (
+            <section className="flex flex-col gap-2">
+              <h3 className="text-base font-semibold text-gray-900">Skipped</h3>
+              <DataTable label="Skipped" columns={SKIPPED_COLUMNS} rows={skipped} />
+            </section>
+          ) : null}
         </div>
+      ) : loaded.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          {errorMessage(loaded.error, MESSAGES.history.fetchFailed)}
+        </p>
       ) : null}
     </Dialog>
   );
+}
+
+/**
+ * 'Retry failed' as a sync job (features/jobs): start it, follow its progress, then toast and
+ * refresh what a sync changes, as the other sync actions do. One retry is followed at a time.
+ */
+function useRetryFailed(entryId: string | null) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const refresh = () => {
+    // Every real run is a new execution-history entry, whatever its outcome.
+    void queryClient.invalidateQueries({ queryKey: historyKeys.all });
+    void queryClient.invalidateQueries({ queryKey: mappingKeys.history() });
+  };
+  return useJobRunner({
+    scope: "history-retry",
+    start: () => api.call("retryExecutionHistory", { params: { id: entryId ?? "" } }),
+    failureMessage: MESSAGES.history.retryFailed,
+    onSucceeded(job) {
+      const outcome = retryOutcomeToast(job);
+      toast[outcome.tone](outcome.text);
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: productKeys.all });
+    },
+    onFailed(message) {
+      toast.error(message);
+      refresh();
+    },
+  });
+}
+
+function syncOptionsText(options: NonNullable<ExecutionHistorySummary["syncOptions"]>): string {
+  const fields = [options.price ? "price" : null, options.quantity ? "quantity" : null].filter(Boolean);
+  return fields.join(" and ");
 }
 
 function Stat({ label, value, tone }: { label: string; value: number; tone: string }) {

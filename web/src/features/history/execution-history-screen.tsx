@@ -1,4 +1,4 @@
-import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistory } from "@stockbridge/shared";
+import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistorySummary } from "@stockbridge/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
 import { useState } from "react";
@@ -16,15 +16,16 @@ export function ExecutionHistoryScreen() {
   const api = useApi();
   const [page, setPage] = useState(1);
   // The viewed entry outlives `open` so the dialog keeps its text while it fades out.
-  const [viewing, setViewing] = useState<{ open: boolean; entry: ExecutionHistory | null }>({
-    open: false,
-    entry: null,
-  });
+  const [viewing, setViewing] = useState<{
+    open: boolean;
+    id: string | null;
+    row: ExecutionHistorySummary | null;
+  }>({ open: false, id: null, row: null });
   const history = useQuery(executionHistoryQuery(api, page));
   // A running entry keeps refreshing in the list; the dialog shows its latest state.
-  const viewed = history.data?.histories.find((entry) => entry._id === viewing.entry?._id) ?? viewing.entry;
+  const viewed = history.data?.histories.find((entry) => entry._id === viewing.id) ?? viewing.row;
 
-  const columns: DataTableColumn<ExecutionHistory>[] = [
+  const columns: DataTableColumn<ExecutionHistorySummary>[] = [
     { id: "schedule", header: "Schedule Name", accessor: (row) => scheduleDisplayName(row) },
     {
       id: "startDate",
@@ -49,7 +50,7 @@ export function ExecutionHistoryScreen() {
         <IconButton
           label={`View ${scheduleDisplayName(row)} run of ${formatRunDate(row.startDate)}`}
           icon={<Eye className="size-4" aria-hidden="true" />}
-          onClick={() => setViewing({ open: true, entry: row })}
+          onClick={() => setViewing({ open: true, id: row._id, row })}
         />
       ),
     },
@@ -73,8 +74,10 @@ export function ExecutionHistoryScreen() {
       />
       <ExecutionDetailsDialog
         open={viewing.open}
-        entry={viewed}
+        entryId={viewing.id}
+        summary={viewed}
         onClose={() => setViewing((current) => ({ ...current, open: false }))}
+        onOpenEntry={(id) => setViewing({ open: true, id, row: null })}
       />
     </>
   );

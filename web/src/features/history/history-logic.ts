@@ -1,9 +1,10 @@
-import type { ExecutionHistory } from "@stockbridge/shared";
+import type { ExecutionHistorySummary, Job, SyncJobResult } from "@stockbridge/shared";
+import { MESSAGES, readSyncJobResult } from "@stockbridge/shared";
 import { format } from "date-fns";
 import type { ChipTone } from "../../ui/chip.tsx";
 
 /** The schedule's name, else the spec's 'Unknown Schedule' (as for runs started by hand). */
-export function scheduleDisplayName(entry: Pick<ExecutionHistory, "schedule">): string {
+export function scheduleDisplayName(entry: Pick<ExecutionHistorySummary, "schedule">): string {
   return entry.schedule?.name || "Unknown Schedule";
 }
 
@@ -14,9 +15,50 @@ export function statusTone(status: string): ChipTone {
   return "error";
 }
 
+const STATUS_LABELS: Record<string, string> = {
+  completed: "Completed",
+  partial: "Completed with failures",
+  failed: "Failed",
+  held: "Held for review",
+};
+
+/** What the status chip reads; `running` (and anything unknown) as the spec shows it. */
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
 /** Start and end of a run, to the second (runs are often seconds apart); '-' when there is none. */
 export function formatRunDate(iso: string | null | undefined): string {
   if (!iso) return "-";
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "-" : format(date, "MMM d, yyyy HH:mm:ss");
+}
+
+/**
+ * Whether 'Retry failed' applies to a run, and why not when it is shown but cannot be used:
+ * hidden while the run runs or when nothing failed; disabled (with the reason) for a run recorded
+ * before sync options were kept.
+ */
+export function retryAvailability(
+  entry: Pick<ExecutionHistorySummary, "status" | "failureCount" | "syncOptions">,
+): { shown: false } | { shown: true; disabledReason: string | null } {
+  if (entry.status === "running" || entry.status === "held" || entry.failureCount === 0)
+    return { shown: false };
+  if (!entry.syncOptions)
+    return {
+      shown: true,
+      disabledReason:
+        "This run was recorded before its sync options were kept: sync from Product Mapping instead.",
+    };
+  return { shown: true, disabledReason: null };
+}
+
+/** The toast a finished retry shows: its own closing message, in error style when items failed again. */
+export function retryOutcomeToast(job: Job): { tone: "success" | "error"; text: string } {
+  const result: SyncJobResult | null = readSyncJobResult(job.result);
+  const failed = (result?.failure ?? 0) > 0;
+  const fallback = failed
+    ? "Some mappings failed again; see Execution History"
+    : MESSAGES.mapping.synchronized;
+  return { tone: failed ? "error" : "success", text: job.message ?? fallback };
 }
