@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { MESSAGES } from "./messages.ts";
 import { EmailSchema, LoginPasswordSchema, NameSchema, NewPasswordSchema } from "./schemas/auth.ts";
 import { AcumaticaConnectionInputSchema, ShopifyConnectionInputSchema } from "./schemas/connections.ts";
+import { SafetyLimitsSchema } from "./schemas/settings.ts";
 
 /**
  * The validation rules of spec section 5 as pure functions. Each returns the first failing rule's
@@ -87,6 +88,18 @@ export function canSubmitManualMapping(selection: {
   acumaticaProductId?: string | null;
 }): boolean {
   return Boolean(selection.shopifyVariantId && selection.acumaticaProductId);
+}
+
+/** The Safety limits form: whole-number text is read as a number, anything else fails the field's rule. */
+export function validateSafetyLimitsForm(form: {
+  maxPriceChangePercent: string;
+  maxZeroedPercent: string;
+}): FieldErrors<keyof typeof form> {
+  const read = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text);
+  return objectErrors(SafetyLimitsSchema, {
+    maxPriceChangePercent: read(form.maxPriceChangePercent),
+    maxZeroedPercent: read(form.maxZeroedPercent),
+  });
 }
 
 /** Typed confirmation: an exact match of the required name. */

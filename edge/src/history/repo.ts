@@ -1,5 +1,5 @@
 import type { Row } from "@libsql/client";
-import type { ExecutionHistory } from "@stockbridge/shared";
+import { EXECUTION_STATUSES, type ExecutionHistory, type HeldReview } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
 
 export interface RunStart {
@@ -242,8 +242,22 @@ function toHistory(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     successCount: Number(row.success_count),
     failureCount: Number(row.failure_count),
     skippedCount: Number(row.skipped_count),
-    status: status === "completed" || status === "failed" ? status : "running",
+    status: EXECUTION_STATUSES.find((known) => known === status) ?? "running",
     error: row.error === null ? null : String(row.error),
     failedMappings,
+    ...(row.held_at === null || row.held_at === undefined ? {} : { review: reviewOf(row) }),
+  };
+}
+
+/** A held run's review as stored: the reasons are a short JSON list of texts. */
+function reviewOf(row: Row): HeldReview {
+  const parsed: unknown = JSON.parse(String(row.held_reasons ?? "[]"));
+  const decision = String(row.decision);
+  return {
+    reasons: Array.isArray(parsed) ? parsed.map(String) : [],
+    heldAt: String(row.held_at),
+    changes: Number(row.held_change_count ?? 0),
+    decision: decision === "approved" || decision === "discarded" ? decision : null,
+    decidedAt: row.decided_at === null ? null : String(row.decided_at),
   };
 }
