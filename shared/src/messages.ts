@@ -159,6 +159,11 @@ export function safetyLimitRule(field: "maxPriceChangePercent" | "maxZeroedPerce
   return `${field} must be a whole number from 0 to ${max} (0 turns the limit off)`;
 }
 
+/** The same rule under the form's labelled field. */
+export function safetyLimitFormRule(max: number): string {
+  return `Enter a whole number from 0 to ${max} (0 turns the limit off)`;
+}
+
 /** Why a run was held: the ERP answered nothing for a scope that has mappings. */
 export const ERP_RETURNED_NOTHING = "Acumatica returned no items";
 
