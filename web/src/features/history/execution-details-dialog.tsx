@@ -2,6 +2,8 @@ import type { ExecutionHistory } from "@stockbridge/shared";
 import { Button } from "../../ui/button.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
+import { HeldRunActions } from "./held-run-actions.tsx";
+import { HeldRunReview } from "./held-run-review.tsx";
 import { formatRunDate, scheduleDisplayName } from "./history-logic.ts";
 import { StatusChip } from "./status-chip.tsx";
 
@@ -18,7 +20,10 @@ const FAILED_COLUMNS: DataTableColumn<FailedRow>[] = [
   { id: "error", header: "Error", className: "min-w-64 text-red-800" },
 ];
 
-/** 'Execution Details - {name}': counts, and the failed mappings with each one's error text. */
+/**
+ * 'Execution Details - {name}': counts, and the failed mappings with each one's error text; for a
+ * run the safety limits held, its reasons and plan, and 'Approve' / 'Discard' while it is held.
+ */
 export interface ExecutionDetailsDialogProps {
   open: boolean;
   entry: ExecutionHistory | null;
@@ -38,7 +43,14 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
       onClose={onClose}
       size="xl"
       title={`Execution Details - ${entry ? scheduleDisplayName(entry) : ""}`}
-      footer={<Button onClick={onClose}>Close</Button>}
+      footer={
+        <>
+          <Button variant={entry?.status === "held" ? "secondary" : "primary"} onClick={onClose}>
+            Close
+          </Button>
+          {entry?.status === "held" ? <HeldRunActions entry={entry} /> : null}
+        </>
+      }
     >
       {entry ? (
         <div className="flex flex-col gap-5 text-sm">
@@ -70,6 +82,7 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
               {entry.error}
             </p>
           ) : null}
+          {entry.review ? <HeldRunReview entry={entry} review={entry.review} /> : null}
           {failed.length > 0 ? (
             <section className="flex flex-col gap-2">
               <h3 className="text-base font-semibold text-gray-900">Failed Mappings</h3>

@@ -1,4 +1,4 @@
-import type { ExecutionHistory } from "@stockbridge/shared";
+import { type ExecutionHistory, formatMoney, type HeldChange } from "@stockbridge/shared";
 import { format } from "date-fns";
 import type { ChipTone } from "../../ui/chip.tsx";
 
@@ -19,4 +19,39 @@ export function formatRunDate(iso: string | null | undefined): string {
   if (!iso) return "-";
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "-" : format(date, "MMM d, yyyy HH:mm:ss");
+}
+
+/** The chip's words for a held run's states; other statuses read as stored. */
+export function statusLabel(status: string): string {
+  if (status === "held") return "Held for review";
+  if (status === "discarded") return "Discarded";
+  return status;
+}
+
+const FIELD_LABELS: Record<HeldChange["field"], string> = {
+  price: "Price",
+  compareAtPrice: "Compare-at price",
+  quantity: "Quantity",
+};
+
+export function heldFieldLabel(field: HeldChange["field"]): string {
+  return FIELD_LABELS[field];
+}
+
+/** A plan value: prices with two decimals ('None' for no compare-at price), quantities as units. */
+export function heldValue(change: Pick<HeldChange, "field">, value: number | null): string {
+  if (change.field === "quantity") return value === null ? "-" : String(value);
+  return value === null ? "None" : formatMoney(value);
+}
+
+const RESULT_LABELS: Record<NonNullable<HeldChange["result"]>, string> = {
+  written: "Written",
+  unchanged: "Already set",
+  changed: "Changed since: not written",
+  failed: "Failed",
+};
+
+/** What approving did with a change; '-' before any decision. */
+export function heldResultLabel(result: HeldChange["result"]): string {
+  return result ? RESULT_LABELS[result] : "-";
 }
