@@ -1,10 +1,13 @@
-import { type ApiClient, MESSAGES, type SyncJobResult, safetyLimitFormRule } from "@stockbridge/shared";
+import { MESSAGES, type SyncJobResult, safetyLimitFormRule } from "@stockbridge/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import {
   autoMap,
   prepareCatalogUser,
+  priceJumpMapping,
+  setShopifyPrice,
   shopifyPlusThrottlePerFile,
+  shopifyPrice,
   waitForJob,
 } from "./support/catalog-setup.ts";
 import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
@@ -66,69 +69,25 @@ describe("Settings > Mapping: safety limits", () => {
   });
 });
 
-/** Shopify's Admin GraphQL of the sandbox store, as another app (or the merchant) would use it. */
-async function shopify<T>(api: ApiClient, query: string, variables: Record<string, unknown>): Promise<T> {
-  const demo = await api.call("sandbox");
-  const response = await fetch(
-    `${inject("sandboxUrl")}/shopify/${demo.shopify.storeName}/admin/api/2025-04/graphql.json`,
-    {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": demo.shopify.accessToken },
-      body: JSON.stringify({ query, variables }),
-    },
-  );
-  const body = (await response.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(`sandbox Shopify refused: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
-async function setShopifyPrice(api: ApiClient, variantId: string, price: number): Promise<void> {
-  const { productVariant } = await shopify<{ productVariant: { product: { id: string } } }>(
-    api,
-    "query($id: ID!) { productVariant(id: $id) { product { id } } }",
-    { id: variantId },
-  );
-  await shopify(
-    api,
-    "mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { userErrors { message } } }",
-    { productId: productVariant.product.id, variants: [{ id: variantId, price: price.toFixed(2) }] },
-  );
-}
-
-async function shopifyPrice(api: ApiClient, variantId: string): Promise<number> {
-  const { productVariant } = await shopify<{ productVariant: { price: string } }>(
-    api,
-    "query($id: ID!) { productVariant(id: $id) { price } }",
-    { id: variantId },
-  );
-  return Number(productVariant.price);
-}
-
 describe("Execution History: a held run", () => {
   it("shows why it was held and its plan, and writes the plan to Shopify once approved", async () => {
     await withSignedInSession(browser(), { name: "Held Run", serviceWorkers: "block" }, async (session) => {
       const { page, appUrl, token } = session;
       const api = apiClient(appUrl, token);
-      await prepareCatalogUser(api, inject("sandboxUrl"));
+      const sandboxUrl = inject("sandboxUrl");
+      await prepareCatalogUser(api, sandboxUrl);
       await autoMap(api);
       await api.call("savePriceMapping", { body: { syncPrice: true, syncMsrp: false } });
-      const { mappings } = await api.call("mappingHistory", { query: { page: "1", limit: "50" } });
-      const mapping = mappings.find((candidate) => candidate.acumaticaDetails.sku.startsWith("SKU-"))!;
-      const { products } = await api.call("acumaticaProducts", {
-        query: { search: mapping.acumaticaDetails.sku },
-      });
-      const erpPrice = products.find((product) => product.sku === mapping.acumaticaDetails.sku)!.defaultPrice;
-      const variantId = mapping.shopifyDetails.variantId;
       // The store's price drops to a quarter of the ERP's: a sync would raise it by about 300 %.
-      const lowered = Math.round(erpPrice * 25) / 100;
-      await setShopifyPrice(api, variantId, lowered);
+      const { mapping, erpPrice, lowered } = await priceJumpMapping(api, sandboxUrl);
+      const variantId = mapping.shopifyDetails.variantId;
       try {
         const { job } = await api.call("syncMappings", {
           body: { mappingIds: [mapping._id], syncOptions: { price: true, quantity: false } },
         });
         const held = (await waitForJob(api, job)).result as SyncJobResult;
         expect(held.holdReasons).toHaveLength(1);
-        expect(await shopifyPrice(api, variantId)).toBe(lowered);
+        expect(await shopifyPrice(api, sandboxUrl, variantId)).toBe(lowered);
 
         await page.goto("/execution-history");
         const rows = page.getByRole("table", { name: "Execution history" }).locator("tbody tr");
@@ -162,10 +121,10 @@ describe("Execution History: a held run", () => {
         await details.getByText(/^completed$/i).waitFor();
         await plan.first().getByText("Written").waitFor();
         await expect(details.getByRole("button", { name: "Approve" }).count()).resolves.toBe(0);
-        expect(await shopifyPrice(api, variantId)).toBe(erpPrice);
+        expect(await shopifyPrice(api, sandboxUrl, variantId)).toBe(erpPrice);
       } finally {
         // The sandbox is shared: leave the variant at the ERP's price, as a sync would.
-        await setShopifyPrice(api, variantId, erpPrice);
+        await setShopifyPrice(api, sandboxUrl, { variantId, price: erpPrice });
       }
     });
   });
