@@ -10,6 +10,7 @@ import {
 } from "@stockbridge/shared";
 import type * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAPPING_GONE } from "../src/sync/held-apply.ts";
 import { writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { SYNC_BUSY } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
@@ -205,6 +206,12 @@ describe("safety limits hold a run before any write", () => {
     expect(w.state().shopify.mutations).toBe(mutations);
     const held = await entry(w, result.historyId!);
     expect(held).toMatchObject({ status: "held", skippedCount: mapped.length, review: { changes: 0 } });
+
+    // Approving an empty plan writes nothing and ends the run with its skips.
+    const { job } = await w.api.call("approveExecution", { params: { id: held._id } });
+    expect((await finished(w, job)).status).toBe("succeeded");
+    expect(w.state().shopify.mutations).toBe(mutations);
+    expect(await entry(w, held._id)).toMatchObject({ status: "completed", skippedCount: mapped.length });
   });
 
   it("writes as before when both limits are 0 (off)", async () => {
@@ -387,6 +394,26 @@ describe("approving a held run", () => {
     );
     expect(approved).toMatchObject({ successCount: 1, failureCount: 2 });
     expect(done.message).toBe("2 of 3 mappings failed; see Execution History");
+  });
+
+  it("writes nothing for a mapping deleted since the hold, and says so on its changes", async () => {
+    const w = await open();
+    const { mapped, before } = await priceJump(w);
+    const { result } = await syncJob(w, { syncOptions: PRICE });
+    const gone = mapped[0]!;
+    await w.api.call("deleteMapping", { params: { id: gone.mappingId } });
+
+    const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
+    await finished(w, job);
+
+    expect(await w.shopifyVariant(gone.variant.id)).toEqual(before[0]);
+    const plan = await wholePlan(w, result.historyId!);
+    expect(plan.changes.filter((change) => change.mappingId === gone.mappingId)).toEqual([
+      expect.objectContaining({ field: "price", result: "failed", note: MAPPING_GONE }),
+    ]);
+    expect((await entry(w, result.historyId!)).failedMappings).toEqual([
+      expect.objectContaining({ shopifySku: gone.variant.sku, error: MAPPING_GONE }),
+    ]);
   });
 
   it("answers 409 to a second approval and to approving a run that was never held", async () => {

@@ -13,7 +13,7 @@ import type { HeldRepo, StoredHeldChange } from "./held-repo.ts";
 import type { HistoryRepo } from "./repo.ts";
 
 const ENTRY_NOT_FOUND = "Execution history entry not found";
-export const NOT_HELD = "This run was not held for review, so it has no plan";
+const NOT_HELD = "This run was not held for review, so it has no plan";
 
 export interface ReviewServiceDeps {
   held: HeldRepo;

@@ -40,8 +40,8 @@ interface Outcome {
 }
 
 export const MAPPING_GONE = "The mapping was deleted or changed since the run was held; not written";
-export const VARIANT_GONE = "The variant no longer exists in Shopify; not written";
-export const NOT_STOCKED_NOW = "The variant is no longer stocked at this location; not written";
+const VARIANT_GONE = "The variant no longer exists in Shopify; not written";
+const NOT_STOCKED_NOW = "The variant is no longer stocked at this location; not written";
 
 /**
  * Applies an approved held plan, exactly: each change is written only where Shopify still holds the
