@@ -10,7 +10,7 @@ import {
 } from "@stockbridge/shared";
 import type * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAPPING_GONE } from "../src/sync/held-apply.ts";
+import { MAPPING_GONE } from "../src/sync/held-outcomes.ts";
 import { writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { SYNC_BUSY } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
