@@ -21,6 +21,7 @@ import type { ShopifyClientStats } from "../edge/src/connectors/shopify/graphql-
 import { realClock } from "../edge/src/connectors/transport.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
 import { migrate } from "../edge/src/db/migrate.ts";
+import { createHeldRepo } from "../edge/src/history/held-repo.ts";
 import { createHistoryRepo } from "../edge/src/history/repo.ts";
 import { createSettingsRepo } from "../edge/src/settings/repo.ts";
 import { createSyncConnectors } from "../edge/src/sync/connectors.ts";
@@ -142,6 +143,7 @@ async function main() {
   const engine = createSyncEngine({
     repo: createSyncRepo(db),
     history: createHistoryRepo(db),
+    held: createHeldRepo(db),
     settings: createSettingsRepo(db),
     connectors: createSyncConnectors({
       credentials,

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { findSyncableMapping, setErpQuantity } from "../../e2e/support/catalog-setup.ts";
+import {
+  findSyncableMapping,
+  priceJumpMapping,
+  setErpQuantity,
+  setShopifyPrice,
+  shopifyPrice,
+} from "../../e2e/support/catalog-setup.ts";
 import { cliEnv, runCli } from "./support/cli.ts";
 import { holdAcumatica, newMappedSubscriber } from "./support/users.ts";
 
@@ -120,6 +126,36 @@ describe("sync", () => {
       status: "failed",
       message: expect.stringMatching(/^Acumatica/),
     });
+  });
+
+  it("exits 1 when the safety limits hold the run, saying why and that nothing was written", async () => {
+    const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
+    const user = await newMappedSubscriber(appUrl, sandboxUrl);
+    const env = cliEnv(appUrl, { token: user.token });
+    await user.api.call("savePriceMapping", { body: { syncPrice: true, syncMsrp: false } });
+    const { mapping, erpPrice, lowered } = await priceJumpMapping(user.api, sandboxUrl);
+    const variantId = mapping.shopifyDetails.variantId;
+    try {
+      const run = await runCli(["sync", "--mapping", mapping._id, "--price"], { env });
+
+      expect(run.code).toBe(1);
+      const reason = run.stdout.split("\n").find((line) => line.startsWith("! Price of "));
+      expect(reason).toMatch(
+        new RegExp(`^! Price of ${mapping.shopifyDetails.sku} would change by [\\d.]+ % \\(limit 50 %\\)$`),
+      );
+      expect(run.stdout).toContain(
+        "Held for review: 1 mapping would change; nothing was written. Approve or discard it in Execution History.",
+      );
+      expect(run.stderr.trim()).toMatch(
+        /^Held for review: Price of .* Nothing was written; approve or discard it in Execution History\.$/,
+      );
+      expect(await shopifyPrice(user.api, sandboxUrl, variantId)).toBe(lowered);
+      const { histories } = await user.api.call("executionHistory");
+      expect(histories[0]).toMatchObject({ status: "held" });
+    } finally {
+      // The sandbox is shared: leave the variant at the ERP's price, as a sync would.
+      await setShopifyPrice(user.api, sandboxUrl, { variantId, price: erpPrice });
+    }
   });
 
   it("needs --all or --mapping (exit 2)", async () => {

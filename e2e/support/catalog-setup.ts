@@ -169,3 +169,88 @@ export async function slowDownSandbox(
   await put(latencyMs);
   return () => put(0);
 }
+
+/** Shopify's Admin GraphQL of the sandbox store, as another app (or the merchant) would use it. */
+async function sandboxShopify<T>(
+  api: ApiClient,
+  sandboxUrl: string,
+  request: { query: string; variables: Record<string, unknown> },
+): Promise<T> {
+  const demo = await api.call("sandbox");
+  const response = await fetch(
+    `${sandboxUrl}/shopify/${demo.shopify.storeName}/admin/api/2025-04/graphql.json`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": demo.shopify.accessToken },
+      body: JSON.stringify(request),
+    },
+  );
+  const body = (await response.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(`sandbox Shopify refused: ${JSON.stringify(body.errors)}`);
+  return body.data;
+}
+
+/**
+ * Sets a variant's price in the sandbox store as the merchant would in Shopify's admin. Sandbox
+ * state is shared: a caller puts back an ordinary price (the ERP's) when it is done.
+ */
+export async function setShopifyPrice(
+  api: ApiClient,
+  sandboxUrl: string,
+  change: { variantId: string; price: number },
+): Promise<void> {
+  const { productVariant } = await sandboxShopify<{ productVariant: { product: { id: string } } }>(
+    api,
+    sandboxUrl,
+    {
+      query: "query($id: ID!) { productVariant(id: $id) { product { id } } }",
+      variables: { id: change.variantId },
+    },
+  );
+  const answer = await sandboxShopify<{ productVariantsBulkUpdate: { userErrors: { message: string }[] } }>(
+    api,
+    sandboxUrl,
+    {
+      query:
+        "mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { userErrors { message } } }",
+      variables: {
+        productId: productVariant.product.id,
+        variants: [{ id: change.variantId, price: change.price.toFixed(2) }],
+      },
+    },
+  );
+  const refused = answer.productVariantsBulkUpdate.userErrors;
+  if (refused.length > 0)
+    throw new Error(`Setting the price failed: ${refused.map((e) => e.message).join("; ")}`);
+}
+
+/** A variant's price in the sandbox store now, in dollars. */
+export async function shopifyPrice(api: ApiClient, sandboxUrl: string, variantId: string): Promise<number> {
+  const { productVariant } = await sandboxShopify<{ productVariant: { price: string } }>(api, sandboxUrl, {
+    query: "query($id: ID!) { productVariant(id: $id) { price } }",
+    variables: { id: variantId },
+  });
+  return Number(productVariant.price);
+}
+
+/**
+ * A mapping whose price a sync would raise past the default safety limit (50 %): its Shopify price
+ * set to a quarter of the ERP's. Answers the mapping and its ERP price, to put back afterwards.
+ */
+export async function priceJumpMapping(
+  api: ApiClient,
+  sandboxUrl: string,
+): Promise<{ mapping: Mapping; erpPrice: number; lowered: number }> {
+  const { mappings } = await api.call("mappingHistory", { query: { page: "1", limit: "50" } });
+  const mapping = mappings.find((candidate) => candidate.acumaticaDetails.sku.startsWith("SKU-"));
+  if (!mapping) throw new Error("No mapping of the sandbox catalog has an SKU- item");
+  const { products } = await api.call("acumaticaProducts", {
+    query: { search: mapping.acumaticaDetails.sku },
+  });
+  const erpPrice = products.find((product) => product.sku === mapping.acumaticaDetails.sku)?.defaultPrice;
+  if (erpPrice === undefined)
+    throw new Error(`${mapping.acumaticaDetails.sku} is not in the pulled ERP catalog`);
+  const lowered = Math.round(erpPrice * 25) / 100;
+  await setShopifyPrice(api, sandboxUrl, { variantId: mapping.shopifyDetails.variantId, price: lowered });
+  return { mapping, erpPrice, lowered };
+}

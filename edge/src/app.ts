@@ -24,7 +24,9 @@ import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
+import { createHeldRepo } from "./history/held-repo.ts";
 import { createHistoryRepo } from "./history/repo.ts";
+import { createReviewService } from "./history/review-service.ts";
 import { historyHandlers } from "./history/routes.ts";
 import { RUN_STOPPED } from "./history/run-lease.ts";
 import { createHistoryService } from "./history/service.ts";
@@ -61,6 +63,7 @@ import { settingsHandlers } from "./settings/routes.ts";
 import { createSettingsService } from "./settings/service.ts";
 import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
+import { createHeldApplier } from "./sync/held-apply.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
 import { startSyncJob } from "./sync/sync-job.ts";
@@ -220,16 +223,37 @@ export function createApp(deps: AppDeps) {
   const mappings = createMappingService({ repo: mappingRepo, now, newId });
 
   const syncRepo = createSyncRepo(db);
+  const heldRepo = createHeldRepo(db);
+  const syncConnectors = createSyncConnectors({ credentials: connections, connectors, bulkSlots });
   const syncEngine = createSyncEngine({
     repo: syncRepo,
     history: historyRepo,
+    held: heldRepo,
     settings: settingsRepo,
-    connectors: createSyncConnectors({ credentials: connections, connectors, bulkSlots }),
+    connectors: syncConnectors,
     now,
     newId,
     runLeaseMs,
     log,
     ...deps.syncTuning,
+  });
+  // Approving a held run applies its stored plan: the same writers and tuning as the engine's.
+  const review = createReviewService({
+    held: heldRepo,
+    history: historyRepo,
+    jobs,
+    applier: createHeldApplier({
+      held: heldRepo,
+      history: historyRepo,
+      repo: syncRepo,
+      connectors: syncConnectors,
+      now,
+      runLeaseMs,
+      log,
+      ...deps.syncTuning,
+    }),
+    now,
+    runLeaseMs,
   });
 
   const clientAddress = (c: AppContext): string =>
@@ -303,6 +327,7 @@ export function createApp(deps: AppDeps) {
               { userId, scope: { mappingIds }, syncOptions, trigger: "manual", retryOf },
             ),
         }),
+        review,
       ),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
       ...tokenHandlers(personalTokens),

@@ -7,6 +7,7 @@ import type { AppDeps } from "../src/app.ts";
 import { type Connectors, createConnectors } from "../src/connectors/connectors.ts";
 import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
 import type { ConnectorClock } from "../src/connectors/transport.ts";
+import { createHeldRepo } from "../src/history/held-repo.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSettingsRepo } from "../src/settings/repo.ts";
 import { type CredentialSource, createSyncConnectors } from "../src/sync/connectors.ts";
@@ -98,15 +99,17 @@ export async function startSyncWorld(
       company: SANDBOX_DEMO.acumatica.company,
     }),
   };
+  const syncConnectors = createSyncConnectors({
+    credentials,
+    connectors,
+    bulkSlots: createBulkSlots(app.db, app.clock.now),
+  });
   const engine = createSyncEngine({
     repo: createSyncRepo(app.db),
     history: createHistoryRepo(app.db),
+    held: createHeldRepo(app.db),
     settings: createSettingsRepo(app.db),
-    connectors: createSyncConnectors({
-      credentials,
-      connectors,
-      bulkSlots: createBulkSlots(app.db, app.clock.now),
-    }),
+    connectors: syncConnectors,
     now: app.clock.now,
     newId: () => crypto.randomUUID(),
     ...options.engine,
@@ -157,6 +160,8 @@ export async function startSyncWorld(
     graphql,
     /** Lines the app wrote to its server log. */
     logs,
+    /** The paced Shopify transport the engine writes through, for tests of the writers themselves. */
+    shopifyPort: () => syncConnectors.shopify(subscriber.userId),
 
     /** Saves the sandbox's demo connections for the subscriber, so the app's sync routes reach it. */
     async connect(overrides: { acumaticaPassword?: string } = {}) {

@@ -30,6 +30,8 @@ import {
   ExecutionHistoryListSchema,
   ExecutionHistoryQuerySchema,
   ExecutionHistorySchema,
+  HeldPlanQuerySchema,
+  HeldPlanSchema,
 } from "./schemas/history.ts";
 import { JobSchema } from "./schemas/jobs.ts";
 import {
@@ -65,6 +67,7 @@ import {
   PriceMappingSchema,
   QuantityMappingResultSchema,
   QuantityMappingSchema,
+  SafetyLimitsSchema,
   SettingsSchema,
 } from "./schemas/settings.ts";
 import { HealthSchema, SandboxConnectionSchema } from "./schemas/system.ts";
@@ -637,6 +640,27 @@ export const contract = {
     output: PriceMappingResultSchema,
     defaultError: MESSAGES.settings.priceFailed,
   }),
+  safetyLimits: endpoint({
+    method: "GET",
+    path: "/settings/safety",
+    summary: "Read the safety limits",
+    description:
+      "When a run is held for review instead of written: a price (or compare-at price) moving by more than `maxPriceChangePercent`, or more than `maxZeroedPercent` of the run's quantities set to 0. 0 turns a limit off. Defaults 50 and 20. A run whose ERP answers no items at all for its mappings is always held.",
+    access: "user",
+    output: SafetyLimitsSchema,
+    defaultError: MESSAGES.settings.fetchFailed,
+  }),
+  saveSafetyLimits: endpoint({
+    method: "PUT",
+    path: "/settings/safety",
+    summary: "Save the safety limits",
+    description:
+      "Sets both limits as whole percentages: `maxPriceChangePercent` 0 to 1000, `maxZeroedPercent` 0 to 100, 0 turning one off. Scheduled runs, full syncs and sync jobs check them; a one-mapping sync from the Mapping screen is watched by its user and never held.",
+    access: "user",
+    body: SafetyLimitsSchema,
+    output: SafetyLimitsSchema,
+    defaultError: MESSAGES.settings.safetyFailed,
+  }),
 
   executionHistory: endpoint({
     method: "GET",
@@ -672,6 +696,42 @@ export const contract = {
     output: JobStartedSchema,
     defaultError: MESSAGES.history.retryFailed,
     failures: ["job-running", "conflict"],
+  }),
+  executionPlan: endpoint({
+    method: "GET",
+    path: "/execution-history/:id/plan",
+    summary: "Read a held run's plan",
+    description:
+      "A page of the changes a run held by the safety limits would write: per mapping and field, the value Shopify held and the new one, and, once approved, what was done with each. 404 for a run that was not held.",
+    access: "subscriber",
+    params: IdParamsSchema,
+    query: HeldPlanQuerySchema,
+    output: HeldPlanSchema,
+    defaultError: MESSAGES.history.fetchPlanFailed,
+  }),
+  approveExecution: endpoint({
+    method: "POST",
+    path: "/execution-history/:id/approve",
+    summary: "Approve a held run",
+    description:
+      "Starts a job that writes exactly the held plan, each change only where Shopify still holds the value the plan saw; a change made in Shopify since is reported, not overwritten. The run's entry goes on to its outcome. 409 when the run is not held (already approved or discarded) or a sync is running (`jobId`).",
+    access: "subscriber",
+    params: IdParamsSchema,
+    output: JobStartedSchema,
+    defaultError: MESSAGES.history.approveFailed,
+    failures: ["conflict", "job-running"],
+  }),
+  discardExecution: endpoint({
+    method: "POST",
+    path: "/execution-history/:id/discard",
+    summary: "Discard a held run",
+    description:
+      "Drops a held run without writing anything: its entry stays as `discarded`, with its reasons and plan, as the record. 409 when the run is not held (already approved or discarded).",
+    access: "subscriber",
+    params: IdParamsSchema,
+    output: ExecutionHistorySchema,
+    defaultError: MESSAGES.history.discardFailed,
+    failures: ["conflict"],
   }),
 
   job: endpoint({

@@ -68,9 +68,16 @@ export const MESSAGES = {
     quantitySaved: "Quantity mapping settings saved successfully",
     priceSaved: "Price mapping settings saved successfully",
     atLeastOnePrice: "At least one price field must be synced",
+    safetyFailed: "Failed to update safety limits",
+    safetySaved: "Safety limits saved successfully",
   },
   history: {
     fetchFailed: "Failed to fetch execution history",
+    fetchPlanFailed: "Failed to fetch the held plan",
+    approveFailed: "Failed to approve the held run",
+    discardFailed: "Failed to discard the held run",
+    approved: "Approved: the held plan is being applied",
+    discarded: "Held run discarded: nothing was written",
     retryFailed: "Failed to retry the failed mappings",
     nothingToRetry: "Cannot retry: this run has no failed mappings",
     retryMappingsGone: "Cannot retry: none of this run's failed mappings exists any more",
@@ -152,4 +159,70 @@ export function priceCurrencyMismatch(currencies: { shopify: string; acumatica: 
 /** Settings' warning before any run: the same mismatch, said ahead of time. */
 export function priceCurrencyWarning(currencies: { shopify: string; acumatica: string }): string {
   return `Prices will not sync: the Shopify store sells in ${currencies.shopify} but Acumatica prices are in ${currencies.acumatica}. Quantities still sync.`;
+}
+
+/** The 400 of a safety limit out of bounds: the field and its rule (0 turns the limit off). */
+export function safetyLimitRule(field: "maxPriceChangePercent" | "maxZeroedPercent", max: number): string {
+  return `${field} must be a whole number from 0 to ${max} (0 turns the limit off)`;
+}
+
+/** The same rule under the form's labelled field. */
+export function safetyLimitFormRule(max: number): string {
+  return `Enter a whole number from 0 to ${max} (0 turns the limit off)`;
+}
+
+/** Why a run was held: the ERP answered nothing for a scope that has mappings. */
+export const ERP_RETURNED_NOTHING = "Acumatica returned no items";
+
+/** Why a run was held: one price field of one SKU moves by more than the limit. */
+export function priceChangeOverLimit(change: {
+  field: "price" | "compareAtPrice";
+  sku: string;
+  percent: number;
+  limit: number;
+}): string {
+  const what = change.field === "price" ? "Price" : "Compare-at price";
+  return `${what} of ${change.sku} would change by ${change.percent} % (limit ${change.limit} %)`;
+}
+
+/** The prices over the limit that a held run's reasons do not name one by one. */
+export function morePriceChangesOverLimit(count: number, limit: number): string {
+  return `${count} more ${count === 1 ? "price" : "prices"} would change by more than ${limit} %`;
+}
+
+/** Why a run was held: too large a share of the scope's quantities would drop to zero. */
+export function zeroedOverLimit(share: { percent: number; limit: number }): string {
+  return `${share.percent} % of quantities would be set to 0 (limit ${share.limit} %)`;
+}
+
+/** The 409 of approve or discard on a run that is not (or no longer) held for review. */
+export function notHeldForReview(action: "approve" | "discard", state: string): string {
+  if (state === "approved") return `Cannot ${action}: this run was already approved`;
+  if (state === "discarded") return `Cannot ${action}: this run was already discarded`;
+  return `Cannot ${action}: only a run held for review can be approved or discarded; this one is ${state}`;
+}
+
+/**
+ * An approved plan's item that Shopify no longer holds as the plan saw it: not written, so a
+ * change made since (by a person or another app) is never silently overwritten.
+ */
+export function changedSinceHeld(change: {
+  field: "price" | "compareAtPrice" | "quantity";
+  planned: string;
+  now: string;
+}): string {
+  const what = { price: "price", compareAtPrice: "compare-at price", quantity: "quantity" }[change.field];
+  return `Changed in Shopify since the run was held: the ${what} is now ${change.now} (the plan saw ${change.planned}); not written. Sync again to plan it anew.`;
+}
+
+/** A sync job's closing message when the safety limits held it: the first reason and where to act. */
+export function heldForReview(reasons: readonly string[]): string {
+  const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : "";
+  return `Held for review: ${reasons[0] ?? "a safety limit was reached"}${more}. Nothing was written; approve or discard it in Execution History.`;
+}
+
+/** A dry run's closing note when the real run would be held. */
+export function wouldBeHeld(reasons: readonly string[]): string {
+  const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : "";
+  return `A real run would be held for review: ${reasons[0] ?? "a safety limit was reached"}${more}`;
 }

@@ -1,7 +1,8 @@
 import * as v from "valibot";
-import { MESSAGES } from "./messages.ts";
+import { MESSAGES, safetyLimitFormRule } from "./messages.ts";
 import { EmailSchema, LoginPasswordSchema, NameSchema, NewPasswordSchema } from "./schemas/auth.ts";
 import { AcumaticaConnectionInputSchema, ShopifyConnectionInputSchema } from "./schemas/connections.ts";
+import { SAFETY_LIMIT_MAX, SafetyLimitsSchema } from "./schemas/settings.ts";
 
 /**
  * The validation rules of spec section 5 as pure functions. Each returns the first failing rule's
@@ -87,6 +88,25 @@ export function canSubmitManualMapping(selection: {
   acumaticaProductId?: string | null;
 }): boolean {
   return Boolean(selection.shopifyVariantId && selection.acumaticaProductId);
+}
+
+/**
+ * The Safety limits form: whole-number text is read as a number, anything else fails the API's
+ * rule, said under the field's label (the API's own text names the JSON field).
+ */
+export function validateSafetyLimitsForm(form: {
+  maxPriceChangePercent: string;
+  maxZeroedPercent: string;
+}): FieldErrors<keyof typeof form> {
+  const read = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : text);
+  const errors = objectErrors(SafetyLimitsSchema, {
+    maxPriceChangePercent: read(form.maxPriceChangePercent),
+    maxZeroedPercent: read(form.maxZeroedPercent),
+  });
+  const shown: FieldErrors<keyof typeof form> = {};
+  for (const field of ["maxPriceChangePercent", "maxZeroedPercent"] as const)
+    if (errors[field]) shown[field] = safetyLimitFormRule(SAFETY_LIMIT_MAX[field]);
+  return shown;
 }
 
 /** Typed confirmation: an exact match of the required name. */

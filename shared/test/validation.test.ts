@@ -10,6 +10,7 @@ import {
   validateNewPassword,
   validatePriceMapping,
   validateRegisterForm,
+  validateSafetyLimitsForm,
   validateShopifyForm,
   validateSyncOptions,
 } from "../src/validation.ts";
@@ -158,5 +159,27 @@ describe("settings, sync options, manual mapping, typed confirmation", () => {
     expect(matchesTypedConfirmation("Nightly sync", "Nightly sync")).toBe(true);
     expect(matchesTypedConfirmation("nightly sync", "Nightly sync")).toBe(false);
     expect(matchesTypedConfirmation("Nightly sync ", "Nightly sync")).toBe(false);
+  });
+});
+
+describe("safety limits form", () => {
+  it("takes whole percentages within bounds, 0 included", () => {
+    expect(validateSafetyLimitsForm({ maxPriceChangePercent: "0", maxZeroedPercent: "100" })).toEqual({});
+    expect(validateSafetyLimitsForm({ maxPriceChangePercent: " 1000 ", maxZeroedPercent: "20" })).toEqual({});
+  });
+  it("says the rule under each field that breaks it: blank, fractional, negative, over the bound", () => {
+    const price = "Enter a whole number from 0 to 1000 (0 turns the limit off)";
+    const zeroed = "Enter a whole number from 0 to 100 (0 turns the limit off)";
+    expect(validateSafetyLimitsForm({ maxPriceChangePercent: "", maxZeroedPercent: "101" })).toEqual({
+      maxPriceChangePercent: price,
+      maxZeroedPercent: zeroed,
+    });
+    expect(validateSafetyLimitsForm({ maxPriceChangePercent: "12.5", maxZeroedPercent: "-1" })).toEqual({
+      maxPriceChangePercent: price,
+      maxZeroedPercent: zeroed,
+    });
+    expect(validateSafetyLimitsForm({ maxPriceChangePercent: "1001", maxZeroedPercent: "5" })).toEqual({
+      maxPriceChangePercent: price,
+    });
   });
 });

@@ -2,6 +2,7 @@ import {
   type ExecutionHistory,
   type FieldChange,
   formatMoney,
+  heldForReview,
   type Job,
   type MappingSyncResult,
   MESSAGES,
@@ -77,6 +78,14 @@ export async function reportSync(
   const result = readSyncJobResult(finished.result);
   if (finished.status === "failed" || !result) return endJob(context, finished, syncTexts(false));
 
+  if (heldRun(result)) {
+    // Nothing was written: an unattended script must not read this as a sync done.
+    if (context.json) printJson(context.io.stdout, finished);
+    else printHeld(context, result);
+    throw new CliError(finished.message ?? heldForReview(result.holdReasons ?? []), {
+      shown: context.interactive,
+    });
+  }
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
   else printReport(context, finished, result, failed);
@@ -107,8 +116,24 @@ export function syncTexts(dryRun: boolean): JobTexts {
     label: dryRun ? "Dry run" : "Sync",
     succeeded: dryRun ? "Plan ready; nothing was written" : MESSAGES.mapping.synchronized,
     failed: MESSAGES.mapping.syncFailed,
-    itemsFailed: (job) => (readSyncJobResult(job.result)?.failure ?? 0) > 0,
+    itemsFailed: (job) => {
+      const result = readSyncJobResult(job.result);
+      return result !== null && (result.failure > 0 || heldRun(result));
+    },
   };
+}
+
+/** A real run the safety limits held for review (a dry run only says it would be). */
+function heldRun(result: SyncJobResult): boolean {
+  return !result.dryRun && (result.holdReasons?.length ?? 0) > 0;
+}
+
+function printHeld(context: CommandContext, result: SyncJobResult): void {
+  for (const reason of result.holdReasons ?? []) context.out(`! ${reason}`);
+  context.out(
+    `Held for review: ${plural(result.planned, "mapping")} would change; nothing was written. Approve or discard it in Execution History.`,
+  );
+  if (result.historyId) context.out(`Execution history: stockbridge history show ${result.historyId}`);
 }
 
 /** Each failed item with the outside system's own error, from the run's execution-history entry. */
@@ -131,6 +156,8 @@ function printReport(
   for (const item of failed) context.out(failedLine(item));
   if (result.dryRun) {
     for (const change of result.changes) context.out(plannedLine(change));
+    for (const reason of result.holdReasons ?? [])
+      context.out(`! A real run would be held for review: ${reason}`);
     if (result.truncated) {
       const more = result.planned - result.changes.length;
       context.out(

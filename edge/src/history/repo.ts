@@ -4,6 +4,7 @@ import {
   type ExecutionHistory,
   type ExecutionHistorySummary,
   type ExecutionStatus,
+  type HeldReview,
   type SyncOptions,
 } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
@@ -73,7 +74,8 @@ export interface RetrySource {
 const ROW_CHUNK = 500;
 
 const COLUMNS = `id, schedule_id, schedule_name, trigger, start_date, end_date, success_count, failure_count,
-  skipped_count, status, error, sync_price, sync_quantity, retry_of`;
+  skipped_count, status, error, sync_price, sync_quantity, retry_of,
+  held_reasons, held_at, held_change_count, decision, decided_at`;
 
 /** Which open entries a statement closes: SQL over the alias `h` (execution_history), and its arguments. */
 interface Closing {
@@ -427,5 +429,19 @@ function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     failedMappings,
     syncOptions: syncOptionsOf(row),
     retryOf: row.retry_of === null ? null : String(row.retry_of),
+    ...(row.held_at === null || row.held_at === undefined ? {} : { review: reviewOf(row) }),
+  };
+}
+
+/** A held run's review as stored: the reasons are a short JSON list of texts. */
+function reviewOf(row: Row): HeldReview {
+  const parsed: unknown = JSON.parse(String(row.held_reasons ?? "[]"));
+  const decision = String(row.decision);
+  return {
+    reasons: Array.isArray(parsed) ? parsed.map(String) : [],
+    heldAt: String(row.held_at),
+    changes: Number(row.held_change_count ?? 0),
+    decision: decision === "approved" || decision === "discarded" ? decision : null,
+    decidedAt: row.decided_at === null ? null : String(row.decided_at),
   };
 }

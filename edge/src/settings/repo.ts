@@ -1,5 +1,9 @@
-import type { PriceMapping, QuantityMapping, Settings } from "@stockbridge/shared";
-import { DEFAULT_ACUMATICA_QUANTITY, DEFAULT_SHOPIFY_QUANTITY } from "@stockbridge/shared";
+import type { PriceMapping, QuantityMapping, SafetyLimits, Settings } from "@stockbridge/shared";
+import {
+  DEFAULT_ACUMATICA_QUANTITY,
+  DEFAULT_SAFETY_LIMITS,
+  DEFAULT_SHOPIFY_QUANTITY,
+} from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
 
 /** What a user has before saving anything (spec section 5: both price fields off). */
@@ -45,6 +49,28 @@ export function createSettingsRepo(db: Db) {
               ON CONFLICT(user_id) DO UPDATE SET sync_price = excluded.sync_price,
                 sync_msrp = excluded.sync_msrp, updated_at = excluded.updated_at`,
         args: [userId, mapping.syncPrice ? 1 : 0, mapping.syncMsrp ? 1 : 0, now],
+      });
+    },
+
+    async readSafety(userId: string): Promise<SafetyLimits> {
+      const result = await db.execute({
+        sql: "SELECT max_price_change_percent, max_zeroed_percent FROM settings WHERE user_id = ?",
+        args: [userId],
+      });
+      const row = result.rows[0];
+      if (!row) return { ...DEFAULT_SAFETY_LIMITS };
+      return {
+        maxPriceChangePercent: Number(row.max_price_change_percent),
+        maxZeroedPercent: Number(row.max_zeroed_percent),
+      };
+    },
+
+    async saveSafety(userId: string, limits: SafetyLimits, now: string): Promise<void> {
+      await db.execute({
+        sql: `INSERT INTO settings (user_id, max_price_change_percent, max_zeroed_percent, updated_at) VALUES (?, ?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET max_price_change_percent = excluded.max_price_change_percent,
+                max_zeroed_percent = excluded.max_zeroed_percent, updated_at = excluded.updated_at`,
+        args: [userId, limits.maxPriceChangePercent, limits.maxZeroedPercent, now],
       });
     },
   };

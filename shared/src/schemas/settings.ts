@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ACUMATICA_QUANTITY_FIELDS, SHOPIFY_QUANTITY_FIELDS } from "../constants.ts";
-import { MESSAGES } from "../messages.ts";
+import { MESSAGES, safetyLimitRule } from "../messages.ts";
 
 export const QuantityMappingSchema = v.object({
   acumaticaQuantity: v.picklist(
@@ -33,3 +33,28 @@ export const QuantityMappingResultSchema = v.object({ quantityMapping: QuantityM
 export const PriceMappingResultSchema = v.object({
   priceMapping: v.object({ syncPrice: v.boolean(), syncMsrp: v.boolean() }),
 });
+
+/**
+ * Safety limits (Settings > Mapping): a run that would move a price by more than
+ * `maxPriceChangePercent` or set more than `maxZeroedPercent` of its quantities to zero is held for
+ * review instead of written. Whole percentages; 0 turns a limit off. A price may rise tenfold
+ * (1000 %) before the limit is meaningless; a share cannot pass 100 %.
+ */
+export const SAFETY_LIMIT_MAX = { maxPriceChangePercent: 1_000, maxZeroedPercent: 100 } as const;
+export const DEFAULT_SAFETY_LIMITS = { maxPriceChangePercent: 50, maxZeroedPercent: 20 } as const;
+
+function percentLimit(field: keyof typeof SAFETY_LIMIT_MAX) {
+  const rule = safetyLimitRule(field, SAFETY_LIMIT_MAX[field]);
+  return v.pipe(
+    v.number(rule),
+    v.integer(rule),
+    v.minValue(0, rule),
+    v.maxValue(SAFETY_LIMIT_MAX[field], rule),
+  );
+}
+
+export const SafetyLimitsSchema = v.object({
+  maxPriceChangePercent: percentLimit("maxPriceChangePercent"),
+  maxZeroedPercent: percentLimit("maxZeroedPercent"),
+});
+export type SafetyLimits = v.InferOutput<typeof SafetyLimitsSchema>;

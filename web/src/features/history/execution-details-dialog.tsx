@@ -11,6 +11,8 @@ import { JobProgress } from "../jobs/job-progress.tsx";
 import { useJobRunner } from "../jobs/use-job-runner.ts";
 import { mappingKeys } from "../mapping/queries.ts";
 import { productKeys } from "../products/queries.ts";
+import { HeldRunActions } from "./held-run-actions.tsx";
+import { HeldRunReview } from "./held-run-review.tsx";
 import { formatRunDate, retryAvailability, retryOutcomeToast, scheduleDisplayName } from "./history-logic.ts";
 import { executionHistoryEntryQuery, historyKeys } from "./queries.ts";
 import { StatusChip } from "./status-chip.tsx";
@@ -36,7 +38,8 @@ const SKIPPED_COLUMNS: DataTableColumn<ItemRow>[] = [
 
 /**
  * 'Execution Details - {name}': counts, the failed mappings with each one's error text, the
- * skipped ones with their reason, the run it retried, and 'Retry failed'. The list's row shows at
+ * skipped ones with their reason, the run it retried, and 'Retry failed'; for a run the safety limits held, its reasons and plan,
+ * and 'Approve' / 'Discard' while it is held. The list's row shows at
  * once; the entry (with its skipped mappings) is read when the dialog opens.
  */
 export interface ExecutionDetailsDialogProps {
@@ -100,7 +103,10 @@ export function ExecutionDetailsDialog({
               Retry failed
             </Button>
           ) : null}
-          <Button onClick={onClose}>Close</Button>
+          <Button variant={entry?.status === "held" ? "secondary" : "primary"} onClick={onClose}>
+            Close
+          </Button>
+          {entry?.status === "held" ? <HeldRunActions entry={entry} /> : null}
         </>
       }
     >
@@ -152,6 +158,7 @@ export function ExecutionDetailsDialog({
               {entry.error}
             </p>
           ) : null}
+          {entry.review ? <HeldRunReview entry={entry} review={entry.review} /> : null}
           {failed.length > 0 ? (
             <section className="flex flex-col gap-2">
               <h3 className="text-base font-semibold text-gray-900">Failed Mappings</h3>

@@ -1,5 +1,5 @@
-import type { ExecutionHistorySummary, Job, SyncJobResult } from "@stockbridge/shared";
-import { MESSAGES, readSyncJobResult } from "@stockbridge/shared";
+import type { ExecutionHistorySummary, HeldChange, Job, SyncJobResult } from "@stockbridge/shared";
+import { formatMoney, MESSAGES, readSyncJobResult } from "@stockbridge/shared";
 import { format } from "date-fns";
 import type { ChipTone } from "../../ui/chip.tsx";
 
@@ -20,6 +20,7 @@ const STATUS_LABELS: Record<string, string> = {
   partial: "Completed with failures",
   failed: "Failed",
   held: "Held for review",
+  discarded: "Discarded",
 };
 
 /** What the status chip reads; `running` (and anything unknown) as the spec shows it. */
@@ -61,4 +62,32 @@ export function retryOutcomeToast(job: Job): { tone: "success" | "error"; text: 
     ? "Some mappings failed again; see Execution History"
     : MESSAGES.mapping.synchronized;
   return { tone: failed ? "error" : "success", text: job.message ?? fallback };
+}
+
+const FIELD_LABELS: Record<HeldChange["field"], string> = {
+  price: "Price",
+  compareAtPrice: "Compare-at price",
+  quantity: "Quantity",
+};
+
+export function heldFieldLabel(field: HeldChange["field"]): string {
+  return FIELD_LABELS[field];
+}
+
+/** A plan value: prices with two decimals ('None' for no compare-at price), quantities as units. */
+export function heldValue(change: Pick<HeldChange, "field">, value: number | null): string {
+  if (change.field === "quantity") return value === null ? "-" : String(value);
+  return value === null ? "None" : formatMoney(value);
+}
+
+const RESULT_LABELS: Record<NonNullable<HeldChange["result"]>, string> = {
+  written: "Written",
+  unchanged: "Already set",
+  changed: "Changed since: not written",
+  failed: "Failed",
+};
+
+/** What approving did with a change; '-' before any decision. */
+export function heldResultLabel(result: HeldChange["result"]): string {
+  return result ? RESULT_LABELS[result] : "-";
 }

@@ -7,6 +7,8 @@ export const historyKeys = {
   all: ["execution-history"] as const,
   list: (page: number) => [...historyKeys.all, "list", { page, limit: EXECUTION_HISTORY_PAGE_SIZE }] as const,
   entry: (id: string) => [...historyKeys.all, "entry", id] as const,
+  plan: (id: string, page: { status: string; page: number; limit: number }) =>
+    [...historyKeys.all, "plan", id, page] as const,
 };
 
 /** How often the list refreshes while a run is still going. */
@@ -32,5 +34,25 @@ export function executionHistoryEntryQuery(api: ApiClient, id: string) {
     queryKey: historyKeys.entry(id),
     queryFn: () => api.call("executionHistoryEntry", { params: { id } }),
     refetchInterval: (query) => (query.state.data?.status === "running" ? RUNNING_REFRESH_MS : false),
+  });
+}
+
+/**
+ * GET /execution-history/:id/plan: a page of a held run's plan. The run's status is part of the
+ * key, so the plan is read again (with what was done to each change) once an approval ends.
+ */
+export function heldPlanQuery(
+  api: ApiClient,
+  id: string,
+  page: { status: string; page: number; limit: number },
+) {
+  return queryOptions({
+    queryKey: historyKeys.plan(id, page),
+    queryFn: () =>
+      api.call("executionPlan", {
+        params: { id },
+        query: { page: String(page.page), limit: String(page.limit) },
+      }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -5,6 +5,7 @@ import type { ApiClient } from "../../lib/api.ts";
 export const settingsKeys = {
   all: ["settings"] as const,
   detail: () => [...settingsKeys.all, "detail"] as const,
+  safety: () => [...settingsKeys.all, "safety"] as const,
 };
 
 /** GET /settings: quantity mapping and price mapping together. */
@@ -12,5 +13,13 @@ export function settingsQuery(api: ApiClient) {
   return queryOptions({
     queryKey: settingsKeys.detail(),
     queryFn: () => api.call("settings"),
+  });
+}
+
+/** GET /settings/safety: when a run is held for review instead of written. */
+export function safetyLimitsQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: settingsKeys.safety(),
+    queryFn: () => api.call("safetyLimits"),
   });
 }

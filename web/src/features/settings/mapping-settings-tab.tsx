@@ -5,8 +5,9 @@ import { Spinner } from "../../ui/spinner.tsx";
 import { settingsQuery } from "./mapping-settings-queries.ts";
 import { PriceMappingCard } from "./price-mapping-card.tsx";
 import { QuantityMappingCard } from "./quantity-mapping-card.tsx";
+import { SafetyLimitsCard } from "./safety-limits-card.tsx";
 
-/** Settings > Mapping: the Quantity Mapping and Price Mapping cards, each saved on its own. */
+/** Settings > Mapping: the Quantity Mapping and Price Mapping cards, then Safety Limits, each saved on its own. */
 export function MappingSettingsTab() {
   const api = useApi();
   const settings = useQuery(settingsQuery(api));
@@ -32,6 +33,7 @@ export function MappingSettingsTab() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <QuantityMappingCard saved={settings.data.quantityMapping} />
       <PriceMappingCard saved={settings.data.priceMapping} />
+      <SafetyLimitsCard />
     </div>
   );
 }

@@ -1,0 +1,244 @@
+import type { Row } from "@libsql/client";
+import { HELD_CHANGE_RESULTS, type HeldChange } from "@stockbridge/shared";
+import type { Db } from "../db/client.ts";
+import type { RunFailure } from "./repo.ts";
+
+export type HeldField = HeldChange["field"];
+export type HeldResult = NonNullable<HeldChange["result"]>;
+
+/** One field change of a held plan, with what its write needs. Values: cents, or units for quantities. */
+export interface HeldChangeRow {
+  mappingId: string;
+  shopifySku: string;
+  acumaticaSku: string;
+  field: HeldField;
+  productId: string;
+  /** The variant as the mapping stores it (the id the plan read it by). */
+  variantId: string;
+  inventoryItemId: string | null;
+  locationId: string | null;
+  locationName: string | null;
+  quantityName: "available" | "on_hand" | null;
+  /** What Shopify held when the run was planned; null = no compare-at price. */
+  from: number | null;
+  to: number | null;
+}
+
+/** A stored change: its place in the plan, what approving did, and whether its mapping is still there. */
+export interface StoredHeldChange extends HeldChangeRow {
+  seq: number;
+  result: HeldResult | null;
+  note: string | null;
+  /** The mapping's ERP id, or null when the mapping was deleted or now points at another variant. */
+  acumaticaId: string | null;
+}
+
+export interface HeldRun {
+  id: string;
+  userId: string;
+  heldAt: string;
+  reasons: string[];
+  /** The run's counts before any write: mappings already in line, values that cannot be sent, skips. */
+  successCount: number;
+  failureCount: number;
+  skippedCount: number;
+  failures: RunFailure[];
+  changes: HeldChangeRow[];
+}
+
+/** Rows per INSERT / UPDATE (one JSON parameter each): a 30,000-change plan is 15 statements. */
+const CHUNK = 2_000;
+/** Rows read per query when the whole plan is loaded to be applied. */
+const READ_CHUNK = 5_000;
+
+/**
+ * The only SQL of held runs: a run held with its reasons and plan rows, the one claim that lets a
+ * plan be applied once, the discard, and the plan read back by pages or whole.
+ */
+export function createHeldRepo(db: Db) {
+  return {
+    /**
+     * Turns the run's open entry into a held one and stores its plan, in one transaction. Nothing
+     * is stored when the entry is no longer running (its lease ran out and it was closed as failed).
+     */
+    async hold(run: HeldRun): Promise<void> {
+      const statements: { sql: string; args: (string | number | null)[] }[] = [
+        {
+          sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
+                  success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
+                WHERE id = ? AND user_id = ? AND status = 'running'`,
+          args: [
+            run.heldAt,
+            run.heldAt,
+            JSON.stringify(run.reasons),
+            run.changes.length,
+            run.successCount,
+            run.failureCount,
+            run.skippedCount,
+            run.id,
+            run.userId,
+          ],
+        },
+      ];
+      const held = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'held')";
+      for (let start = 0; start < run.failures.length; start += CHUNK) {
+        const rows = run.failures.slice(start, start + CHUNK).map((failure, index) => ({
+          // Apart from the ids the approved run's own failures take (`<id>:<n>`).
+          i: `${run.id}:held:${start + index}`,
+          m: failure.mappingId,
+          s: failure.shopifySku,
+          a: failure.acumaticaSku,
+          e: failure.error,
+        }));
+        statements.push({
+          sql: `INSERT INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
+                SELECT value ->> 'i', ?, value ->> 'm', value ->> 's', value ->> 'a', value ->> 'e' FROM json_each(?) WHERE ${held}`,
+          args: [run.id, JSON.stringify(rows), run.id],
+        });
+      }
+      for (let start = 0; start < run.changes.length; start += CHUNK) {
+        const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
+          q: start + index,
+          m: change.mappingId,
+          s: change.shopifySku,
+          a: change.acumaticaSku,
+          f: change.field,
+          p: change.productId,
+          v: change.variantId,
+          i: change.inventoryItemId,
+          l: change.locationId,
+          ln: change.locationName,
+          n: change.quantityName,
+          o: change.from,
+          t: change.to,
+        }));
+        statements.push({
+          sql: `INSERT INTO held_changes (history_id, seq, mapping_id, shopify_sku, acumatica_sku, field, product_id, variant_id,
+                  inventory_item_id, location_id, location_name, quantity_name, old_value, new_value)
+                SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
+                  value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
+                FROM json_each(?) WHERE ${held}`,
+          args: [run.id, JSON.stringify(rows), run.id],
+        });
+      }
+      await db.batch(statements, "write");
+    },
+
+    /**
+     * The one way from held to applying: a single conditional UPDATE, so of any number of parallel
+     * approvals (and discards) exactly one gets the run. The entry runs again under a lease, like
+     * any run, so a process that stops while applying leaves it failed, not open.
+     */
+    async claim(userId: string, id: string, at: { decidedAt: string; leaseUntil: string }): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'running', decision = 'approved', decided_at = ?, end_date = NULL, lease_until = ?,
+                job_id = NULL
+              WHERE id = ? AND user_id = ? AND status = 'held'`,
+        args: [at.decidedAt, at.leaseUntil, id, userId],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /** Gives a claimed run back to review when its apply could not start (a sync was running). */
+    async unclaim(userId: string, id: string): Promise<void> {
+      await db.execute({
+        sql: `UPDATE execution_history SET status = 'held', decision = NULL, decided_at = NULL, end_date = held_at, lease_until = NULL
+              WHERE id = ? AND user_id = ? AND status = 'running' AND decision = 'approved' AND job_id IS NULL`,
+        args: [id, userId],
+      });
+    },
+
+    /** The job applying the plan: a job declared dead then ends the entry with it. */
+    async attachJob(id: string, jobId: string): Promise<void> {
+      await db.execute({ sql: "UPDATE execution_history SET job_id = ? WHERE id = ?", args: [jobId, id] });
+    },
+
+    /** Held -> discarded; false when the run is not held (any more). The reasons and plan stay as the record. */
+    async discard(userId: string, id: string, decidedAt: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'discarded', decision = 'discarded', decided_at = ?
+              WHERE id = ? AND user_id = ? AND status = 'held'`,
+        args: [decidedAt, id, userId],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /** One page of the plan, in plan order (the caller has checked the run is the user's). */
+    async page(id: string, range: { offset: number; limit: number }): Promise<StoredHeldChange[]> {
+      const result = await db.execute({
+        sql: `SELECT *, NULL AS acumatica_id FROM held_changes WHERE history_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
+        args: [id, range.offset, range.offset + range.limit],
+      });
+      return result.rows.map(toChange);
+    },
+
+    /** The whole plan of the user's run, each change with its mapping's ERP id if the mapping still feeds that variant. */
+    async all(userId: string, id: string): Promise<StoredHeldChange[]> {
+      const changes: StoredHeldChange[] = [];
+      for (let start = 0; ; start += READ_CHUNK) {
+        const result = await db.execute({
+          sql: `SELECT c.*, m.acumatica_id FROM held_changes c
+                JOIN execution_history h ON h.id = c.history_id AND h.user_id = ?
+                LEFT JOIN mappings m ON m.id = c.mapping_id AND m.user_id = h.user_id AND m.shopify_variant_id = c.variant_id
+                WHERE c.history_id = ? AND c.seq >= ? AND c.seq < ? ORDER BY c.seq`,
+          args: [userId, id, start, start + READ_CHUNK],
+        });
+        changes.push(...result.rows.map(toChange));
+        if (result.rows.length < READ_CHUNK) return changes;
+      }
+    },
+
+    /** What approving did with each change. */
+    async recordResults(
+      id: string,
+      results: { seq: number; result: HeldResult; note: string | null }[],
+    ): Promise<void> {
+      const statements = [];
+      for (let start = 0; start < results.length; start += CHUNK) {
+        const rows = results.slice(start, start + CHUNK).map((r) => ({ q: r.seq, r: r.result, n: r.note }));
+        statements.push({
+          sql: `WITH j AS MATERIALIZED (SELECT value ->> 'q' AS q, value ->> 'r' AS r, value ->> 'n' AS n FROM json_each(?))
+                UPDATE held_changes SET result = j.r, note = j.n FROM j
+                WHERE held_changes.history_id = ? AND held_changes.seq = j.q`,
+          args: [JSON.stringify(rows), id],
+        });
+      }
+      if (statements.length > 0) await db.batch(statements, "write");
+    },
+  };
+}
+
+export type HeldRepo = ReturnType<typeof createHeldRepo>;
+
+const FIELDS: readonly HeldField[] = ["price", "compareAtPrice", "quantity"];
+
+function toChange(row: Row): StoredHeldChange {
+  const quantityName = text(row.quantity_name);
+  return {
+    seq: Number(row.seq),
+    mappingId: String(row.mapping_id),
+    shopifySku: String(row.shopify_sku),
+    acumaticaSku: String(row.acumatica_sku),
+    field: oneOf(FIELDS, row.field) ?? "price",
+    productId: String(row.product_id),
+    variantId: String(row.variant_id),
+    inventoryItemId: text(row.inventory_item_id),
+    locationId: text(row.location_id),
+    locationName: text(row.location_name),
+    quantityName: quantityName === "on_hand" || quantityName === "available" ? quantityName : null,
+    from: row.old_value === null ? null : Number(row.old_value),
+    to: row.new_value === null ? null : Number(row.new_value),
+    result: oneOf(HELD_CHANGE_RESULTS, row.result),
+    note: text(row.note),
+    acumaticaId: text(row.acumatica_id),
+  };
+}
+
+function text(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** The stored text when it is one of `values` (the columns only ever hold those), else null. */
+function oneOf<T extends string>(values: readonly T[], value: unknown): T | null {
+  return values.find((candidate) => candidate === value) ?? null;
+}

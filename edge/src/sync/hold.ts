@@ -1,0 +1,110 @@
+import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
+import type { RunFailure } from "../history/repo.ts";
+import { describeError } from "../http/errors.ts";
+import type { MappingPlan } from "./plan.ts";
+import { record, text } from "./shopify-gid.ts";
+import { LOCATION_NAMES_QUERY } from "./shopify-operations.ts";
+import type { ShopifyPort } from "./shopify-port.ts";
+
+/**
+ * Records a run the safety limits stopped before any write: its entry becomes `held`, with the
+ * reasons, the counts of what needed no write (already in line, skipped, values that cannot be
+ * sent) and the plan, one row per field change, for a person to approve or discard.
+ */
+export async function recordHeldRun(
+  deps: { held: HeldRepo; port: ShopifyPort; log?: (line: string) => void },
+  run: { id: string; userId: string; heldAt: string; reasons: string[]; plans: readonly MappingPlan[] },
+): Promise<void> {
+  const changes = heldChangesOf(run.plans);
+  const names = await locationNames(deps, changes);
+  let successCount = 0;
+  let skippedCount = 0;
+  const failures: RunFailure[] = [];
+  for (const plan of run.plans) {
+    const failed = plan.outcome === "failed" ? plan.reason : plan.refused.join("; ");
+    if (failed) {
+      failures.push({
+        mappingId: plan.target.mappingId,
+        shopifySku: plan.target.shopifySku,
+        acumaticaSku: plan.target.acumaticaSku,
+        error: failed,
+      });
+    } else if (plan.outcome === "unchanged") successCount += 1;
+    else if (plan.outcome === "skipped") skippedCount += 1;
+  }
+  await deps.held.hold({
+    id: run.id,
+    userId: run.userId,
+    heldAt: run.heldAt,
+    reasons: run.reasons,
+    successCount,
+    failureCount: failures.length,
+    skippedCount,
+    failures,
+    changes: changes.map((change) => ({
+      ...change,
+      locationName: change.locationId ? (names.get(change.locationId) ?? null) : null,
+    })),
+  });
+}
+
+/** The plan's writes as rows: price, compare-at price and quantity each a change of its own. */
+export function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
+  const rows: HeldChangeRow[] = [];
+  for (const plan of plans) {
+    if (plan.outcome !== "planned" || !plan.shopify) continue;
+    const base = {
+      mappingId: plan.target.mappingId,
+      shopifySku: plan.target.shopifySku,
+      acumaticaSku: plan.target.acumaticaSku,
+      productId: plan.shopify.productId,
+      variantId: plan.target.shopifyVariantId,
+      inventoryItemId: null,
+      locationId: null,
+      locationName: null,
+      quantityName: null,
+    };
+    if (plan.prices?.priceCents !== undefined)
+      rows.push({ ...base, field: "price", from: plan.shopify.priceCents, to: plan.prices.priceCents });
+    if (plan.prices?.compareAtCents !== undefined)
+      rows.push({
+        ...base,
+        field: "compareAtPrice",
+        from: plan.shopify.compareAtCents,
+        to: plan.prices.compareAtCents,
+      });
+    if (plan.quantity)
+      rows.push({
+        ...base,
+        field: "quantity",
+        inventoryItemId: plan.quantity.inventoryItemId,
+        locationId: plan.quantity.locationId,
+        quantityName: plan.quantity.name,
+        from: plan.quantity.from,
+        to: plan.quantity.to,
+      });
+  }
+  return rows;
+}
+
+/** One call for every location the plan writes at; a name is for people, so failing to read one holds the run all the same. */
+async function locationNames(
+  deps: { port: ShopifyPort; log?: (line: string) => void },
+  changes: readonly HeldChangeRow[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(changes.flatMap((change) => (change.locationId ? [change.locationId] : [])))];
+  const names = new Map<string, string>();
+  if (ids.length === 0) return names;
+  try {
+    const answer = await deps.port.execute<{ nodes: unknown[] }>(LOCATION_NAMES_QUERY, { ids });
+    for (const node of answer.data?.nodes ?? []) {
+      const location = record(node);
+      const id = text(location?.id);
+      const name = text(location?.name);
+      if (id && name) names.set(id, name);
+    }
+  } catch (error) {
+    deps.log?.(`held run: location names not read: ${describeError(error)}`);
+  }
+  return names;
+}
