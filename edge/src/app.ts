@@ -24,6 +24,9 @@ import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
+import { createDriftRepo } from "./drift/repo.ts";
+import { driftHandlers } from "./drift/routes.ts";
+import { createDriftService } from "./drift/service.ts";
 import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
 import { RUN_STOPPED } from "./history/run-lease.ts";
@@ -63,6 +66,7 @@ import { createSyncConnectors } from "./sync/connectors.ts";
 import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
+import { startSyncJob } from "./sync/sync-job.ts";
 import { registerApiDocs } from "./system/api-docs.ts";
 import { createSystemService } from "./system/health.ts";
 import { createSystemRepo } from "./system/repo.ts";
@@ -219,6 +223,7 @@ export function createApp(deps: AppDeps) {
   const mappings = createMappingService({ repo: mappingRepo, now, newId });
 
   const syncRepo = createSyncRepo(db);
+  const driftRepo = createDriftRepo(db);
   const syncEngine = createSyncEngine({
     repo: syncRepo,
     history: historyRepo,
@@ -228,6 +233,7 @@ export function createApp(deps: AppDeps) {
     newId,
     runLeaseMs,
     log,
+    drift: driftRepo,
     ...deps.syncTuning,
   });
 
@@ -294,6 +300,12 @@ export function createApp(deps: AppDeps) {
       ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
       ...tokenHandlers(personalTokens),
+      ...driftHandlers(
+        createDriftService({
+          repo: driftRepo,
+          startSync: (input) => startSyncJob({ jobs, engine: syncEngine }, input),
+        }),
+      ),
     },
     { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );

@@ -100,6 +100,12 @@ export const MESSAGES = {
     offline: "You are offline: the server cannot be reached",
     databaseBusy: "The database is busy. Please try again in a moment.",
   },
+  drift: {
+    fetchFailed: "Failed to fetch drift",
+    downloadFailed: "Failed to download the drift list",
+    fixFailed: "Failed to fix drift",
+    nothingToFix: "Nothing to fix: no mapping differs from the ERP since the latest check.",
+  },
 } as const;
 
 /**

@@ -13,6 +13,8 @@ export interface RunStart {
   leaseUntil: string;
   /** The job the run belongs to (multi-mapping and full syncs): a dead job ends its entry. */
   jobId?: string | null;
+  /** A check-only schedule's run: it reads and records drift, and writes nothing. */
+  checkOnly?: boolean;
 }
 
 /** How a run that stopped with its process is closed: when, and with which error text. */
@@ -38,6 +40,8 @@ export interface RunEnd {
   status: "completed" | "failed";
   error: string | null;
   failures: RunFailure[];
+  /** How many of the run's mappings still differ from the ERP after it (left out: not recorded). */
+  drifted?: number | null;
 }
 
 const FAILURE_CHUNK = 500;
@@ -71,8 +75,9 @@ export function createHistoryRepo(db: Db) {
   return {
     async start(run: RunStart): Promise<void> {
       await db.execute({
-        sql: `INSERT INTO execution_history (id, user_id, schedule_id, schedule_name, trigger, start_date, status, lease_until, job_id)
-              VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+        sql: `INSERT INTO execution_history (id, user_id, schedule_id, schedule_name, trigger, start_date, status, lease_until, job_id,
+                check_only)
+              VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
         args: [
           run.id,
           run.userId,
@@ -82,6 +87,7 @@ export function createHistoryRepo(db: Db) {
           run.startDate,
           run.leaseUntil,
           run.jobId ?? null,
+          run.checkOnly ? 1 : 0,
         ],
       });
     },
@@ -158,7 +164,7 @@ export function createHistoryRepo(db: Db) {
       const statements = [
         {
           sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?,
-                  lease_until = NULL
+                  lease_until = NULL, drifted_count = ?
                 WHERE id = ? AND user_id = ?`,
           args: [
             run.endDate,
@@ -167,6 +173,7 @@ export function createHistoryRepo(db: Db) {
             run.skippedCount,
             run.status,
             run.error,
+            run.drifted ?? null,
             run.id,
             run.userId,
           ],
@@ -245,5 +252,7 @@ function toHistory(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     status: status === "completed" || status === "failed" ? status : "running",
     error: row.error === null ? null : String(row.error),
     failedMappings,
+    checkOnly: Number(row.check_only) === 1,
+    drifted: row.drifted_count === null || row.drifted_count === undefined ? null : Number(row.drifted_count),
   };
 }

@@ -117,6 +117,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
         trigger: "schedule",
         scheduleId: schedule._id,
         scheduleName: schedule.name,
+        checkOnly: schedule.checkOnly,
       });
       if (result.status === "failed") deps.log(`schedule ${schedule._id}: run failed: ${result.error}`);
     } catch (error) {
@@ -149,6 +150,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
           scheduleName: schedule.name,
           startDate: since,
           leaseUntil: endDate,
+          checkOnly: schedule.checkOnly,
         });
         await deps.history.finish({
           id,

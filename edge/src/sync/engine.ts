@@ -1,13 +1,21 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { DriftRepo, DriftRow } from "../drift/repo.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
-import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
+import {
+  comparedFields,
+  type FieldDrift,
+  type MappingPlan,
+  planMapping,
+  resultOf,
+  type SyncTarget,
+} from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
@@ -44,6 +52,8 @@ export interface SyncEngineDeps {
   /** How long a run's history entry lives without a renewal (the run renews it every third). */
   runLeaseMs?: number;
   log?: (line: string) => void;
+  /** Where each run records which mappings still differ from the ERP (left out: not recorded). */
+  drift?: Pick<DriftRepo, "record">;
 }
 
 export interface SyncProgress {
@@ -63,6 +73,8 @@ export interface RunSyncInput {
   jobId?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
+  /** A check-only schedule's run: plans and records drift and a history entry, writes nothing. */
+  checkOnly?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
 }
 
@@ -110,6 +122,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       startDate: now.toISOString(),
       leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
       jobId: input.jobId ?? null,
+      checkOnly: input.checkOnly === true,
     });
     const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
     try {
@@ -130,22 +143,18 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
     let results: MappingSyncResult[];
     let cache: CacheUpdate[] = [];
+    let drift: DriftFound;
     try {
       const settings = await deps.settings.read(input.userId);
       const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
       const plans = planned?.plans ?? [];
-      if (dryRun) {
-        return finished({
-          dryRun,
-          historyId,
-          results: plans.map((p) => resultOf(p, p.outcome, p.reason)),
-          status: "completed",
-          error: null,
-        });
-      }
-      ({ results, cache } = planned
+      const fields = comparedFields(settings, { ...input.syncOptions, priceRefused: planned?.priceRefused });
+      if (dryRun || input.checkOnly) return await planOnly(input, targets, { plans, fields, historyId });
+      let found: DriftFound["found"];
+      ({ results, cache, found } = planned
         ? await apply(planned.port, plans, historyId!, progress)
-        : { results: [], cache: [] });
+        : { results: [], cache: [], found: [] });
+      drift = { fields, found, historyId };
     } catch (error) {
       const message = describe(error);
       if (historyId) {
@@ -179,7 +188,46 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     const now = deps.now().toISOString();
     await deps.repo.applyCache(input.userId, cache, now);
+    const drifted = await recordDrift(input, targets, drift);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
+    await finishRun(input.userId, historyId!, results, { counts: outcome.counts, drifted });
+    return outcome;
+  }
+
+  /**
+   * A dry run or a check: nothing is written, so everything that differs now still differs after
+   * it. A check (it has a history entry) records its counts there; planned items count as neither
+   * success nor failure, they are its drift.
+   */
+  async function planOnly(
+    input: RunSyncInput,
+    targets: SyncTarget[],
+    run: { plans: MappingPlan[]; fields: FieldDrift["field"][]; historyId: string | null },
+  ): Promise<RunSyncResult> {
+    const found = run.plans.map((p) => ({ target: p.target, drift: p.drift }));
+    const drifted = await recordDrift(input, targets, {
+      fields: run.fields,
+      found,
+      historyId: run.historyId,
+    });
+    const outcome = finished({
+      dryRun: true,
+      historyId: run.historyId,
+      results: run.plans.map((p) => resultOf(p, p.outcome, p.reason)),
+      status: "completed",
+      error: null,
+    });
+    if (run.historyId)
+      await finishRun(input.userId, run.historyId, outcome.results, { counts: outcome.counts, drifted });
+    return outcome;
+  }
+
+  async function finishRun(
+    userId: string,
+    historyId: string,
+    results: MappingSyncResult[],
+    extra: { counts: RunCounts; drifted: number | null },
+  ): Promise<void> {
     const failures: RunFailure[] = results
       .filter((result) => result.outcome === "failed")
       .map((result) => ({
@@ -189,17 +237,53 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         error: result.reason ?? "failed",
       }));
     await deps.history.finish({
-      id: historyId!,
-      userId: input.userId,
+      id: historyId,
+      userId,
       endDate: deps.now().toISOString(),
-      successCount: outcome.counts.success,
-      failureCount: outcome.counts.failure,
-      skippedCount: outcome.counts.skipped,
+      successCount: extra.counts.success,
+      failureCount: extra.counts.failure,
+      skippedCount: extra.counts.skipped,
       status: "completed",
       error: null,
       failures,
+      drifted: extra.drifted,
     });
-    return outcome;
+  }
+
+  /**
+   * Records what still differs after the run: a run of every mapping replaces the user's drift, a
+   * run of some updates theirs. Answers how many of the run's mappings differ (null when nothing
+   * was recorded). A drift that cannot be recorded must not fail a run that wrote: it is logged.
+   */
+  async function recordDrift(
+    input: RunSyncInput,
+    targets: SyncTarget[],
+    drift: DriftFound,
+  ): Promise<number | null> {
+    if (!deps.drift) return null;
+    const items: DriftRow[] = drift.found.flatMap(({ target, drift: fields }) =>
+      fields.map((field) => ({
+        mappingId: target.mappingId,
+        shopifySku: target.shopifySku,
+        acumaticaSku: target.acumaticaSku,
+        ...field,
+      })),
+    );
+    try {
+      await deps.drift.record(input.userId, {
+        scope: input.scope === "all" ? "all" : targets.map((target) => target.mappingId),
+        checkedAt: deps.now().toISOString(),
+        mappings: targets.length,
+        fields: drift.fields,
+        source: input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync",
+        historyId: drift.historyId,
+        items,
+      });
+    } catch (error) {
+      deps.log?.(`drift of ${input.userId} not recorded: ${describe(error)}`);
+      return null;
+    }
+    return new Set(items.map((item) => item.mappingId)).size;
   }
 
   async function plan(
@@ -207,7 +291,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     targets: Awaited<ReturnType<SyncRepo["targets"]>>,
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
-  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort }> {
+  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort; priceRefused: string | null }> {
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
@@ -260,7 +344,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.
-    return { plans, port };
+    return { plans, port, priceRefused };
   }
 
   async function apply(
@@ -302,9 +386,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     ]);
     const results: MappingSyncResult[] = [];
     const cache: CacheUpdate[] = [];
+    const found: DriftFound["found"] = [];
     for (const item of plans) {
       const settled = settle(item, priceErrors, quantityOutcomes);
       results.push(settled.result);
+      found.push({ target: item.target, drift: settled.drift });
       if (item.shopify || item.erp) {
         cache.push({
           mappingId: item.target.mappingId,
@@ -315,10 +401,17 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         });
       }
     }
-    return { results, cache };
+    return { results, cache, found };
   }
 
   return { runSync };
+}
+
+/** What a run found to differ, per mapping, and which fields it compared. */
+interface DriftFound {
+  fields: FieldDrift["field"][];
+  found: { target: SyncTarget; drift: FieldDrift[] }[];
+  historyId: string | null;
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;

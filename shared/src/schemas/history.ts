@@ -23,6 +23,14 @@ export const ExecutionHistorySchema = v.object({
   status: v.picklist(EXECUTION_STATUSES),
   error: v.nullable(v.string()),
   failedMappings: v.array(FailedMappingSchema),
+  checkOnly: v.pipe(
+    v.boolean(),
+    v.description("A check-only schedule's run: both sides read, drift recorded, nothing written."),
+  ),
+  drifted: v.pipe(
+    v.nullable(v.number()),
+    v.description("Mappings of the run that still differ from the ERP after it; null when not recorded."),
+  ),
 });
 export type ExecutionHistory = v.InferOutput<typeof ExecutionHistorySchema>;
 
