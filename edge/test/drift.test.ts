@@ -235,3 +235,302 @@ describe("GET /drift", () => {
     expect(drift).toMatchObject({ drifted: 2, byField: { price: 1, compareAtPrice: 0, quantity: 1 } });
   });
 });
+
+describe("runs of some mappings", () => {
+  it("keep no list before a check of every mapping, and keep a check's list current after it", async () => {
+    const { app, mappings } = await mappedApp();
+    const [stock] = await quantityMappings(app, mappings, 1);
+    await app.api.call("syncMapping", {
+      params: { id: stock!._id },
+      body: { syncOptions: BOTH, dryRun: true },
+    });
+    expect((await app.api.call("drift")).checkedAt).toBeNull();
+
+    await syncAll(app, { dryRun: true });
+    const checked = await app.api.call("drift");
+    expect(checked.items.some((item) => item.mappingId === stock!._id)).toBe(true);
+    app.clock.advance(60_000);
+    await app.api.call("syncMapping", { params: { id: stock!._id }, body: { syncOptions: BOTH } });
+
+    const after = await app.api.call("drift");
+    expect(after.items.some((item) => item.mappingId === stock!._id)).toBe(false);
+    expect(after).toMatchObject({ checkedAt: checked.checkedAt, drifted: checked.drifted - 1 });
+  });
+
+  it("drop a deleted mapping's drift", async () => {
+    const { app } = await mappedApp();
+    await syncAll(app, { dryRun: true });
+    const before = await app.api.call("drift");
+    const gone = before.items[0]!.mappingId;
+
+    await app.api.call("deleteMapping", { params: { id: gone } });
+
+    const after = await app.api.call("drift");
+    expect(after.drifted).toBe(before.drifted - 1);
+    expect(after.items.some((item) => item.mappingId === gone)).toBe(false);
+  });
+});
+
+/** Every 15 minutes, every mapping, both fields: due at 10:15 on the test clock (which starts at 10:00). */
+function everyQuarter(overrides: Partial<ScheduleInput> = {}): ScheduleInput {
+  return {
+    name: "Nightly check",
+    schedule: { type: "minutely", minuteInterval: 15, time: null, day: null, interval: null },
+    timezone: "UTC",
+    mappingIds: [],
+    isFullSync: true,
+    syncOptions: BOTH,
+    status: "active",
+    ...overrides,
+  };
+}
+
+describe("a check-only schedule", () => {
+  it("reads both sides at its time, records the drift and its run in history, and writes nothing to Shopify", async () => {
+    const { app, mappings } = await mappedApp();
+    const plan = await syncAll(app, { dryRun: true });
+    const priced = plan.changes.find((result) => result.changes.some((change) => change.field === "price"));
+    const variantId = mappings.find((mapping) => mapping._id === priced?.mappingId)!.shopifyDetails.variantId;
+    const before = await shopifyVariant(app, variantId);
+    const schedule = await app.api.call("createSchedule", { body: everyQuarter({ checkOnly: true }) });
+    expect(schedule.checkOnly).toBe(true);
+    const mutations = app.shopify.state().mutations;
+
+    app.clock.advance(15 * 60_000);
+    const report = await app.app.tick();
+
+    expect(report.ran).toEqual([schedule._id]);
+    const drift = await app.api.call("drift");
+    expect(drift).toMatchObject({
+      checkedAt: "2026-11-21T10:15:00.000Z",
+      source: "check",
+      mappings: mappings.length,
+      drifted: new Set(plan.changes.map((result) => result.mappingId)).size,
+    });
+    const history = await app.api.call("executionHistory");
+    expect(history.total).toBe(1);
+    expect(history.histories[0]).toMatchObject({
+      trigger: "schedule",
+      schedule: { _id: schedule._id, name: "Nightly check" },
+      status: "completed",
+      checkOnly: true,
+      drifted: drift.drifted,
+      failureCount: 0,
+    });
+    expect(app.shopify.state().mutations).toBe(mutations);
+    expect(await shopifyVariant(app, variantId)).toEqual(before);
+  });
+});
+
+describe("checkOnly on the schedule API", () => {
+  it("is false when a new schedule leaves it out, and kept when an edit leaves it out", async () => {
+    const { app } = await mappedApp();
+    const plain = await app.api.call("createSchedule", { body: everyQuarter() });
+    const check = await app.api.call("createSchedule", { body: everyQuarter({ checkOnly: true }) });
+    expect(plain.checkOnly).toBe(false);
+
+    // What a client that predates the field sends: the schedule without checkOnly.
+    const edited = await app.api.call("updateSchedule", {
+      params: { id: check._id },
+      body: everyQuarter({ name: "Renamed check" }),
+    });
+    expect(edited).toMatchObject({ name: "Renamed check", checkOnly: true });
+    const turnedOff = await app.api.call("updateSchedule", {
+      params: { id: check._id },
+      body: everyQuarter({ checkOnly: false }),
+    });
+    expect(turnedOff.checkOnly).toBe(false);
+
+    const bad = await app.request("/api/mapping-schedule", {
+      token: app.user.token,
+      body: { ...everyQuarter(), checkOnly: "yes" },
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      errors: [{ path: "checkOnly", message: "checkOnly must be true or false" }],
+    });
+  });
+});
+
+/** RFC 4180 records, parsed here on their own terms (not with the code under test). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let fields: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index]!;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      fields.push(field);
+      field = "";
+    } else if (char === "\r" && text[index + 1] === "\n") {
+      fields.push(field);
+      records.push(fields);
+      fields = [];
+      field = "";
+      index += 1;
+    } else field += char;
+  }
+  expect(field === "" && fields.length === 0, "the file ends with CRLF").toBe(true);
+  return records;
+}
+
+const CSV_HEADER = ["mappingId", "shopifySku", "acumaticaSku", "field", "location", "shopify", "erp"];
+
+describe("GET /drift.csv", () => {
+  it("downloads every differing field as an RFC 4180 attachment, quoting what needs it", async () => {
+    const { app } = await mappedApp();
+    const first = await syncAll(app, { dryRun: true });
+    const odd = first.changes[0]!.mappingId;
+    const sku = 'Tee, "large"\nblue';
+    await app.db.execute({ sql: "UPDATE mappings SET shopify_sku = ? WHERE id = ?", args: [sku, odd] });
+    await syncAll(app, { dryRun: true });
+    const drift = await app.api.call("drift");
+
+    const response = await app.request("/api/drift.csv", { token: app.user.token });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="drift.csv"');
+    const text = await response.text();
+    expect(text).toContain(`,"Tee, ""large""\nblue",`);
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toEqual(CSV_HEADER);
+    const money = (value: number | null) => (value === null ? "" : value.toFixed(2));
+    expect(rows).toEqual(
+      drift.items.map((item) => [
+        item.mappingId,
+        item.shopifySku,
+        item.acumaticaSku,
+        item.field,
+        item.location ?? "",
+        item.field === "quantity" ? String(item.shopify) : money(item.shopify),
+        item.field === "quantity" ? String(item.erp) : money(item.erp),
+      ]),
+    );
+    expect(rows.filter((row) => row[1] === sku).length).toBeGreaterThan(0);
+    // The typed client hands the file over as text.
+    expect(await app.api.call("driftCsv")).toBe(text);
+  });
+
+  it("streams a 100,000-row list in pieces, every row once, while GET /drift lists the first 1,000", async () => {
+    const { app } = await mappedApp();
+    const userId = app.user.user._id;
+    const rows = 100_000;
+    // A check's rows written directly: the list a 100,000-mapping store with every quantity off leaves.
+    await app.db.batch(
+      [
+        {
+          sql: `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
+                SELECT 'bulk-' || i, ?, 'gid://shopify/ProductVariant/9' || i, 'S-' || i, 'bulk-erp-' || i, 'E-' || i, 'manual',
+                  '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM n`,
+          args: [rows, userId],
+        },
+        {
+          sql: `INSERT INTO drift_items (user_id, mapping_id, shopify_sku, acumatica_sku, field, location_id, shopify_value, erp_value)
+                SELECT ?, id, shopify_sku, acumatica_sku, 'quantity', 'gid://shopify/Location/1', 1, 2 FROM mappings
+                WHERE user_id = ? AND id LIKE 'bulk-%' ORDER BY rowid`,
+          args: [userId, userId],
+        },
+        {
+          sql: `INSERT INTO drift_checks (user_id, checked_at, mappings, fields_json, source) VALUES (?, ?, ?, '["quantity"]', 'check')`,
+          args: [userId, "2026-11-21T10:00:00.000Z", rows],
+        },
+      ],
+      "write",
+    );
+
+    const summary = await app.api.call("drift");
+    const response = await app.request("/api/drift.csv", { token: app.user.token });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let pieces = 0;
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pieces += 1;
+      text += decoder.decode(value, { stream: true });
+    }
+
+    expect(summary).toMatchObject({ drifted: rows, byField: { quantity: rows } });
+    expect(summary.items).toHaveLength(1_000);
+    expect(summary.items.at(-1)?.mappingId).toBe("bulk-1000");
+    expect(pieces).toBeGreaterThan(50);
+    const lines = text.split("\r\n");
+    expect(lines).toHaveLength(rows + 2);
+    expect(lines[1]).toBe("bulk-1,S-1,E-1,quantity,gid://shopify/Location/1,1,2");
+    expect(lines[rows]).toBe(`bulk-${rows},S-${rows},E-${rows},quantity,gid://shopify/Location/1,1,2`);
+    expect(new Set(lines.slice(1, -1)).size).toBe(rows);
+  });
+});
+
+describe("one user's drift", () => {
+  it("is never another user's to read, download, fix or replace", async () => {
+    const { app } = await mappedApp();
+    await syncAll(app, { dryRun: true });
+    const mine = await app.api.call("drift");
+    const stranger = await app.registerUser();
+    await grantSubscription(app.db, stranger.user._id);
+    const theirs = app.client(stranger.token);
+
+    expect(await theirs.call("drift")).toMatchObject({ checkedAt: null, drifted: 0, items: [] });
+    expect(await theirs.call("driftCsv")).toBe(`${CSV_HEADER.join(",")}\r\n`);
+    const fix = await app.request("/api/drift/fix", { method: "POST", token: stranger.token });
+    expect(fix.status).toBe(409);
+    // The stranger's own check (of no mappings) replaces only the stranger's list.
+    const { job } = await theirs.call("syncMappings", { body: { syncOptions: BOTH, dryRun: true } });
+    expect((await app.waitForJob(job._id, stranger.token)).status).toBe("succeeded");
+    expect(await theirs.call("drift")).toMatchObject({
+      checkedAt: app.clock.now().toISOString(),
+      mappings: 0,
+    });
+
+    expect(await app.api.call("drift")).toEqual(mine);
+  });
+});
+
+describe("POST /drift/fix", () => {
+  it("syncs exactly the drifted mappings, which then leave the list", async () => {
+    const { app, mappings } = await mappedApp();
+    const [stock, priced] = await quantityMappings(app, mappings, 2);
+    await syncAll(app);
+    const synced = await shopifyVariant(app, priced!.shopifyDetails.variantId);
+    await setErpQuantity(app, stock!.acumaticaDetails.sku, 7);
+    await setShopifyPrice(app, priced!.shopifyDetails.variantId, "999.99");
+    await syncAll(app, { dryRun: true });
+    const checked = await app.api.call("drift");
+    expect(checked.drifted).toBe(2);
+
+    const { job } = await app.api.call("fixDrift");
+    const run = await resultOf(app, job);
+
+    expect(run).toMatchObject({ dryRun: false, total: 2, success: 2, failure: 0 });
+    const [entry] = (await app.api.call("executionHistory")).histories;
+    expect(entry).toMatchObject({ _id: run.historyId, successCount: 2, failureCount: 0, drifted: 0 });
+    expect((await shopifyVariant(app, priced!.shopifyDetails.variantId)).price).toBe(synced.price);
+    expect(await app.api.call("drift")).toMatchObject({
+      checkedAt: checked.checkedAt,
+      drifted: 0,
+      byField: { price: 0, compareAtPrice: 0, quantity: 0 },
+      items: [],
+    });
+  });
+
+  it("answers 409 when nothing differs", async () => {
+    const { app } = await mappedApp();
+    const response = await app.request("/api/drift/fix", { method: "POST", token: app.user.token });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({
+      message: "Nothing to fix: no mapping differs from the ERP since the latest check.",
+    });
+  });
+});
