@@ -1,8 +1,9 @@
 import type { ExecutionHistory } from "@stockbridge/shared";
+import { Link } from "@tanstack/react-router";
 import { Button } from "../../ui/button.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
-import { formatRunDate, scheduleDisplayName } from "./history-logic.ts";
+import { driftNote, formatRunDate, scheduleDisplayName } from "./history-logic.ts";
 import { StatusChip } from "./status-chip.tsx";
 
 interface FailedRow {
@@ -65,6 +66,14 @@ export function ExecutionDetailsDialog({ open, entry, onClose }: ExecutionDetail
             Started {formatRunDate(entry.startDate)}
             {entry.endDate ? `, ended ${formatRunDate(entry.endDate)}` : ", still running"}.
           </p>
+          {entry.checkOnly || entry.drifted ? (
+            <p className="rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200">
+              {driftNote(entry)}{" "}
+              <Link to="/drift" className="font-medium underline">
+                View drift
+              </Link>
+            </p>
+          ) : null}
           {entry.error ? (
             <p role="alert" className="rounded-md bg-red-50 p-3 text-red-800 ring-1 ring-red-200">
               {entry.error}
