@@ -9,6 +9,7 @@ import {
 } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+import { driftCsvLine, insertDriftList } from "./drift-fixtures.ts";
 import { grantSubscription } from "./helpers.ts";
 
 let connected: ConnectedApp | undefined;
@@ -205,8 +206,8 @@ describe("GET /drift", () => {
         erp: 1_200_000_000,
       }),
     ]);
-    const [entry] = (await app.api.call("executionHistory")).histories;
-    expect(entry).toMatchObject({ _id: run.historyId, checkOnly: false, drifted: 1 });
+    const entry = await app.api.call("executionHistoryEntry", { params: { id: run.historyId! } });
+    expect(entry).toMatchObject({ checkOnly: false, drifted: 1 });
   });
 
   it("finds what changed on either side since a sync, and only that", async () => {
@@ -424,29 +425,7 @@ describe("GET /drift.csv", () => {
     const { app } = await mappedApp();
     const userId = app.user.user._id;
     const rows = 100_000;
-    // A check's rows written directly: the list a 100,000-mapping store with every quantity off leaves.
-    await app.db.batch(
-      [
-        {
-          sql: `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
-                SELECT 'bulk-' || i, ?, 'gid://shopify/ProductVariant/9' || i, 'S-' || i, 'bulk-erp-' || i, 'E-' || i, 'manual',
-                  '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z' FROM n`,
-          args: [rows, userId],
-        },
-        {
-          sql: `INSERT INTO drift_items (user_id, mapping_id, shopify_sku, acumatica_sku, field, location_id, shopify_value, erp_value)
-                SELECT ?, id, shopify_sku, acumatica_sku, 'quantity', 'gid://shopify/Location/1', 1, 2 FROM mappings
-                WHERE user_id = ? AND id LIKE 'bulk-%' ORDER BY rowid`,
-          args: [userId, userId],
-        },
-        {
-          sql: `INSERT INTO drift_checks (user_id, checked_at, mappings, fields_json, source) VALUES (?, ?, ?, '["quantity"]', 'check')`,
-          args: [userId, "2026-11-21T10:00:00.000Z", rows],
-        },
-      ],
-      "write",
-    );
+    await insertDriftList(app.db, userId, rows);
 
     const summary = await app.api.call("drift");
     const response = await app.request("/api/drift.csv", { token: app.user.token });
@@ -467,8 +446,8 @@ describe("GET /drift.csv", () => {
     expect(pieces).toBeGreaterThan(50);
     const lines = text.split("\r\n");
     expect(lines).toHaveLength(rows + 2);
-    expect(lines[1]).toBe("bulk-1,S-1,E-1,quantity,gid://shopify/Location/1,1,2");
-    expect(lines[rows]).toBe(`bulk-${rows},S-${rows},E-${rows},quantity,gid://shopify/Location/1,1,2`);
+    expect(lines[1]).toBe(driftCsvLine(1));
+    expect(lines[rows]).toBe(driftCsvLine(rows));
     expect(new Set(lines.slice(1, -1)).size).toBe(rows);
   });
 });
@@ -514,8 +493,8 @@ describe("POST /drift/fix", () => {
     const run = await resultOf(app, job);
 
     expect(run).toMatchObject({ dryRun: false, total: 2, success: 2, failure: 0 });
-    const [entry] = (await app.api.call("executionHistory")).histories;
-    expect(entry).toMatchObject({ _id: run.historyId, successCount: 2, failureCount: 0, drifted: 0 });
+    const entry = await app.api.call("executionHistoryEntry", { params: { id: run.historyId! } });
+    expect(entry).toMatchObject({ successCount: 2, failureCount: 0, drifted: 0 });
     expect((await shopifyVariant(app, priced!.shopifyDetails.variantId)).price).toBe(synced.price);
     expect(await app.api.call("drift")).toMatchObject({
       checkedAt: checked.checkedAt,
