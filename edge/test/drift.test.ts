@@ -513,3 +513,30 @@ describe("POST /drift/fix", () => {
     });
   });
 });
+
+describe("a CSV download that a newer check overtakes", () => {
+  it("fails instead of ending as a file that mixes two checks", async () => {
+    const { app } = await mappedApp();
+    await insertDriftList(app.db, app.user.user._id, 5_000);
+    const response = await app.request("/api/drift.csv", { token: app.user.token });
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    // What a check recording its list does between two pages of the download.
+    await app.db.batch(
+      [
+        { sql: "DELETE FROM drift_items WHERE user_id = ?", args: [app.user.user._id] },
+        {
+          sql: "UPDATE drift_checks SET checked_at = '2026-11-21T11:00:00.000Z' WHERE user_id = ?",
+          args: [app.user.user._id],
+        },
+      ],
+      "write",
+    );
+    const rest = async () => {
+      for (;;) if ((await reader.read()).done) return;
+    };
+
+    await expect(rest()).rejects.toThrow("The drift list was replaced by a newer check while it was read");
+  });
+});

@@ -21,8 +21,7 @@ export interface DriftServiceDeps {
 /** Rows per read while the CSV streams: a 100,000-row list is a hundred small reads, never one string. */
 const CSV_PAGE = 1_000;
 
-export const DRIFT_REPLACED =
-  "The drift list was replaced by a newer check while it was read; download it again.";
+const DRIFT_REPLACED = "The drift list was replaced by a newer check while it was read; download it again.";
 
 /** Drift as people read it: the latest check's counts and first rows, the whole list as CSV, and a fix. */
 export function createDriftService(deps: DriftServiceDeps) {
