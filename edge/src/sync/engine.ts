@@ -1,21 +1,15 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
-import type { DriftRepo, DriftRow } from "../drift/repo.ts";
+import { type RunFindings, recordFindings } from "../drift/record.ts";
+import type { DriftRepo } from "../drift/repo.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
-import {
-  comparedFields,
-  type FieldDrift,
-  type MappingPlan,
-  planMapping,
-  resultOf,
-  type SyncTarget,
-} from "./plan.ts";
+import { comparedFields, type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
@@ -143,18 +137,18 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
     let results: MappingSyncResult[];
     let cache: CacheUpdate[] = [];
-    let drift: DriftFound;
+    let findings: RunFindings;
     try {
       const settings = await deps.settings.read(input.userId);
       const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
       const plans = planned?.plans ?? [];
       const fields = comparedFields(settings, { ...input.syncOptions, priceRefused: planned?.priceRefused });
-      if (dryRun || input.checkOnly) return await planOnly(input, targets, { plans, fields, historyId });
-      let found: DriftFound["found"];
+      if (dryRun || input.checkOnly) return await planOnly(input, { plans, fields, historyId });
+      let found: RunFindings["found"];
       ({ results, cache, found } = planned
         ? await apply(planned.port, plans, historyId!, progress)
         : { results: [], cache: [], found: [] });
-      drift = { fields, found, historyId };
+      findings = { fields, found };
     } catch (error) {
       const message = describe(error);
       if (historyId) {
@@ -188,7 +182,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     const now = deps.now().toISOString();
     await deps.repo.applyCache(input.userId, cache, now);
-    const drifted = await recordDrift(input, targets, drift);
+    const drifted = await recordDrift(input, historyId, findings);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
     await finishRun(input.userId, historyId!, results, { counts: outcome.counts, drifted });
     return outcome;
@@ -201,15 +195,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    */
   async function planOnly(
     input: RunSyncInput,
-    targets: SyncTarget[],
-    run: { plans: MappingPlan[]; fields: FieldDrift["field"][]; historyId: string | null },
+    run: { plans: MappingPlan[]; fields: RunFindings["fields"]; historyId: string | null },
   ): Promise<RunSyncResult> {
     const found = run.plans.map((p) => ({ target: p.target, drift: p.drift }));
-    const drifted = await recordDrift(input, targets, {
-      fields: run.fields,
-      found,
-      historyId: run.historyId,
-    });
+    const drifted = await recordDrift(input, run.historyId, { fields: run.fields, found });
     const outcome = finished({
       dryRun: true,
       historyId: run.historyId,
@@ -251,39 +240,33 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   /**
-   * Records what still differs after the run: a run of every mapping replaces the user's drift, a
-   * run of some updates theirs. Answers how many of the run's mappings differ (null when nothing
-   * was recorded). A drift that cannot be recorded must not fail a run that wrote: it is logged.
+   * Records what still differs after the run (drift/record.ts). Answers how many of the run's
+   * mappings differ, or null when nothing was recorded: drift that cannot be recorded must not
+   * fail a run that wrote, so it is logged.
    */
   async function recordDrift(
     input: RunSyncInput,
-    targets: SyncTarget[],
-    drift: DriftFound,
+    historyId: string | null,
+    findings: RunFindings,
   ): Promise<number | null> {
     if (!deps.drift) return null;
-    const items: DriftRow[] = drift.found.flatMap(({ target, drift: fields }) =>
-      fields.map((field) => ({
-        mappingId: target.mappingId,
-        shopifySku: target.shopifySku,
-        acumaticaSku: target.acumaticaSku,
-        ...field,
-      })),
-    );
+    const source = input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync";
     try {
-      await deps.drift.record(input.userId, {
-        scope: input.scope === "all" ? "all" : targets.map((target) => target.mappingId),
-        checkedAt: deps.now().toISOString(),
-        mappings: targets.length,
-        fields: drift.fields,
-        source: input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync",
-        historyId: drift.historyId,
-        items,
-      });
+      return await recordFindings(
+        deps.drift,
+        {
+          userId: input.userId,
+          everyMapping: input.scope === "all",
+          checkedAt: deps.now().toISOString(),
+          source,
+          historyId,
+        },
+        findings,
+      );
     } catch (error) {
       deps.log?.(`drift of ${input.userId} not recorded: ${describe(error)}`);
       return null;
     }
-    return new Set(items.map((item) => item.mappingId)).size;
   }
 
   async function plan(
@@ -386,7 +369,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     ]);
     const results: MappingSyncResult[] = [];
     const cache: CacheUpdate[] = [];
-    const found: DriftFound["found"] = [];
+    const found: RunFindings["found"] = [];
     for (const item of plans) {
       const settled = settle(item, priceErrors, quantityOutcomes);
       results.push(settled.result);
@@ -405,13 +388,6 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   return { runSync };
-}
-
-/** What a run found to differ, per mapping, and which fields it compared. */
-interface DriftFound {
-  fields: FieldDrift["field"][];
-  found: { target: SyncTarget; drift: FieldDrift[] }[];
-  historyId: string | null;
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
