@@ -24,6 +24,9 @@ import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import type { Db } from "./db/client.ts";
+import { createDriftRepo } from "./drift/repo.ts";
+import { driftHandlers } from "./drift/routes.ts";
+import { createDriftService } from "./drift/service.ts";
 import { createHeldRepo } from "./history/held-repo.ts";
 import { createHistoryRepo } from "./history/repo.ts";
 import { createReviewService } from "./history/review-service.ts";
@@ -225,6 +228,7 @@ export function createApp(deps: AppDeps) {
   const syncRepo = createSyncRepo(db);
   const heldRepo = createHeldRepo(db);
   const syncConnectors = createSyncConnectors({ credentials: connections, connectors, bulkSlots });
+  const driftRepo = createDriftRepo(db);
   const syncEngine = createSyncEngine({
     repo: syncRepo,
     history: historyRepo,
@@ -235,6 +239,7 @@ export function createApp(deps: AppDeps) {
     newId,
     runLeaseMs,
     log,
+    drift: driftRepo,
     ...deps.syncTuning,
   });
   // Approving a held run applies its stored plan: the same writers and tuning as the engine's.
@@ -331,6 +336,12 @@ export function createApp(deps: AppDeps) {
       ),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
       ...tokenHandlers(personalTokens),
+      ...driftHandlers(
+        createDriftService({
+          repo: driftRepo,
+          startSync: (input) => startSyncJob({ jobs, engine: syncEngine }, input),
+        }),
+      ),
     },
     { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );

@@ -100,6 +100,8 @@ describe("execution history", () => {
           error: "Price must be greater than or equal to 0",
         },
       ],
+      checkOnly: false,
+      drifted: null,
     });
     expect((await api.call("executionHistory")).histories[0]?.failedMappings).toHaveLength(1);
   });

@@ -88,7 +88,8 @@ export function createApiClient(options: ApiClientOptions) {
       body?: unknown;
     };
     const token = options.getToken();
-    const headers: Record<string, string> = { Accept: "application/json" };
+    const csvAnswer = "envelope" in endpoint && endpoint.envelope === "csv";
+    const headers: Record<string, string> = { Accept: csvAnswer ? "text/csv" : "application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
     const hasBody = endpoint.method !== "GET" && endpoint.method !== "DELETE";
     if (hasBody) headers["Content-Type"] = "application/json";
@@ -110,6 +111,7 @@ export function createApiClient(options: ApiClientOptions) {
       clearTimeout(timer);
     }
 
+    if (csvAnswer && response.ok) return (await response.text()) as EndpointOutput<K>;
     const payload = await readJson(response);
     if (!response.ok) {
       if (response.status === 401 && token) options.onUnauthorized?.();

@@ -26,6 +26,7 @@ import {
   ShopifyConnectionInputSchema,
   ShopifyConnectionSchema,
 } from "./schemas/connections.ts";
+import { DriftSummarySchema } from "./schemas/drift.ts";
 import {
   ExecutionHistoryListSchema,
   ExecutionHistoryQuerySchema,
@@ -118,7 +119,11 @@ export interface Endpoint {
   body?: v.GenericSchema;
   /** Schema of `data` in `{ data, message? }`, or of the whole body when `envelope` is "top-level". */
   output: v.GenericSchema;
-  envelope?: "data" | "top-level";
+  /**
+   * "csv": the success answer is not JSON but a `text/csv` attachment (its handler answers the
+   * Response itself, so a long file streams); `output` then describes it as text.
+   */
+  envelope?: "data" | "top-level" | "csv";
   /** The catalogue message a client shows when the server gives none. */
   defaultError: string;
   failures?: readonly Failure[];
@@ -531,7 +536,7 @@ export const contract = {
     path: "/mapping/sync",
     summary: "Sync many mappings",
     description:
-      "Starts a job that syncs the mappings in `mappingIds`, or every mapping when it is left out, as one execution-history run; its result is a `SyncJobResult`. With `dryRun` it ends with the planned changes and writes nothing. 404 lists the ids that are not the user's; 409 names the sync already running in `jobId`.",
+      "Starts a job that syncs the mappings in `mappingIds`, or every mapping when it is left out, as one execution-history run; its result is a `SyncJobResult`. With `dryRun` it ends with the planned changes and writes nothing to Shopify. Either way it records which of its mappings still differ from the ERP (`GET /drift`). 404 lists the ids that are not the user's; 409 names the sync already running in `jobId`.",
     access: "subscriber",
     body: SyncMappingsInputSchema,
     output: JobStartedSchema,
@@ -783,6 +788,40 @@ export const contract = {
     output: OkSchema,
     defaultError: MESSAGES.tokens.revokeFailed,
     sessionOnly: personalTokenCannot("revoke API tokens"),
+  }),
+
+  // Drift (issue 15): which mappings differ between Shopify and the ERP, as the latest check found.
+  drift: endpoint({
+    method: "GET",
+    path: "/drift",
+    summary: "Read the drift",
+    description:
+      "Which mappings differ between Shopify and the ERP (price, compare-at price, quantity per location), as the latest check of every mapping left them: a full sync (what still differs after its writes: failed and skipped items), a full dry run or a check-only schedule (everything that differs). Each such check replaces the list; a sync or dry run of some mappings updates theirs. Counts per field and the first 1,000 differing fields; `GET /drift.csv` has them all. Before the first check `checkedAt` is null and every count 0. Calls neither system.",
+    access: "subscriber",
+    output: DriftSummarySchema,
+    defaultError: MESSAGES.drift.fetchFailed,
+  }),
+  driftCsv: endpoint({
+    method: "GET",
+    path: "/drift.csv",
+    summary: "Download the drift as CSV",
+    description:
+      "Every differing field of `GET /drift`, as a `text/csv` attachment (`drift.csv`): RFC 4180 (fields with a comma, quote or line break quoted, quotes doubled, CRLF line ends), a header row `mappingId,shopifySku,acumaticaSku,field,location,shopify,erp`, prices in dollars with two decimals, an empty cell for none. Streamed page by page, so a long list never sits in memory whole.",
+    access: "subscriber",
+    output: v.string(),
+    envelope: "csv",
+    defaultError: MESSAGES.drift.downloadFailed,
+  }),
+  fixDrift: endpoint({
+    method: "POST",
+    path: "/drift/fix",
+    summary: "Sync the drifted mappings",
+    description:
+      "Starts a sync job of exactly the mappings the drift lists, as one execution-history run: prices when a price or compare-at price differs, quantities when a quantity does. Its result is a `SyncJobResult`; each mapping it brings in line leaves the list. 409 when nothing differs, or naming the sync already running in `jobId`.",
+    access: "subscriber",
+    output: JobStartedSchema,
+    defaultError: MESSAGES.drift.fixFailed,
+    failures: ["conflict", "job-running"],
   }),
 } as const satisfies Record<string, Endpoint>;
 

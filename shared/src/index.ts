@@ -11,6 +11,7 @@ export * from "./schemas/auth.ts";
 export * from "./schemas/billing.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/connections.ts";
+export * from "./schemas/drift.ts";
 export * from "./schemas/history.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/mapping.ts";

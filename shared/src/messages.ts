@@ -116,6 +116,12 @@ export const MESSAGES = {
     databaseBusy: "The database is busy. Please try again in a moment.",
     stopping: "The server is restarting. Please try again in a few seconds.",
   },
+  drift: {
+    fetchFailed: "Failed to fetch drift",
+    downloadFailed: "Failed to download the drift list",
+    fixFailed: "Failed to fix drift",
+    nothingToFix: "Nothing to fix: no mapping differs from the ERP since the latest check.",
+  },
 } as const;
 
 /**

@@ -15,6 +15,7 @@ import * as billing from "./schemas/billing.ts";
 import { STRIPE_WEBHOOK_EVENTS } from "./schemas/billing.ts";
 import * as common from "./schemas/common.ts";
 import * as connections from "./schemas/connections.ts";
+import * as drift from "./schemas/drift.ts";
 import * as history from "./schemas/history.ts";
 import * as jobs from "./schemas/jobs.ts";
 import * as mapping from "./schemas/mapping.ts";
@@ -86,6 +87,8 @@ const TAGS: Record<string, { name: string; description: string }> = {
     description: "Long work (pulls, auto mapping, many-mapping syncs) and its progress.",
   },
   webhooks: { name: "Webhooks", description: "Calls from Stripe." },
+  drift: { name: "Drift", description: "What differs between Shopify and the ERP, and fixing it." },
+  "drift.csv": { name: "Drift", description: "What differs between Shopify and the ERP, and fixing it." },
 };
 
 const DESCRIPTION = [
@@ -225,6 +228,21 @@ function responses(
   endpoint: Endpoint,
   named: Record<string, v.GenericSchema>,
 ): OpenApiOperation["responses"] {
+  if (endpoint.envelope === "csv") {
+    return {
+      200: {
+        description: "The file: `text/csv`, sent as an attachment.",
+        headers: {
+          "Content-Disposition": {
+            description: "`attachment` with the file's name.",
+            schema: { type: "string" },
+          },
+        },
+        content: { "text/csv": { schema: { type: "string" } } },
+      },
+      ...errorResponses(answerKeys(endpoint)),
+    };
+  }
   const output = toOpenApiSchema(endpoint.output, { side: "output", named });
   const topLevel = endpoint.envelope === "top-level";
   return {
@@ -277,6 +295,7 @@ function namedSchemas(): Record<string, v.GenericSchema> {
     billing,
     common,
     connections,
+    drift,
     history,
     jobs,
     mapping,

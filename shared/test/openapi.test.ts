@@ -179,7 +179,7 @@ describe("openApiDocument", () => {
     expect(document.servers).toEqual([{ url: "https://stock.example/api", description: "This server" }]);
     expect(JSON.parse(JSON.stringify(document))).toEqual(document);
     for (const [path, item] of Object.entries(document.paths)) {
-      expect(path).toMatch(/^\/[\w\-/{}]*$/);
+      expect(path).toMatch(/^\/[\w\-/{}.]*$/);
       for (const operation of Object.values(item)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           expect(status).toMatch(/^([1-5]\d\d|default)$/);

@@ -16,6 +16,7 @@ import { Route as AppRouteImport } from './routes/_app.tsx'
 import { Route as AnonLoginRouteImport } from './routes/_anon/login.tsx'
 import { Route as AnonRegisterRouteImport } from './routes/_anon/register.tsx'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard.tsx'
+import { Route as AppDriftRouteImport } from './routes/_app/drift.tsx'
 import { Route as AppExecutionHistoryRouteImport } from './routes/_app/execution-history.tsx'
 import { Route as AppMappingRouteImport } from './routes/_app/mapping.tsx'
 import { Route as AppMappingScheduleRouteImport } from './routes/_app/mapping-schedule.tsx'
@@ -59,6 +60,11 @@ const AnonRegisterRoute = AnonRegisterRouteImport.update({
 const AppDashboardRoute = AppDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDriftRoute = AppDriftRouteImport.update({
+  id: '/drift',
+  path: '/drift',
   getParentRoute: () => AppRoute,
 } as any)
 const AppExecutionHistoryRoute = AppExecutionHistoryRouteImport.update({
@@ -123,6 +129,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof AnonLoginRoute
   '/register': typeof AnonRegisterRoute
   '/dashboard': typeof AppDashboardRoute
+  '/drift': typeof AppDriftRoute
   '/execution-history': typeof AppExecutionHistoryRoute
   '/mapping': typeof AppMappingRoute
   '/mapping-schedule': typeof AppMappingScheduleRoute
@@ -141,6 +148,7 @@ export interface FileRoutesByTo {
   '/login': typeof AnonLoginRoute
   '/register': typeof AnonRegisterRoute
   '/dashboard': typeof AppDashboardRoute
+  '/drift': typeof AppDriftRoute
   '/execution-history': typeof AppExecutionHistoryRoute
   '/mapping': typeof AppMappingRoute
   '/mapping-schedule': typeof AppMappingScheduleRoute
@@ -162,6 +170,7 @@ export interface FileRoutesById {
   '/_anon/login': typeof AnonLoginRoute
   '/_anon/register': typeof AnonRegisterRoute
   '/_app/dashboard': typeof AppDashboardRoute
+  '/_app/drift': typeof AppDriftRoute
   '/_app/execution-history': typeof AppExecutionHistoryRoute
   '/_app/mapping': typeof AppMappingRoute
   '/_app/mapping-schedule': typeof AppMappingScheduleRoute
@@ -182,6 +191,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/register'
     | '/dashboard'
+    | '/drift'
     | '/execution-history'
     | '/mapping'
     | '/mapping-schedule'
@@ -200,6 +210,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/register'
     | '/dashboard'
+    | '/drift'
     | '/execution-history'
     | '/mapping'
     | '/mapping-schedule'
@@ -220,6 +231,7 @@ export interface FileRouteTypes {
     | '/_anon/login'
     | '/_anon/register'
     | '/_app/dashboard'
+    | '/_app/drift'
     | '/_app/execution-history'
     | '/_app/mapping'
     | '/_app/mapping-schedule'
@@ -289,6 +301,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof AppDashboardRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/drift': {
+      id: '/_app/drift'
+      path: '/drift'
+      fullPath: '/drift'
+      preLoaderRoute: typeof AppDriftRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/execution-history': {
@@ -385,6 +404,7 @@ const AnonRouteWithChildren = AnonRoute._addFileChildren(AnonRouteChildren)
 
 interface AppRouteChildren {
   AppDashboardRoute: typeof AppDashboardRoute
+  AppDriftRoute: typeof AppDriftRoute
   AppExecutionHistoryRoute: typeof AppExecutionHistoryRoute
   AppMappingRoute: typeof AppMappingRoute
   AppMappingScheduleRoute: typeof AppMappingScheduleRoute
@@ -400,6 +420,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppDashboardRoute: AppDashboardRoute,
+  AppDriftRoute: AppDriftRoute,
   AppExecutionHistoryRoute: AppExecutionHistoryRoute,
   AppMappingRoute: AppMappingRoute,
   AppMappingScheduleRoute: AppMappingScheduleRoute,

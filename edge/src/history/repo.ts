@@ -28,6 +28,8 @@ export interface RunStart {
   jobId?: string | null;
   scope: RunScope;
   syncOptions: SyncOptions;
+  /** A check-only schedule's run: it reads and records drift, and writes nothing. */
+  checkOnly?: boolean;
 }
 
 /** How a run that failed as a whole is closed: when, and with which error text (each mapping gets it). */
@@ -61,6 +63,8 @@ export interface RunEnd {
   error: string | null;
   failures: RunFailure[];
   skips: RunSkip[];
+  /** How many of the run's mappings still differ from the ERP after it (left out: not recorded). */
+  drifted?: number | null;
 }
 
 /** What a retry needs to know about the run it retries. */
@@ -75,7 +79,7 @@ const ROW_CHUNK = 500;
 
 const COLUMNS = `id, schedule_id, schedule_name, trigger, start_date, end_date, success_count, failure_count,
   skipped_count, status, error, sync_price, sync_quantity, retry_of,
-  held_reasons, held_at, held_change_count, decision, decided_at`;
+  held_reasons, held_at, held_change_count, decision, decided_at, check_only, drifted_count`;
 
 /** Which open entries a statement closes: SQL over the alias `h` (execution_history), and its arguments. */
 interface Closing {
@@ -171,8 +175,8 @@ export function createHistoryRepo(db: Db) {
       const statements: InStatement[] = [
         {
           sql: `INSERT INTO execution_history (id, user_id, schedule_id, schedule_name, trigger, start_date, status, lease_until, job_id,
-                  sync_price, sync_quantity, scope, retry_of)
-                VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)`,
+                  sync_price, sync_quantity, scope, retry_of, check_only)
+                VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
           args: [
             run.id,
             run.userId,
@@ -186,6 +190,7 @@ export function createHistoryRepo(db: Db) {
             run.syncOptions.quantity ? 1 : 0,
             scope,
             run.scope !== "all" && "retryOf" in run.scope ? run.scope.retryOf : null,
+            run.checkOnly ? 1 : 0,
           ],
         },
       ];
@@ -281,7 +286,7 @@ export function createHistoryRepo(db: Db) {
         { sql: "DELETE FROM execution_skips WHERE history_id = ?", args: [run.id] },
         {
           sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?,
-                  lease_until = NULL
+                  lease_until = NULL, drifted_count = ?
                 WHERE id = ? AND user_id = ?`,
           args: [
             run.endDate,
@@ -290,6 +295,7 @@ export function createHistoryRepo(db: Db) {
             run.skippedCount,
             run.status,
             run.error,
+            run.drifted ?? null,
             run.id,
             run.userId,
           ],
@@ -429,6 +435,8 @@ function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     failedMappings,
     syncOptions: syncOptionsOf(row),
     retryOf: row.retry_of === null ? null : String(row.retry_of),
+    checkOnly: Number(row.check_only) === 1,
+    drifted: row.drifted_count === null || row.drifted_count === undefined ? null : Number(row.drifted_count),
     ...(row.held_at === null || row.held_at === undefined ? {} : { review: reviewOf(row) }),
   };
 }

@@ -13,11 +13,16 @@ import type { AppContext, AppEnv, Caller } from "./types.ts";
 
 type CallerFor<A extends Access> = A extends "public" ? Caller | null : Caller;
 
+/** What a handler answers: the output, or for a CSV endpoint the whole Response (so it can stream). */
+type HandlerOutput<K extends EndpointName> = (typeof contract)[K] extends { envelope: "csv" }
+  ? Response
+  : EndpointOutput<K>;
+
 export type Handler<K extends EndpointName> = (request: {
   input: EndpointParsedInput<K>;
   caller: CallerFor<(typeof contract)[K]["access"]>;
   c: AppContext;
-}) => Promise<EndpointOutput<K>>;
+}) => Promise<HandlerOutput<K>>;
 
 export type Handlers = { [K in EndpointName]?: Handler<K> };
 
@@ -54,6 +59,7 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
           body: parse(endpoint, "body", await readBody(c, endpoint)),
         } as EndpointParsedInput<EndpointName>;
         const output = await handler({ input, caller: caller as Caller, c });
+        if (output instanceof Response) return output;
         const envelope = "envelope" in endpoint ? endpoint.envelope : "data";
         return c.json(envelope === "top-level" ? output : { data: output });
       });

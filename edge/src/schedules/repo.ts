@@ -22,10 +22,11 @@ export interface ScheduleWrite {
   syncOptions: { price: boolean; quantity: boolean };
   status: "active" | "inactive";
   nextRun: string | null;
+  checkOnly: boolean;
 }
 
 const COLUMNS = `id, user_id, name, type, time, day, interval_hours, minute_interval, timezone, mapping_ids_json,
-  is_full_sync, sync_price, sync_quantity, status, last_run, next_run`;
+  is_full_sync, sync_price, sync_quantity, status, last_run, next_run, check_only`;
 
 /** The only SQL for schedules. Every user-facing query filters by user_id. */
 export function createSchedulesRepo(db: Db) {
@@ -33,9 +34,18 @@ export function createSchedulesRepo(db: Db) {
     async insert(userId: string, id: string, write: ScheduleWrite, now: string): Promise<ScheduleRecord> {
       await db.execute({
         sql: `INSERT INTO schedules (id, user_id, name, type, time, day, interval_hours, minute_interval, timezone,
-                mapping_ids_json, is_full_sync, sync_price, sync_quantity, status, next_run, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [id, userId, ...writeArgs(write), write.status, write.nextRun, now, now],
+                mapping_ids_json, is_full_sync, sync_price, sync_quantity, status, next_run, created_at, updated_at, check_only)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          id,
+          userId,
+          ...writeArgs(write),
+          write.status,
+          write.nextRun,
+          now,
+          now,
+          write.checkOnly ? 1 : 0,
+        ],
       });
       const created = await this.find(userId, id);
       if (!created) throw new Error(`schedule ${id} vanished right after it was created`);
@@ -46,9 +56,9 @@ export function createSchedulesRepo(db: Db) {
       const result = await db.execute({
         sql: `UPDATE schedules SET name = ?, type = ?, time = ?, day = ?, interval_hours = ?, minute_interval = ?,
                 timezone = ?, mapping_ids_json = ?, is_full_sync = ?, sync_price = ?, sync_quantity = ?,
-                status = ?, next_run = ?, updated_at = ?
+                status = ?, next_run = ?, updated_at = ?, check_only = ?
               WHERE id = ? AND user_id = ?`,
-        args: [...writeArgs(write), write.status, write.nextRun, now, id, userId],
+        args: [...writeArgs(write), write.status, write.nextRun, now, write.checkOnly ? 1 : 0, id, userId],
       });
       return result.rowsAffected > 0;
     },
@@ -221,6 +231,7 @@ function toRecord(row: Row): ScheduleRecord {
     status: String(row.status) === "active" ? "active" : "inactive",
     lastRun: row.last_run === null ? null : String(row.last_run),
     nextRun: row.next_run === null ? null : String(row.next_run),
+    checkOnly: Number(row.check_only) === 1,
   };
 }
 

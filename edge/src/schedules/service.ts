@@ -19,7 +19,11 @@ const NOT_FOUND = "Schedule not found";
 /** Mapping schedules: the rules of the form (spec section 5) checked again here, and nextRun kept current. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   /** The checks the shared schema cannot make: the spec's per-type fields, the zone, the mappings. */
-  async function validated(userId: string, input: ScheduleInput): Promise<ScheduleWrite> {
+  async function validated(
+    userId: string,
+    input: ScheduleInput,
+    current: ScheduleRecord | null = null,
+  ): Promise<ScheduleWrite> {
     const specErrors = scheduleSpecErrors(input.schedule);
     if (specErrors.length > 0) {
       throw new ValidationError(
@@ -54,6 +58,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       syncOptions: { price: input.syncOptions.price, quantity: input.syncOptions.quantity },
       status: input.status,
       nextRun: input.status === "active" ? nextRunOf(input.schedule, input.timezone) : null,
+      // Left out by a client that predates it: an edit keeps it (a check must not start writing).
+      checkOnly: input.checkOnly ?? current?.checkOnly ?? false,
     };
   }
 
@@ -74,8 +80,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
     },
 
     async update(userId: string, id: string, input: ScheduleInput): Promise<Schedule> {
-      await found(userId, id);
-      const write = await validated(userId, input);
+      const current = await found(userId, id);
+      const write = await validated(userId, input, current);
       if (!(await deps.repo.update(userId, id, write, deps.now().toISOString())))
         throw new NotFoundError(NOT_FOUND);
       return view(await found(userId, id));

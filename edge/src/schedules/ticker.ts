@@ -117,6 +117,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
         trigger: "schedule",
         scheduleId: schedule._id,
         scheduleName: schedule.name,
+        checkOnly: schedule.checkOnly,
       });
       if (result.status === "failed") deps.log(`schedule ${schedule._id}: run failed: ${result.error}`);
     } catch (error) {
@@ -152,6 +153,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
           leaseUntil: endDate,
           scope: schedule.isFullSync ? "all" : { mappingIds: schedule.mappingIds },
           syncOptions: schedule.syncOptions,
+          checkOnly: schedule.checkOnly,
         });
         await deps.history.failRun({ id, userId: schedule.userId }, { endDate, error: RUN_STOPPED });
       }

@@ -1,6 +1,8 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import { type RunFindings, recordFindings } from "../drift/record.ts";
+import type { DriftRepo } from "../drift/repo.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
@@ -10,7 +12,7 @@ import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
 import { recordHeldRun } from "./hold.ts";
-import { type MappingPlan, planMapping, resultOf } from "./plan.ts";
+import { comparedFields, type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { safetyReasons } from "./safety.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
@@ -50,6 +52,8 @@ export interface SyncEngineDeps {
   /** How long a run's history entry lives without a renewal (the run renews it every third). */
   runLeaseMs?: number;
   log?: (line: string) => void;
+  /** Where each run records which mappings still differ from the ERP (left out: not recorded). */
+  drift?: Pick<DriftRepo, "record">;
 }
 
 export interface SyncProgress {
@@ -77,6 +81,8 @@ export interface RunSyncInput {
    * shows, and a sold-out item would read as 100 % zeroed. Scheduled runs and sync jobs are checked.
    */
   watched?: boolean;
+  /** A check-only schedule's run: plans and records drift and a history entry, writes nothing. */
+  checkOnly?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
 }
 
@@ -129,6 +135,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       jobId: input.jobId ?? null,
       scope: input.retryOf ? { retryOf: input.retryOf } : input.scope,
       syncOptions: input.syncOptions,
+      checkOnly: input.checkOnly === true,
     });
     const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
     try {
@@ -149,20 +156,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
     let results: MappingSyncResult[];
     let cache: CacheUpdate[] = [];
+    let findings: RunFindings;
     try {
       const settings = await deps.settings.read(input.userId);
       const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
       const plans = planned?.plans ?? [];
+      // A check reads and records; like a dry run it writes nothing, so nothing to hold.
       const holdReasons =
-        planned && !input.watched
+        planned && !input.watched && !input.checkOnly
           ? safetyReasons(plans, await deps.settings.readSafety(input.userId), {
               erpItems: planned.erpItems,
               quantity: input.syncOptions.quantity,
             })
           : [];
-      if (dryRun) {
-        const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
-        return { ...finished({ dryRun, historyId, results, status: "completed", error: null }), holdReasons };
+      const fields = comparedFields(settings, { ...input.syncOptions, priceRefused: planned?.priceRefused });
+      if (dryRun || input.checkOnly) {
+        return { ...(await planOnly(input, { plans, fields, historyId })), holdReasons };
       }
       if (planned && holdReasons.length > 0) {
         await recordHeldRun(
@@ -178,9 +187,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
         return { ...finished({ dryRun, historyId, results, status: "held", error: null }), holdReasons };
       }
-      ({ results, cache } = planned
+      let found: RunFindings["found"];
+      ({ results, cache, found } = planned
         ? await apply(planned.port, plans, historyId!, progress)
-        : { results: [], cache: [] });
+        : { results: [], cache: [], found: [] });
+      findings = { fields, found };
     } catch (error) {
       const message = describe(error);
       // Failed as a whole: the entry lists every mapping in the run's scope with the reason.
@@ -208,7 +219,41 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     const now = deps.now().toISOString();
     await deps.repo.applyCache(input.userId, cache, now);
+    const drifted = await recordDrift(input, historyId, findings);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
+    await finishRun(input.userId, historyId!, results, { counts: outcome.counts, drifted });
+    return outcome;
+  }
+
+  /**
+   * A dry run or a check: nothing is written, so everything that differs now still differs after
+   * it. A check (it has a history entry) records its counts there; planned items count as neither
+   * success nor failure, they are its drift.
+   */
+  async function planOnly(
+    input: RunSyncInput,
+    run: { plans: MappingPlan[]; fields: RunFindings["fields"]; historyId: string | null },
+  ): Promise<RunSyncResult> {
+    const found = run.plans.map((p) => ({ target: p.target, drift: p.drift }));
+    const drifted = await recordDrift(input, run.historyId, { fields: run.fields, found });
+    const outcome = finished({
+      dryRun: true,
+      historyId: run.historyId,
+      results: run.plans.map((p) => resultOf(p, p.outcome, p.reason)),
+      status: "completed",
+      error: null,
+    });
+    if (run.historyId)
+      await finishRun(input.userId, run.historyId, outcome.results, { counts: outcome.counts, drifted });
+    return outcome;
+  }
+
+  async function finishRun(
+    userId: string,
+    historyId: string,
+    results: MappingSyncResult[],
+    extra: { counts: RunCounts; drifted: number | null },
+  ): Promise<void> {
     const failures: RunFailure[] = results
       .filter((result) => result.outcome === "failed")
       .map((result) => ({
@@ -226,18 +271,48 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         reason: result.reason ?? "skipped",
       }));
     await deps.history.finish({
-      id: historyId!,
-      userId: input.userId,
+      id: historyId,
+      userId,
       endDate: deps.now().toISOString(),
-      successCount: outcome.counts.success,
-      failureCount: outcome.counts.failure,
-      skippedCount: outcome.counts.skipped,
-      status: runStatus(outcome.counts),
+      successCount: extra.counts.success,
+      failureCount: extra.counts.failure,
+      skippedCount: extra.counts.skipped,
+      status: runStatus(extra.counts),
       error: null,
       failures,
       skips,
+      drifted: extra.drifted,
     });
-    return outcome;
+  }
+
+  /**
+   * Records what still differs after the run (drift/record.ts). Answers how many of the run's
+   * mappings differ, or null when nothing was recorded: drift that cannot be recorded must not
+   * fail a run that wrote, so it is logged.
+   */
+  async function recordDrift(
+    input: RunSyncInput,
+    historyId: string | null,
+    findings: RunFindings,
+  ): Promise<number | null> {
+    if (!deps.drift) return null;
+    const source = input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync";
+    try {
+      return await recordFindings(
+        deps.drift,
+        {
+          userId: input.userId,
+          everyMapping: input.scope === "all",
+          checkedAt: deps.now().toISOString(),
+          source,
+          historyId,
+        },
+        findings,
+      );
+    } catch (error) {
+      deps.log?.(`drift of ${input.userId} not recorded: ${describe(error)}`);
+      return null;
+    }
   }
 
   async function plan(
@@ -245,7 +320,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     targets: Awaited<ReturnType<SyncRepo["targets"]>>,
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
-  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort; erpItems: number }> {
+  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort; erpItems: number; priceRefused: string | null }> {
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
@@ -300,7 +375,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     // The transport that read is the one that writes: it knows the bucket and the served version.
     let erpItems = 0;
     for (const values of erp.values()) if (values) erpItems += 1;
-    return { plans, port, erpItems };
+    return { plans, port, erpItems, priceRefused };
   }
 
   async function apply(
@@ -342,9 +417,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     ]);
     const results: MappingSyncResult[] = [];
     const cache: CacheUpdate[] = [];
+    const found: RunFindings["found"] = [];
     for (const item of plans) {
       const settled = settle(item, priceErrors, quantityOutcomes);
       results.push(settled.result);
+      found.push({ target: item.target, drift: settled.drift });
       if (item.shopify || item.erp) {
         cache.push({
           mappingId: item.target.mappingId,
@@ -355,7 +432,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         });
       }
     }
-    return { results, cache };
+    return { results, cache, found };
   }
 
   return { runSync };

@@ -1,4 +1,4 @@
-import type { FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
+import type { DriftField, FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
 import { fromCents } from "@stockbridge/shared";
 import { unsendableReason } from "./shopify-limits.ts";
 
@@ -46,6 +46,16 @@ export interface QuantityWrite {
   to: number;
 }
 
+/** One field whose Shopify value differs from the ERP's: cents for prices, units for quantities. */
+export interface FieldDrift {
+  field: DriftField;
+  /** The Shopify location of a quantity; null for prices (a variant has one price everywhere). */
+  locationId: string | null;
+  shopify: number | null;
+  /** What the ERP says Shopify should hold (an MSRP of 0 reads as none, a negative stock as 0). */
+  erp: number | null;
+}
+
 export interface MappingPlan {
   target: SyncTarget;
   erp: ErpValues | null;
@@ -62,6 +72,8 @@ export interface MappingPlan {
    * writes (so it cannot sink a batch), the mapping's other fields still write, and it ends failed.
    */
   refused: string[];
+  /** Every compared field that differs, sendable or not: what a check records as drift. */
+  drift: FieldDrift[];
 }
 
 export const SKIP = {
@@ -87,12 +99,13 @@ export function planMapping(
   /** `priceRefused`: why no price may be sent this run (it becomes the price's skip reason). */
   options: SyncOptions & { priceRefused?: string | null },
 ): MappingPlan {
-  const base = { target, erp, shopify, prices: null, quantity: null, refused: [] };
+  const base = { target, erp, shopify, prices: null, quantity: null, refused: [], drift: [] };
   if (!shopify) return { ...base, outcome: "skipped", reason: SKIP.missingShopify };
   if (!erp) return { ...base, outcome: "skipped", reason: SKIP.missingAcumatica };
 
   const reasons: string[] = [];
   const refused: string[] = [];
+  const drift: FieldDrift[] = [];
   let fields = 0;
   const prices: NonNullable<MappingPlan["prices"]> = {};
   if (options.price && options.priceRefused) reasons.push(options.priceRefused);
@@ -101,6 +114,13 @@ export function planMapping(
     if (!syncPrice && !syncMsrp) reasons.push(SKIP.priceSettingsOff);
     if (syncPrice && erp.defaultPriceCents !== null) {
       fields += 1;
+      if (erp.defaultPriceCents !== shopify.priceCents)
+        drift.push({
+          field: "price",
+          locationId: null,
+          shopify: shopify.priceCents,
+          erp: erp.defaultPriceCents,
+        });
       const refusal = unsendableReason("price", erp.defaultPriceCents);
       if (refusal) refused.push(refusal);
       else if (erp.defaultPriceCents !== shopify.priceCents) prices.priceCents = erp.defaultPriceCents;
@@ -109,6 +129,13 @@ export function planMapping(
       fields += 1;
       // An MSRP of 0 means "none" in Acumatica; Shopify shows no compare-at price for null.
       const wanted = erp.msrpCents ? erp.msrpCents : null;
+      if (wanted !== shopify.compareAtCents)
+        drift.push({
+          field: "compareAtPrice",
+          locationId: null,
+          shopify: shopify.compareAtCents,
+          erp: wanted,
+        });
       const refusal = wanted === null ? null : unsendableReason("compareAtPrice", wanted);
       if (refusal) refused.push(refusal);
       else if (wanted !== shopify.compareAtCents) prices.compareAtCents = wanted;
@@ -126,6 +153,8 @@ export function planMapping(
       const from = (name === "available" ? shopify.available : shopify.onHand) ?? 0;
       // Shopify refuses negative quantities; an oversold ERP item means none to sell.
       const to = Math.max(0, erpQuantity(erp, settings.quantityMapping.acumaticaQuantity));
+      if (from !== to)
+        drift.push({ field: "quantity", locationId: shopify.locationId, shopify: from, erp: to });
       const refusal = unsendableReason("quantity", to);
       if (refusal) refused.push(refusal);
       else if (from !== to)
@@ -143,7 +172,7 @@ export function planMapping(
   if (fields === 0) return { ...base, outcome: "skipped", reason };
   const hasPrices = "priceCents" in prices || "compareAtCents" in prices;
   if (!hasPrices && !quantity && refused.length > 0)
-    return { ...base, outcome: "failed", reason: refused.join("; "), refused };
+    return { ...base, outcome: "failed", reason: refused.join("; "), refused, drift };
   return {
     ...base,
     prices: hasPrices ? prices : null,
@@ -151,7 +180,25 @@ export function planMapping(
     outcome: hasPrices || quantity ? "planned" : "unchanged",
     reason,
     refused,
+    drift,
   };
+}
+
+/**
+ * The fields a run with these options compares: price and compare-at price as the price settings
+ * choose (none when prices are refused for the whole run), quantity when it is synced.
+ */
+export function comparedFields(
+  settings: Settings,
+  options: SyncOptions & { priceRefused?: string | null },
+): DriftField[] {
+  const fields: DriftField[] = [];
+  if (options.price && !options.priceRefused) {
+    if (settings.priceMapping.syncPrice) fields.push("price");
+    if (settings.priceMapping.syncMsrp) fields.push("compareAtPrice");
+  }
+  if (options.quantity) fields.push("quantity");
+  return fields;
 }
 
 /** Why a mapping's quantity cannot be synced at all, or null when it can (the safety limits count those). */

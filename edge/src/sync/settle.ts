@@ -1,5 +1,5 @@
 import type { MappingSyncResult, SyncRun } from "@stockbridge/shared";
-import { type MappingPlan, resultOf, type ShopifyValues } from "./plan.ts";
+import { type FieldDrift, type MappingPlan, resultOf, type ShopifyValues } from "./plan.ts";
 import type { QuantityOutcome } from "./shopify-quantities.ts";
 
 export interface RunCounts {
@@ -9,14 +9,18 @@ export interface RunCounts {
   skipped: number;
 }
 
-/** One mapping's end state from its plan and what the writes answered, plus Shopify's values after them. */
+/**
+ * One mapping's end state from its plan and what the writes answered, plus Shopify's values after
+ * them and the drift that remains (every differing field but those written).
+ */
 export function settle(
   item: MappingPlan,
   priceErrors: Map<string, string | null>,
   quantityOutcomes: Map<string, QuantityOutcome>,
-): { result: MappingSyncResult; shopify: ShopifyValues | null } {
+): { result: MappingSyncResult; shopify: ShopifyValues | null; drift: FieldDrift[] } {
   if (item.outcome !== "planned")
-    return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify };
+    return { result: resultOf(item, item.outcome, item.reason), shopify: item.shopify, drift: item.drift };
+  const written = new Set<FieldDrift["field"]>();
   const id = item.target.mappingId;
   // Values refused while planning were never sent; the fields that were still count as written.
   const errors: string[] = [...item.refused];
@@ -28,6 +32,8 @@ export function settle(
     if (error) errors.push(error);
     else if (shopify) {
       wrote = true;
+      if (item.prices.priceCents !== undefined) written.add("price");
+      if (item.prices.compareAtCents !== undefined) written.add("compareAtPrice");
       shopify = {
         ...shopify,
         priceCents: item.prices.priceCents ?? shopify.priceCents,
@@ -44,6 +50,7 @@ export function settle(
     else if (outcome.kind === "skipped") reasons.push(outcome.reason);
     else if (shopify) {
       wrote = true;
+      written.add("quantity");
       const delta = item.quantity.to - item.quantity.from;
       shopify =
         item.quantity.name === "available"
@@ -52,8 +59,9 @@ export function settle(
     }
   }
   const reason = reasons.length > 0 ? reasons.join("; ") : null;
-  if (errors.length > 0) return { result: resultOf(item, "failed", errors.join("; ")), shopify };
-  return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify };
+  const drift = item.drift.filter((field) => !written.has(field.field));
+  if (errors.length > 0) return { result: resultOf(item, "failed", errors.join("; ")), shopify, drift };
+  return { result: resultOf(item, wrote ? "succeeded" : "skipped", reason), shopify, drift };
 }
 
 /** How a run ended; "held": a safety limit stopped it before any write. */

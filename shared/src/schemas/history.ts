@@ -57,6 +57,14 @@ const ExecutionHistoryEntries = {
   syncOptions: v.nullable(v.object({ price: v.boolean(), quantity: v.boolean() })),
   /** The run whose failed mappings this run retried. */
   retryOf: v.nullable(v.string()),
+  checkOnly: v.pipe(
+    v.boolean(),
+    v.description("A check-only schedule's run: both sides read, drift recorded, nothing written."),
+  ),
+  drifted: v.pipe(
+    v.nullable(v.number()),
+    v.description("Mappings of the run that still differ from the ERP after it; null when not recorded."),
+  ),
 };
 
 /** A run as the history list shows it: counts and failures, without the (often long) list of skips. */

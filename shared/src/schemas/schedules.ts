@@ -36,6 +36,11 @@ export const ScheduleInputSchema = v.object({
   isFullSync: v.boolean("isFullSync must be true or false"),
   syncOptions: SyncOptionsSchema,
   status: v.optional(v.picklist(["active", "inactive"], "status must be active or inactive"), "active"),
+  /**
+   * Read both sides and record drift, write nothing. Left out: false for a new schedule, unchanged
+   * on an edit (a client that predates it must not turn a check into a sync that writes).
+   */
+  checkOnly: v.optional(v.boolean("checkOnly must be true or false")),
 });
 export type ScheduleInput = v.InferOutput<typeof ScheduleInputSchema>;
 
@@ -50,6 +55,7 @@ export const ScheduleSchema = v.object({
   status: v.picklist(["active", "inactive"]),
   lastRun: v.nullable(v.string()),
   nextRun: v.nullable(v.string()),
+  checkOnly: v.boolean(),
 });
 export type Schedule = v.InferOutput<typeof ScheduleSchema>;
 

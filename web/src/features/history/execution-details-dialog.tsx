@@ -1,5 +1,6 @@
 import { type ExecutionHistory, type ExecutionHistorySummary, MESSAGES } from "@stockbridge/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { RotateCcw } from "lucide-react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
@@ -13,7 +14,13 @@ import { mappingKeys } from "../mapping/queries.ts";
 import { productKeys } from "../products/queries.ts";
 import { HeldRunActions } from "./held-run-actions.tsx";
 import { HeldRunReview } from "./held-run-review.tsx";
-import { formatRunDate, retryAvailability, retryOutcomeToast, scheduleDisplayName } from "./history-logic.ts";
+import {
+  driftNote,
+  formatRunDate,
+  retryAvailability,
+  retryOutcomeToast,
+  scheduleDisplayName,
+} from "./history-logic.ts";
 import { executionHistoryEntryQuery, historyKeys } from "./queries.ts";
 import { StatusChip } from "./status-chip.tsx";
 
@@ -136,6 +143,14 @@ export function ExecutionDetailsDialog({
             {entry.endDate ? `, ended ${formatRunDate(entry.endDate)}` : ", still running"}.
             {entry.syncOptions ? ` Synced ${syncOptionsText(entry.syncOptions)}.` : null}
           </p>
+          {entry.checkOnly || entry.drifted ? (
+            <p className="rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200">
+              {driftNote(entry)}{" "}
+              <Link to="/drift" className="font-medium underline">
+                View drift
+              </Link>
+            </p>
+          ) : null}
           {entry.retryOf ? (
             <p className="text-gray-600">
               Retry of the failed mappings of{" "}

@@ -4,6 +4,7 @@ import { Eye } from "lucide-react";
 import { useState } from "react";
 import { useApi } from "../../lib/services-context.tsx";
 import { IconButton } from "../../ui/button.tsx";
+import { Chip } from "../../ui/chip.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
 import { ExecutionDetailsDialog } from "./execution-details-dialog.tsx";
@@ -26,7 +27,17 @@ export function ExecutionHistoryScreen() {
   const viewed = history.data?.histories.find((entry) => entry._id === viewing.id) ?? viewing.row;
 
   const columns: DataTableColumn<ExecutionHistorySummary>[] = [
-    { id: "schedule", header: "Schedule Name", accessor: (row) => scheduleDisplayName(row) },
+    {
+      id: "schedule",
+      header: "Schedule Name",
+      accessor: (row) => scheduleDisplayName(row),
+      cell: (row) => (
+        <span className="inline-flex flex-wrap items-center gap-2">
+          {scheduleDisplayName(row)}
+          {row.checkOnly ? <Chip tone="warning">Check only</Chip> : null}
+        </span>
+      ),
+    },
     {
       id: "startDate",
       header: "Start Date",

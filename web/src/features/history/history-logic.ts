@@ -8,6 +8,19 @@ export function scheduleDisplayName(entry: Pick<ExecutionHistorySummary, "schedu
   return entry.schedule?.name || "Unknown Schedule";
 }
 
+/** What a run left differing from the ERP; a check says first that it wrote nothing. */
+export function driftNote(entry: Pick<ExecutionHistorySummary, "checkOnly" | "drifted">): string {
+  const check = entry.checkOnly
+    ? "Check only: both sides were read and nothing was written to Shopify. "
+    : "";
+  if (entry.drifted === null) return check.trim();
+  const differ =
+    entry.drifted === 0
+      ? "Every mapping matched the ERP."
+      : `${entry.drifted} ${entry.drifted === 1 ? "mapping differs" : "mappings differ"} from the ERP.`;
+  return `${check}${differ}`;
+}
+
 /** completed = success style, running = primary (with a spinner), anything else = error style. */
 export function statusTone(status: string): ChipTone {
   if (status === "completed") return "success";

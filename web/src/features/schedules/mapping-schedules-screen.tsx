@@ -96,10 +96,14 @@ export function MappingSchedulesScreen() {
       id: "syncOptions",
       header: "Sync Options",
       accessor: (row) =>
-        [row.syncOptions.price ? "Price" : null, row.syncOptions.quantity ? "Quantity" : null]
+        [
+          row.syncOptions.price ? "Price" : null,
+          row.syncOptions.quantity ? "Quantity" : null,
+          row.checkOnly ? "Check only" : null,
+        ]
           .filter(Boolean)
           .join(", "),
-      cell: (row) => <SyncOptionChips options={row.syncOptions} />,
+      cell: (row) => <SyncOptionChips options={row.syncOptions} checkOnly={row.checkOnly} />,
     },
     {
       id: "actions",
@@ -197,12 +201,14 @@ function StatusIcon({ status }: { status: Schedule["status"] }) {
   );
 }
 
-function SyncOptionChips({ options }: { options: Schedule["syncOptions"] }) {
+function SyncOptionChips({ options, checkOnly }: { options: Schedule["syncOptions"]; checkOnly: boolean }) {
   if (!options.price && !options.quantity) return <span className="text-gray-500">None selected</span>;
   return (
     <span className="inline-flex flex-wrap gap-1">
       {options.price ? <Chip tone="primary">Price</Chip> : null}
       {options.quantity ? <Chip tone="primary">Quantity</Chip> : null}
+      {/* A check compares these fields and writes nothing. */}
+      {checkOnly ? <Chip tone="warning">Check only</Chip> : null}
     </span>
   );
 }

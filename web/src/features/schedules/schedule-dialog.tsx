@@ -189,6 +189,13 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
       </fieldset>
 
       <Checkbox
+        label="Check only"
+        description="Reads both sides and records what differs (see Drift); writes nothing to Shopify."
+        checked={form.checkOnly}
+        onChange={(checkOnly) => update({ checkOnly })}
+      />
+
+      <Checkbox
         label="Full Sync (Sync all mappings)"
         checked={form.isFullSync}
         onChange={(isFullSync) => {

@@ -24,6 +24,8 @@ export interface ScheduleFormState {
   quantity: boolean;
   isFullSync: boolean;
   mappingIds: string[];
+  /** Read both sides and record drift; write nothing. */
+  checkOnly: boolean;
 }
 
 export const SCHEDULE_TYPE_LABELS: Record<ScheduleType, string> = {
@@ -59,6 +61,7 @@ export function newScheduleForm(): ScheduleFormState {
     quantity: false,
     isFullSync: true,
     mappingIds: [],
+    checkOnly: false,
   };
 }
 
@@ -77,6 +80,8 @@ export function formFromSchedule(schedule: Schedule): ScheduleFormState {
     quantity: schedule.syncOptions.quantity,
     isFullSync: schedule.isFullSync,
     mappingIds: [...schedule.mappingIds],
+    // A schedule cached before the field existed has none: it was a sync.
+    checkOnly: schedule.checkOnly ?? false,
   };
 }
 
@@ -110,6 +115,7 @@ export function scheduleInputOf(
     mappingIds: form.isFullSync ? [] : form.mappingIds,
     syncOptions: { price: form.price, quantity: form.quantity },
     status,
+    checkOnly: form.checkOnly,
   };
 }
 
