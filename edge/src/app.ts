@@ -2,6 +2,13 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { createDeliveryRepo } from "./alerts/delivery-repo.ts";
+import { createAlertDispatcher } from "./alerts/dispatcher.ts";
+import { createSmtpMailer } from "./alerts/mailer.ts";
+import { createAlertRecorder } from "./alerts/recorder.ts";
+import { createAlertsRepo } from "./alerts/repo.ts";
+import { notificationHandlers } from "./alerts/routes.ts";
+import { createNotificationService } from "./alerts/service.ts";
 import { createAttemptRepo } from "./auth/attempt-repo.ts";
 import { clientAddressOf } from "./auth/client-address.ts";
 import { createAuthRepo } from "./auth/repo.ts";
@@ -178,9 +185,10 @@ export function createApp(deps: AppDeps) {
       costPoints: (points) => metrics.costPoints.inc({}, points),
     },
   });
+  const secretBox = createSecretBox(config.encryptionKeys);
   const connections = createConnectionsService({
     repo: createConnectionsRepo(db),
-    secrets: createSecretBox(config.encryptionKeys),
+    secrets: secretBox,
     guard: outbound,
     connectors,
     now,
@@ -218,18 +226,41 @@ export function createApp(deps: AppDeps) {
   const mappingRepo = createMappingRepo(db);
   const mappings = createMappingService({ repo: mappingRepo, now, newId });
 
-  const syncRepo = createSyncRepo(db);
-  const syncEngine = createSyncEngine({
-    repo: syncRepo,
+  // Alerts: every finished run reports its outcome; email and webhooks go out from the tick.
+  const alertsRepo = createAlertsRepo(db);
+  const deliveryRepo = createDeliveryRepo(db);
+  const alerts = createAlertRecorder({
+    repo: alertsRepo,
     history: historyRepo,
-    settings: settingsRepo,
-    connectors: createSyncConnectors({ credentials: connections, connectors, bulkSlots }),
+    appOrigin: config.appOrigin,
+    emailEnabled: config.smtpUrl !== undefined,
     now,
     newId,
-    runLeaseMs,
     log,
-    ...deps.syncTuning,
   });
+  const alertDispatcher = createAlertDispatcher({
+    repo: deliveryRepo,
+    secrets: { repo: alertsRepo, box: secretBox },
+    fetch: outbound.fetch,
+    mailer: config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : null,
+    now,
+    log,
+  });
+
+  const syncRepo = createSyncRepo(db);
+  const syncEngine = alerts.observeRuns(
+    createSyncEngine({
+      repo: syncRepo,
+      history: historyRepo,
+      settings: settingsRepo,
+      connectors: createSyncConnectors({ credentials: connections, connectors, bulkSlots }),
+      now,
+      newId,
+      runLeaseMs,
+      log,
+      ...deps.syncTuning,
+    }),
+  );
 
   const clientAddress = (c: AppContext): string =>
     clientAddressOf(config, { forwardedFor: c.req.header("X-Forwarded-For"), peer: deps.remoteAddress?.(c) });
@@ -294,6 +325,16 @@ export function createApp(deps: AppDeps) {
       ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
       ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
       ...tokenHandlers(personalTokens),
+      ...notificationHandlers(
+        createNotificationService({
+          repo: alertsRepo,
+          deliveries: deliveryRepo,
+          secrets: secretBox,
+          guard: outbound,
+          emailEnabled: config.smtpUrl !== undefined,
+          now,
+        }),
+      ),
     },
     { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );
@@ -327,6 +368,7 @@ export function createApp(deps: AppDeps) {
     runSync: syncEngine.runSync,
     hasAccess: billing.hasAccess,
     recoverStaleJobs: jobs.recoverStale,
+    onDue: alerts.scheduleMissed,
     now,
     newId,
     log,
@@ -335,7 +377,7 @@ export function createApp(deps: AppDeps) {
   return Object.assign(app, {
     /**
      * Fails stale jobs, then runs due schedules, then writes any search entries a stopped pull
-     * left unwritten; safe to call from any number of instances.
+     * left unwritten, then records and sends alerts; safe to call from any number of instances.
      */
     async tick() {
       // First, so health tells a cron that fires from one whose ticks keep failing (logged below).
@@ -345,6 +387,13 @@ export function createApp(deps: AppDeps) {
         await catalog.indexLeftoverSearches();
       } catch (error) {
         log(`search index catch-up failed: ${describeError(error)}`);
+      }
+      // After the runs, so their alerts go out in this tick: runs that ended without one first.
+      try {
+        await alerts.sweepEndedRuns();
+        await alertDispatcher.deliverDue();
+      } catch (error) {
+        log(`alert delivery failed: ${describeError(error)}`);
       }
       return report;
     },
