@@ -103,11 +103,12 @@ describe("GET /api/notifications and marking them read", () => {
 
   it("shows each user only their own notifications", async () => {
     const app = await createTestApp();
-    await subscriberWithSchedules(app, ["Mine"]);
+    const owner = await subscriberWithSchedules(app, ["Mine"]);
     const stranger = await registerSubscriber(app);
     app.clock.advance(30 * MINUTE);
     await app.app.tick();
 
+    expect((await owner.api.call("listNotifications")).unread).toBe(1);
     expect(await stranger.api.call("listNotifications")).toEqual({ notifications: [], unread: 0 });
   });
 
