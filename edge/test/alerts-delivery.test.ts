@@ -234,7 +234,13 @@ describe("email alerts", () => {
       }),
     ]);
     expect((await api.call("alertDeliveries")).deliveries).toEqual([
-      expect.objectContaining({ channel: "email", target: me.email, status: "delivered", attempts: 1 }),
+      expect.objectContaining({
+        channel: "email",
+        target: me.email,
+        status: "delivered",
+        attempts: 1,
+        lastStatusCode: 250,
+      }),
     ]);
   });
 

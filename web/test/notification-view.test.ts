@@ -33,14 +33,27 @@ describe("the bell", () => {
 });
 
 describe("a delivery's last attempt", () => {
-  it("names the error, else the receiver's code, else only the count", () => {
-    expect(describeAttempt({ attempts: 0, lastStatusCode: null, lastError: null })).toBe("Not tried yet");
+  it("names the error, else the answer's code (HTTP or SMTP), else only the count", () => {
+    const webhook = { channel: "webhook" as const };
+    expect(describeAttempt({ ...webhook, attempts: 0, lastStatusCode: null, lastError: null })).toBe(
+      "Not tried yet",
+    );
     expect(
-      describeAttempt({ attempts: 2, lastStatusCode: 500, lastError: "The receiver answered HTTP 500" }),
+      describeAttempt({
+        ...webhook,
+        attempts: 2,
+        lastStatusCode: 500,
+        lastError: "The receiver answered HTTP 500",
+      }),
     ).toBe("2 attempts: The receiver answered HTTP 500");
-    expect(describeAttempt({ attempts: 1, lastStatusCode: 200, lastError: null })).toBe(
+    expect(describeAttempt({ ...webhook, attempts: 1, lastStatusCode: 200, lastError: null })).toBe(
       "1 attempt: HTTP 200",
     );
-    expect(describeAttempt({ attempts: 1, lastStatusCode: null, lastError: null })).toBe("1 attempt");
+    expect(describeAttempt({ channel: "email", attempts: 1, lastStatusCode: 250, lastError: null })).toBe(
+      "1 attempt: SMTP 250",
+    );
+    expect(describeAttempt({ ...webhook, attempts: 1, lastStatusCode: null, lastError: null })).toBe(
+      "1 attempt",
+    );
   });
 });

@@ -45,8 +45,12 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
         return { statusCode: null, error: "Email is not configured on this server (SMTP_URL)" };
       const message = emailOf(delivery.payload);
       try {
-        await deps.mailer.send({ to: delivery.target, subject: message.subject, text: message.text });
-        return { statusCode: null, error: null };
+        const sent = await deps.mailer.send({
+          to: delivery.target,
+          subject: message.subject,
+          text: message.text,
+        });
+        return { statusCode: sent.responseCode, error: null };
       } catch (error) {
         if (!(error instanceof MailError)) throw error;
         return { statusCode: error.responseCode, error: error.message };

@@ -1,8 +1,11 @@
 import nodemailer from "nodemailer";
 
-/** Sends one plain-text email; throws a MailError when the server refuses or cannot be reached. */
+/**
+ * Sends one plain-text email and answers the server's reply code (250); throws a MailError when the
+ * server refuses or cannot be reached.
+ */
 export interface Mailer {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: { to: string; subject: string; text: string }): Promise<{ responseCode: number | null }>;
 }
 
 /** A refused or failed send, with the SMTP reply code when the server gave one. */
@@ -29,7 +32,14 @@ export function createSmtpMailer(options: { url: string; from: string }): Mailer
   return {
     async send(message) {
       try {
-        await transport.sendMail({ to: message.to, subject: message.subject, text: message.text });
+        const info = await transport.sendMail({
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+        });
+        // nodemailer answers the server's last reply as text ("250 2.0.0 OK ...").
+        const code = /^(\d{3})\b/.exec(info.response ?? "")?.[1];
+        return { responseCode: code ? Number(code) : null };
       } catch (error) {
         throw new MailError(
           `SMTP: ${error instanceof Error ? error.message : String(error)}`,

@@ -40,14 +40,18 @@ export function formatAlertDate(iso: string | null): string {
   return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
 
-/** What a delivery's last attempt came to, in a line: the receiver's code or the error, or nothing yet. */
+/**
+ * What a delivery's last attempt came to, in a line: the error, else the answer's code (HTTP for a
+ * webhook, SMTP for an email), or nothing yet.
+ */
 export function describeAttempt(
-  delivery: Pick<AlertDelivery, "attempts" | "lastStatusCode" | "lastError">,
+  delivery: Pick<AlertDelivery, "channel" | "attempts" | "lastStatusCode" | "lastError">,
 ): string {
   if (delivery.attempts === 0) return "Not tried yet";
   const tries = `${delivery.attempts} ${delivery.attempts === 1 ? "attempt" : "attempts"}`;
   if (delivery.lastError) return `${tries}: ${delivery.lastError}`;
-  return delivery.lastStatusCode === null ? tries : `${tries}: HTTP ${delivery.lastStatusCode}`;
+  if (delivery.lastStatusCode === null) return tries;
+  return `${tries}: ${delivery.channel === "email" ? "SMTP" : "HTTP"} ${delivery.lastStatusCode}`;
 }
 
 export const DELIVERY_STATUS_TEXT: Record<AlertDelivery["status"], string> = {
