@@ -33,7 +33,7 @@ const WEBHOOK_TYPES: Record<NotificationKind, string> = {
 };
 
 /** The link to a run in the app: Execution History opens its details from `?entry=`. */
-export function historyEntryUrl(appOrigin: string, historyId: string): string {
+function historyEntryUrl(appOrigin: string, historyId: string): string {
   return `${appOrigin}/execution-history?entry=${encodeURIComponent(historyId)}`;
 }
 

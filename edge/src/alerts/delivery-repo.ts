@@ -28,7 +28,15 @@ export function createDeliveryRepo(db: Db) {
      * Claims up to `limit` pending deliveries that are due and not held by another tick (their
      * lease ran out or was never taken), in one statement: two instances never send one twice.
      */
-    async claimDue(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    async claimDue({
+      now,
+      leaseUntil,
+      limit,
+    }: {
+      now: string;
+      leaseUntil: string;
+      limit: number;
+    }): Promise<ClaimedDelivery[]> {
       const result = await db.execute({
         sql: `UPDATE alert_deliveries SET lease_until = ?
               WHERE id IN (
@@ -50,7 +58,7 @@ export function createDeliveryRepo(db: Db) {
     },
 
     /** Records one attempt and releases the claim. */
-    async settle(id: string, outcome: AttemptOutcome, now: string): Promise<void> {
+    async settle(id: string, { outcome, now }: { outcome: AttemptOutcome; now: string }): Promise<void> {
       await db.execute({
         sql: `UPDATE alert_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?,
                 next_attempt_at = ?, delivered_at = ?, lease_until = NULL

@@ -19,7 +19,7 @@ export interface AlertDispatcherDeps {
 }
 
 /** Deliveries are tried for this long after the alert, then given up as failed. */
-export const DELIVERY_WINDOW_MS = 24 * 60 * 60_000;
+const DELIVERY_WINDOW_MS = 24 * 60 * 60_000;
 const FIRST_RETRY_MS = 60_000;
 const LONGEST_WAIT_MS = 6 * 60 * 60_000;
 /** How long a claimed delivery stays another tick's to leave alone (a send times out well before). */
@@ -28,7 +28,7 @@ const BATCH = 10;
 const MOST_BATCHES_PER_TICK = 20;
 
 /** The wait after the n-th failed attempt: 1 minute, doubling, at most 6 hours. */
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
 }
 
@@ -99,7 +99,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
         nextAttemptAt: new Date(next).toISOString(),
       };
     }
-    await deps.repo.settle(delivery.id, outcome, now.toISOString());
+    await deps.repo.settle(delivery.id, { outcome, now: now.toISOString() });
     return outcome.status;
   }
 
@@ -109,11 +109,11 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
       const tally = { delivered: 0, retrying: 0, failed: 0 };
       for (let round = 0; round < MOST_BATCHES_PER_TICK; round += 1) {
         const now = deps.now();
-        const claimed = await deps.repo.claimDue(
-          now.toISOString(),
-          new Date(now.getTime() + LEASE_MS).toISOString(),
-          BATCH,
-        );
+        const claimed = await deps.repo.claimDue({
+          now: now.toISOString(),
+          leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+          limit: BATCH,
+        });
         const outcomes = await Promise.all(claimed.map(deliver));
         for (const status of outcomes) {
           if (status === "delivered") tally.delivered += 1;
@@ -126,8 +126,6 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
     },
   };
 }
-
-export type AlertDispatcher = ReturnType<typeof createAlertDispatcher>;
 
 /** An email delivery's payload as the recorder wrote it (compose.ts alertEmail); a bad row sends nothing. */
 function emailOf(payload: unknown): { subject: string; text: string } {

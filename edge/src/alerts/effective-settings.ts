@@ -6,7 +6,7 @@ import type { AlertsRepo } from "./repo.ts";
  * account's email: an unwatched nightly run that fails should reach someone without set-up.
  * Saving `email: null` turns email off; partial and held runs are opted into.
  */
-export const DEFAULT_ALERT_FLAGS = {
+const DEFAULT_ALERT_FLAGS = {
   onFailed: true,
   onPartial: false,
   onMissed: true,

@@ -19,7 +19,7 @@ export interface AlertRecorderDeps {
 }
 
 /** How far back the tick looks for ended runs that have no alert yet. */
-export const SWEEP_WINDOW_MS = 60 * 60_000;
+const SWEEP_WINDOW_MS = 60 * 60_000;
 const SWEEP_BATCH = 100;
 
 /** A schedule as the tick claimed it, for the missed-run check. */
@@ -138,5 +138,3 @@ export function createAlertRecorder(deps: AlertRecorderDeps) {
     },
   };
 }
-
-export type AlertRecorder = ReturnType<typeof createAlertRecorder>;

@@ -44,7 +44,10 @@ export function createAlertsRepo(db: Db) {
       };
     },
 
-    async saveSettings(userId: string, settings: NotificationSettingsInput, now: string): Promise<void> {
+    async saveSettings(
+      userId: string,
+      { settings, updatedAt }: { settings: NotificationSettingsInput; updatedAt: string },
+    ): Promise<void> {
       await db.execute({
         sql: `INSERT INTO notification_settings (user_id, email, webhook_url, on_failed, on_partial, on_missed, on_held, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -59,7 +62,7 @@ export function createAlertsRepo(db: Db) {
           settings.onPartial ? 1 : 0,
           settings.onMissed ? 1 : 0,
           settings.onHeld ? 1 : 0,
-          now,
+          updatedAt,
         ],
       });
     },
@@ -80,7 +83,10 @@ export function createAlertsRepo(db: Db) {
       return row ? { sealed: String(row.secret_sealed), createdAt: String(row.created_at) } : null;
     },
 
-    async saveWebhookSecret(userId: string, sealed: string, createdAt: string): Promise<void> {
+    async saveWebhookSecret(
+      userId: string,
+      { sealed, createdAt }: { sealed: string; createdAt: string },
+    ): Promise<void> {
       await db.execute({
         sql: `INSERT INTO webhook_secrets (user_id, secret_sealed, created_at) VALUES (?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET secret_sealed = excluded.secret_sealed, created_at = excluded.created_at`,
@@ -160,15 +166,14 @@ export function createAlertsRepo(db: Db) {
     /** Sets read_at once (a second read keeps the first time); null when the user has no such notification. */
     async markRead(
       userId: string,
-      id: string,
-      now: string,
+      { id, readAt }: { id: string; readAt: string },
     ): Promise<{ notification: Notification; unread: number } | null> {
       const [updated, unread] = await db.batch(
         [
           {
             sql: `UPDATE notifications SET read_at = COALESCE(read_at, ?) WHERE id = ? AND user_id = ?
                   RETURNING id, kind, title, body, history_id, created_at, read_at`,
-            args: [now, id, userId],
+            args: [readAt, id, userId],
           },
           {
             sql: "SELECT COUNT(*) AS unread FROM notifications WHERE user_id = ? AND read_at IS NULL",
@@ -182,10 +187,10 @@ export function createAlertsRepo(db: Db) {
       return { notification: toNotification(row), unread: Number(unread?.rows[0]?.unread ?? 0) };
     },
 
-    async markAllRead(userId: string, now: string): Promise<void> {
+    async markAllRead(userId: string, readAt: string): Promise<void> {
       await db.execute({
         sql: "UPDATE notifications SET read_at = ? WHERE user_id = ? AND read_at IS NULL",
-        args: [now, userId],
+        args: [readAt, userId],
       });
     },
 

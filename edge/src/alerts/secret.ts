@@ -1,5 +1,5 @@
 /** Prefix of webhook signing secrets, so one is told apart from other keys when it leaks. */
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
+const WEBHOOK_SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
 
 /** The secret box's additional data: a sealed secret opens only as this user's webhook secret. */

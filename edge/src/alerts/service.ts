@@ -59,7 +59,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     },
 
     async read(userId: string, id: string): Promise<{ notification: Notification; unread: number }> {
-      const read = await repo.markRead(userId, id, deps.now().toISOString());
+      const read = await repo.markRead(userId, { id, readAt: deps.now().toISOString() });
       if (!read) throw new NotFoundError(MESSAGES.notifications.notFound);
       return read;
     },
@@ -73,7 +73,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
 
     async saveSettings(userId: string, input: NotificationSettingsInput): Promise<NotificationSettings> {
       if (input.webhookUrl) await checkWebhookUrl(input.webhookUrl);
-      await repo.saveSettings(userId, input, deps.now().toISOString());
+      await repo.saveSettings(userId, { settings: input, updatedAt: deps.now().toISOString() });
       return settingsView(userId);
     },
 
@@ -81,11 +81,8 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     async createWebhookSecret(userId: string): Promise<WebhookSecret> {
       const secret = newWebhookSecret();
       const createdAt = deps.now().toISOString();
-      await repo.saveWebhookSecret(
-        userId,
-        await deps.secrets.seal(secret, webhookSecretContext(userId)),
-        createdAt,
-      );
+      const sealed = await deps.secrets.seal(secret, webhookSecretContext(userId));
+      await repo.saveWebhookSecret(userId, { sealed, createdAt });
       return { secret, createdAt };
     },
 

@@ -1,9 +1,9 @@
 import type { FetchLike } from "../security/outbound-guard.ts";
 
 /** The header that carries a webhook's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
-export const SIGNATURE_HEADER = "Stockbridge-Signature";
+const SIGNATURE_HEADER = "Stockbridge-Signature";
 /** The delivery's id: the same on every retry of one alert, so a receiver can drop repeats. */
-export const DELIVERY_HEADER = "Stockbridge-Delivery";
+const DELIVERY_HEADER = "Stockbridge-Delivery";
 const TIMEOUT_MS = 10_000;
 
 /** Hex HMAC-SHA256 of `${timestamp}.${body}` with the user's secret (the scheme Stripe uses). */

@@ -13,7 +13,7 @@ export interface CaughtMail {
 }
 
 /** Newest messages kept; older ones are dropped so a long demo does not grow without bound. */
-export const MAILBOX_LIMIT = 500;
+const MAILBOX_LIMIT = 500;
 
 /** Caught mail in memory: what a real mail server would have delivered, for people and tests to read. */
 export function createMailbox(clock: SandboxClock) {
