@@ -13,12 +13,12 @@ function signedIn(
   return withSignedInSession(browser(), { name: "Token Owner", serviceWorkers: "block", ...options }, body);
 }
 
-/** Opens Settings on its API Tokens tab (the tab after Connections and Mapping). */
+/** Opens Settings on its API Tokens tab (the tab after Connections, Mapping and Notifications). */
 async function openTokensTab(page: Page) {
   await page.goto("/settings");
   const tabs = page.getByRole("tablist", { name: "Settings" }).getByRole("tab");
   await tabs.filter({ hasText: "API Tokens" }).waitFor();
-  expect(await tabs.allTextContents()).toEqual(["Connections", "Mapping", "API Tokens"]);
+  expect(await tabs.allTextContents()).toEqual(["Connections", "Mapping", "Notifications", "API Tokens"]);
   await page.getByRole("tab", { name: "API Tokens" }).click();
   return page.getByRole("region", { name: "API Tokens" });
 }

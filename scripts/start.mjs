@@ -14,6 +14,7 @@ ensureCliBuild();
 
 const port = process.env.PORT ?? "8000";
 const sandboxPort = process.env.SANDBOX_PORT ?? "8100";
+const sandboxSmtpPort = process.env.SANDBOX_SMTP_PORT ?? "2525";
 const useSandbox = (process.env.SANDBOX ?? "on") !== "off";
 const children = [];
 const stop = () => {
@@ -33,7 +34,11 @@ try {
       await startDeno(
         "sandbox",
         "sandbox/main.ts",
-        { SANDBOX_PORT: sandboxPort, STRIPE_WEBHOOK_SECRET: webhookSecret },
+        {
+          SANDBOX_PORT: sandboxPort,
+          SANDBOX_SMTP_PORT: sandboxSmtpPort,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+        },
         `${sandboxUrl}/__control/state`,
       ),
     );
@@ -41,6 +46,8 @@ try {
       SANDBOX_URL: sandboxUrl,
       STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_sandbox",
       STRIPE_WEBHOOK_SECRET: webhookSecret,
+      // Alert emails go to the sandbox's mail catcher (shown at /__control/mail) unless SMTP_URL is set.
+      SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${sandboxSmtpPort}`,
     });
   }
   const edge = await startDeno("edge", "edge/main.ts", env, `http://127.0.0.1:${port}/api/health`);

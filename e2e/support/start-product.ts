@@ -14,7 +14,7 @@ export async function startProduct(
   edgeEnv: (dataDir: string) => Record<string, string> = () => ({}),
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), `stockbridge-${suite}-`));
-  const [appPort, sandboxPort] = [await freePort(), await freePort()];
+  const [appPort, sandboxPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
   const appUrl = `http://127.0.0.1:${appPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   // As `npm start` does: the sandbox signs with the data folder's secret, which the edge (given no
@@ -30,7 +30,12 @@ export async function startProduct(
       await startDeno(
         "sandbox",
         "sandbox/main.ts",
-        { SANDBOX_PORT: String(sandboxPort), PORT: String(appPort), STRIPE_WEBHOOK_SECRET: webhookSecret },
+        {
+          SANDBOX_PORT: String(sandboxPort),
+          SANDBOX_SMTP_PORT: String(smtpPort),
+          PORT: String(appPort),
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+        },
         `${sandboxUrl}/__control/state`,
       ),
     );
@@ -45,6 +50,8 @@ export async function startProduct(
           STRIPE_SECRET_KEY: `sk_test_${suite}`,
           // Blank, so a secret in the caller's environment cannot stand in for the folder's.
           STRIPE_WEBHOOK_SECRET: "",
+          // Alert emails go to the sandbox's mail catcher, as `npm start` sends them.
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           PASSWORD_ITERATIONS: "1000",
           // Every test registers its own user, all from this one loopback address.
           REGISTRATIONS_PER_MINUTE: "1000",

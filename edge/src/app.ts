@@ -2,6 +2,13 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { createDeliveryRepo } from "./alerts/delivery-repo.ts";
+import { createAlertDispatcher } from "./alerts/dispatcher.ts";
+import { createSmtpMailer } from "./alerts/mailer.ts";
+import { createAlertRecorder } from "./alerts/recorder.ts";
+import { createAlertsRepo } from "./alerts/repo.ts";
+import { notificationHandlers } from "./alerts/routes.ts";
+import { createNotificationService } from "./alerts/service.ts";
 import { createAttemptRepo } from "./auth/attempt-repo.ts";
 import { clientAddressOf } from "./auth/client-address.ts";
 import { createAuthRepo } from "./auth/repo.ts";
@@ -185,9 +192,10 @@ export function createApp(deps: AppDeps) {
       costPoints: (points) => metrics.costPoints.inc({}, points),
     },
   });
+  const secretBox = createSecretBox(config.encryptionKeys);
   const connections = createConnectionsService({
     repo: createConnectionsRepo(db),
-    secrets: createSecretBox(config.encryptionKeys),
+    secrets: secretBox,
     guard: outbound,
     connectors,
     now,
@@ -225,23 +233,46 @@ export function createApp(deps: AppDeps) {
   const mappingRepo = createMappingRepo(db);
   const mappings = createMappingService({ repo: mappingRepo, now, newId });
 
+  // Alerts: every finished run reports its outcome; email and webhooks go out from the tick.
+  const alertsRepo = createAlertsRepo(db);
+  const deliveryRepo = createDeliveryRepo(db);
+  const alerts = createAlertRecorder({
+    repo: alertsRepo,
+    history: historyRepo,
+    appOrigin: config.appOrigin,
+    emailEnabled: config.smtpUrl !== undefined,
+    now,
+    newId,
+    log,
+  });
+  const alertDispatcher = createAlertDispatcher({
+    repo: deliveryRepo,
+    secrets: { repo: alertsRepo, box: secretBox },
+    fetch: outbound.fetch,
+    mailer: config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : null,
+    now,
+    log,
+  });
+
   const syncRepo = createSyncRepo(db);
   const heldRepo = createHeldRepo(db);
   const syncConnectors = createSyncConnectors({ credentials: connections, connectors, bulkSlots });
   const driftRepo = createDriftRepo(db);
-  const syncEngine = createSyncEngine({
-    repo: syncRepo,
-    history: historyRepo,
-    held: heldRepo,
-    settings: settingsRepo,
-    connectors: syncConnectors,
-    now,
-    newId,
-    runLeaseMs,
-    log,
-    drift: driftRepo,
-    ...deps.syncTuning,
-  });
+  const syncEngine = alerts.observeRuns(
+    createSyncEngine({
+      repo: syncRepo,
+      history: historyRepo,
+      held: heldRepo,
+      settings: settingsRepo,
+      connectors: syncConnectors,
+      now,
+      newId,
+      runLeaseMs,
+      log,
+      drift: driftRepo,
+      ...deps.syncTuning,
+    }),
+  );
   // Approving a held run applies its stored plan: the same writers and tuning as the engine's.
   const review = createReviewService({
     held: heldRepo,
@@ -342,6 +373,16 @@ export function createApp(deps: AppDeps) {
           startSync: (input) => startSyncJob({ jobs, engine: syncEngine }, input),
         }),
       ),
+      ...notificationHandlers(
+        createNotificationService({
+          repo: alertsRepo,
+          deliveries: deliveryRepo,
+          secrets: secretBox,
+          guard: outbound,
+          emailEnabled: config.smtpUrl !== undefined,
+          now,
+        }),
+      ),
     },
     { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );
@@ -375,6 +416,7 @@ export function createApp(deps: AppDeps) {
     runSync: syncEngine.runSync,
     hasAccess: billing.hasAccess,
     recoverStaleJobs: jobs.recoverStale,
+    onDue: alerts.scheduleMissed,
     now,
     newId,
     log,
@@ -383,7 +425,7 @@ export function createApp(deps: AppDeps) {
   return Object.assign(app, {
     /**
      * Fails stale jobs, then runs due schedules, then writes any search entries a stopped pull
-     * left unwritten; safe to call from any number of instances.
+     * left unwritten, then records and sends alerts; safe to call from any number of instances.
      */
     async tick() {
       // First, so health tells a cron that fires from one whose ticks keep failing (logged below).
@@ -393,6 +435,13 @@ export function createApp(deps: AppDeps) {
         await catalog.indexLeftoverSearches();
       } catch (error) {
         log(`search index catch-up failed: ${describeError(error)}`);
+      }
+      // After the runs, so their alerts go out in this tick: runs that ended without one first.
+      try {
+        await alerts.sweepEndedRuns();
+        await alertDispatcher.deliverDue();
+      } catch (error) {
+        log(`alert delivery failed: ${describeError(error)}`);
       }
       return report;
     },

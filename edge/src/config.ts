@@ -36,6 +36,10 @@ export interface Config {
   stripeApiUrl: string | undefined;
   /** Bearer token `GET /api/metrics` asks for; production answers 401 without one configured. */
   metricsToken: string | undefined;
+  /** Where alert emails go out (`smtp://` or `smtps://`, credentials in the URL); none: no email alerts. */
+  smtpUrl: string | undefined;
+  /** The From of alert emails. */
+  smtpFrom: string;
   /** The least severe log line written: `info` (with the access log), `warn` or `error`. */
   logLevel: LogLevel;
   version: string;
@@ -77,6 +81,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     }
   }
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  const appOrigin = optionalUrl(env, "APP_ORIGIN") ?? `http://${host}:${port}`;
   if (metricsToken && metricsToken.length < 16) {
     throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
   }
@@ -84,7 +89,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     environment,
     host,
     port,
-    appOrigin: optionalUrl(env, "APP_ORIGIN") ?? `http://${host}:${port}`,
+    appOrigin,
     databaseUrl: env.LIBSQL_URL?.trim() || `file:${dataDir}/stockbridge.db`,
     databaseAuthToken: env.LIBSQL_AUTH_TOKEN?.trim() || undefined,
     dataDir,
@@ -107,6 +112,8 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
     stripeApiUrl: optionalUrl(env, "STRIPE_API_URL") ?? sandboxUrl,
     metricsToken,
+    smtpUrl: smtpUrl(env),
+    smtpFrom: smtpFrom(env, appOrigin),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     version,
   };
@@ -157,4 +164,38 @@ function optionalUrl(env: Record<string, string | undefined>, name: string): str
   } catch {
     throw new ConfigError(`${name} must be a URL (got "${text}")`);
   }
+}
+
+/** SMTP_URL as nodemailer reads it; only its scheme and host are checked here (the password is not echoed). */
+function smtpUrl(env: Record<string, string | undefined>): string | undefined {
+  const text = env.SMTP_URL?.trim();
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError("SMTP_URL must be a URL like smtp://user:password@smtp.example.com:587");
+  }
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new ConfigError(
+      `SMTP_URL must start with smtp:// or smtps:// and name a host (got ${url.protocol}//${url.hostname})`,
+    );
+  }
+  return text;
+}
+
+/** SMTP_FROM, or alerts@ the app's host (alerts@localhost when the origin is an address). */
+function smtpFrom(env: Record<string, string | undefined>, appOrigin: string): string {
+  const text = env.SMTP_FROM?.trim();
+  if (text) {
+    if (!/@[^\s@>]+/.test(text) || /[\r\n]/.test(text)) {
+      throw new ConfigError(
+        `SMTP_FROM must be an address like "Stockbridge <alerts@example.com>" (got "${text}")`,
+      );
+    }
+    return text;
+  }
+  const host = new URL(appOrigin).hostname;
+  const named = /[a-z]/i.test(host) && !host.includes(":") ? host : "localhost";
+  return `Stockbridge <alerts@${named}>`;
 }

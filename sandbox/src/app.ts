@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { createAcumaticaSimulator } from "./acumatica/index.ts";
 import { createClock, type SandboxClock } from "./clock.ts";
 import { createControlRoutes, type RemoteAddressOf } from "./control.ts";
+import { createMailbox } from "./mail/mailbox.ts";
 import { DEFAULT_SEED, DEFAULT_SIZE, generateCatalog } from "./seed/catalog.ts";
 import { createShopifySimulator } from "./shopify/index.ts";
 import { createStripeSimulator } from "./stripe/index.ts";
@@ -23,7 +24,8 @@ export interface SandboxOptions {
 
 /**
  * One Hono app that simulates Shopify (/shopify/{store}/admin/api/...), Acumatica (/acumatica/...)
- * and Stripe (/v1/..., /checkout/...), plus the loopback-only control API (/__control/...).
+ * and Stripe (/v1/..., /checkout/...), plus the loopback-only control API (/__control/...) and a
+ * mailbox for the mail an SMTP catcher (mail/smtp-catcher.ts) accepts.
  */
 export function createSandbox(options: SandboxOptions) {
   const clock = options.clock ?? createClock();
@@ -40,6 +42,8 @@ export function createSandbox(options: SandboxOptions) {
     webhookSecret: options.stripeWebhookSecret,
   });
   const systems = { shopify, acumatica, stripe };
+  // Mail the app sends arrives here through the SMTP catcher the runtime entry starts.
+  const mail = createMailbox(clock);
 
   function reset(seed = options.seed ?? DEFAULT_SEED, size = options.size ?? DEFAULT_SIZE) {
     const catalog = generateCatalog({ seed, size });
@@ -49,12 +53,12 @@ export function createSandbox(options: SandboxOptions) {
   reset();
 
   const app = new Hono();
-  app.route("/__control", createControlRoutes({ systems, clock, reset }, options.remoteAddressOf));
+  app.route("/__control", createControlRoutes({ systems, clock, reset, mail }, options.remoteAddressOf));
   app.route("/shopify", shopify.routes);
   app.route("/acumatica", acumatica.routes);
   app.route("/", stripe.routes);
   app.notFound((c) => c.json({ error: `The sandbox has nothing at ${c.req.path}` }, 404));
-  return { app, clock, systems, reset };
+  return { app, clock, systems, reset, mail };
 }
 
 export type Sandbox = ReturnType<typeof createSandbox>;

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { SandboxClock } from "./clock.ts";
+import type { Mailbox } from "./mail/mailbox.ts";
 import { ControlInputError, type Simulator } from "./simulator.ts";
 
 export interface QuantityUpdate {
@@ -18,12 +19,13 @@ interface ControlDeps {
   };
   clock: SandboxClock;
   reset(seed?: number, size?: number): unknown;
+  mail: Mailbox;
 }
 
 /** Reads the caller's address; set by the runtime adapter (Deno or Node) that serves the sandbox. */
 export type RemoteAddressOf = (c: Context) => string | undefined;
 
-/** `/__control/*`: reset, faults, ERP quantity changes, the clock and counters. Loopback only. */
+/** `/__control/*`: reset, faults, ERP quantity changes, the clock, counters and caught mail. Loopback only. */
 export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteAddressOf) {
   const app = new Hono();
 
@@ -100,8 +102,16 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
       shopify: deps.systems.shopify.state(),
       acumatica: deps.systems.acumatica.state(),
       stripe: deps.systems.stripe.state(),
+      mail: deps.mail.state(),
     }),
   );
+
+  // Every message the SMTP catcher accepted, newest first; DELETE empties the mailbox.
+  app.get("/mail", (c) => c.json(deps.mail.list()));
+  app.delete("/mail", (c) => {
+    deps.mail.clear();
+    return c.json({ ok: true });
+  });
 
   return app;
 }

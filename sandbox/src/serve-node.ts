@@ -1,9 +1,12 @@
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createSandbox, type SandboxOptions } from "./app.ts";
+import { startSmtpCatcher } from "./mail/smtp-catcher.ts";
 
 export interface RunningSandbox {
   origin: string;
+  /** The mail catcher's `smtp://127.0.0.1:<port>`, for an edge's SMTP_URL. */
+  smtpUrl: string;
   sandbox: ReturnType<typeof createSandbox>;
   close(): Promise<void>;
 }
@@ -33,12 +36,16 @@ export async function startSandbox(
     origin: resolvedOrigin,
     remoteAddressOf: (c) => getConnInfo(c).remote.address,
   });
+  const smtp = await startSmtpCatcher(sandbox.mail);
   return {
     origin: resolvedOrigin,
+    smtpUrl: smtp.url,
     sandbox,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await smtp.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }

@@ -51,6 +51,16 @@ import {
   UnmappedSchema,
 } from "./schemas/mapping.ts";
 import {
+  AlertDeliveryListSchema,
+  NotificationListQuerySchema,
+  NotificationListSchema,
+  NotificationSchema,
+  NotificationSettingsInputSchema,
+  NotificationSettingsSchema,
+  UnreadCountSchema,
+  WebhookSecretSchema,
+} from "./schemas/notifications.ts";
+import {
   AcumaticaProductListSchema,
   AcumaticaProductQuerySchema,
   ShopifyProductListSchema,
@@ -822,6 +832,80 @@ export const contract = {
     output: JobStartedSchema,
     defaultError: MESSAGES.drift.fixFailed,
     failures: ["conflict", "job-running"],
+  }),
+  // Alerts (issue #15): in-app notifications, and where email and webhook alerts go.
+  listNotifications: endpoint({
+    method: "GET",
+    path: "/notifications",
+    summary: "List the notifications",
+    description:
+      "A page of the user's alerts, newest first (`limit` 1 to 100, default 20): runs that ended failed, with failures or held, schedules the cron missed by more than 10 minutes, and runs stopped by a refused connection. `unread` counts every unread one.",
+    access: "user",
+    query: NotificationListQuerySchema,
+    output: NotificationListSchema,
+    defaultError: MESSAGES.notifications.fetchFailed,
+  }),
+  readNotification: endpoint({
+    method: "POST",
+    path: "/notifications/:id/read",
+    summary: "Mark a notification read",
+    description:
+      "Marks the notification read (reading it again keeps its first `readAt`) and answers it with the unread count left. Another user's id answers 404.",
+    access: "user",
+    params: IdParamsSchema,
+    output: v.object({ notification: NotificationSchema, unread: v.number() }),
+    defaultError: MESSAGES.notifications.readFailed,
+  }),
+  readAllNotifications: endpoint({
+    method: "POST",
+    path: "/notifications/read-all",
+    summary: "Mark every notification read",
+    description: "Marks all of the user's unread notifications read; answers the unread count (0).",
+    access: "user",
+    output: UnreadCountSchema,
+    defaultError: MESSAGES.notifications.readAllFailed,
+  }),
+  notificationSettings: endpoint({
+    method: "GET",
+    path: "/settings/notifications",
+    summary: "Read the alert settings",
+    description:
+      "Where alerts go besides the app (`email`, `webhookUrl`) and which kinds do (`onFailed`, `onPartial`, `onMissed`, `onHeld`). Before the first save: the account's email, no webhook, failures and missed runs on. The webhook secret is never answered: `webhookSecretSet` says whether one exists.",
+    access: "user",
+    output: NotificationSettingsSchema,
+    defaultError: MESSAGES.notifications.settingsFetchFailed,
+  }),
+  saveNotificationSettings: endpoint({
+    method: "PUT",
+    path: "/settings/notifications",
+    summary: "Save the alert settings",
+    description:
+      "Replaces the alert settings. A blank or null `email` or `webhookUrl` turns that channel off. `webhookUrl` must be an http(s) URL whose host may be called under the same rules as connections (no private, loopback or metadata addresses unless the server allows them; https in production): 400 names the rule. In-app notifications are always recorded.",
+    access: "user",
+    body: NotificationSettingsInputSchema,
+    output: NotificationSettingsSchema,
+    defaultError: MESSAGES.notifications.settingsFailed,
+  }),
+  createWebhookSecret: endpoint({
+    method: "POST",
+    path: "/settings/notifications/webhook-secret",
+    summary: "Create or rotate the webhook signing secret",
+    description:
+      'Creates a new secret (`whsec_` and 43 base64url characters) that signs every webhook from now on, replacing any earlier one, and answers it once: it is stored encrypted and never shown again. Each webhook carries `Stockbridge-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. Needs a signed-in session (403 for a personal token).',
+    access: "user",
+    output: WebhookSecretSchema,
+    defaultError: MESSAGES.notifications.secretFailed,
+    sessionOnly: personalTokenCannot("create webhook signing secrets"),
+  }),
+  alertDeliveries: endpoint({
+    method: "GET",
+    path: "/settings/notifications/deliveries",
+    summary: "List the alert deliveries",
+    description:
+      "The 50 newest email and webhook deliveries with their status (pending, delivered, failed), attempts, the last status code or error and the next attempt. A delivery that fails is tried again with growing waits (1 minute doubling, at most 6 hours apart) for 24 hours, then marked failed.",
+    access: "user",
+    output: AlertDeliveryListSchema,
+    defaultError: MESSAGES.notifications.deliveriesFailed,
   }),
 } as const satisfies Record<string, Endpoint>;
 

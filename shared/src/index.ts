@@ -15,6 +15,7 @@ export * from "./schemas/drift.ts";
 export * from "./schemas/history.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/mapping.ts";
+export * from "./schemas/notifications.ts";
 export * from "./schemas/products.ts";
 export * from "./schemas/schedules.ts";
 export * from "./schemas/settings.ts";

@@ -105,6 +105,18 @@ export const MESSAGES = {
     invalid: "This API token is invalid, expired or revoked.",
     noSignOut: "Personal API tokens cannot sign out: revoke the token in Settings > API Tokens instead.",
   },
+  notifications: {
+    fetchFailed: "Failed to fetch notifications",
+    readFailed: "Failed to mark the notification as read",
+    readAllFailed: "Failed to mark notifications as read",
+    notFound: "Notification not found",
+    settingsFetchFailed: "Failed to fetch notification settings",
+    settingsFailed: "Failed to update notification settings",
+    settingsSaved: "Notification settings saved successfully",
+    secretFailed: "Failed to create the webhook signing secret",
+    secretCreated: "Webhook signing secret created. Copy it now: it will not be shown again.",
+    deliveriesFailed: "Failed to fetch alert deliveries",
+  },
   access: {
     subscriptionRequired: "A subscription is required to access this service.",
     loginRequired: "Please log in to access this service.",

@@ -130,6 +130,39 @@ describe("auth store", () => {
     expect(app.auth.getState().isAuthenticated).toBe(false);
   });
 
+  it("ends a session once when a request sent before it ended answers 401 afterwards", async () => {
+    const edge = await createTestApp();
+    const account = await edge.registerUser();
+    const storage = createMemoryStorage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = createServices({
+      storage,
+      appVersion: "test",
+      apiBaseUrl: "http://app.test/api",
+      database: { name: `auth-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange },
+      // The bell's poll leaves with the token of the moment and is answered only after the session ended.
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (new URL(String(input)).pathname === "/api/notifications") await held;
+        return edge.app.request(String(input), init);
+      },
+    });
+    const reasons = endings(app);
+    await app.auth.login({ email: account.email, password: account.password });
+    storage.setItem(TOKEN_STORAGE_KEY, "expired-or-forged");
+    const late = app.api.call("listNotifications").catch((error: unknown) => error);
+    await expect(app.api.call("me")).rejects.toMatchObject({ status: 401 });
+    await waitFor(() => reasons.length > 0);
+
+    release();
+    expect(await late).toMatchObject({ status: 401 });
+    // A logout now ends nothing but reports itself; a second 'unauthorized' ending would report first.
+    await app.auth.logout();
+    expect(reasons).toEqual(["unauthorized", "logout"]);
+  });
+
   it("logs out through POST /auth/logout and ends the session as a logout", async () => {
     const edge = await createTestApp();
     const account = await edge.registerUser();

@@ -18,6 +18,11 @@ export interface ScheduleTickerDeps {
   log: (line: string) => void;
   /** How long a claim holds without renewal; a run renews it every third of this. */
   leaseMs?: number;
+  /**
+   * Told of every due schedule about to run, with the tick's time, before its run: the alerts
+   * record a missed run when the schedule's time is long past (the cron did not run).
+   */
+  onDue?(schedule: ClaimedSchedule, at: Date): Promise<unknown>;
 }
 
 export interface TickReport {
@@ -65,6 +70,7 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       [...byUser.values()].map(async (schedules) => {
         for (const schedule of schedules) {
           if (await allowed(schedule.userId)) {
+            await noticeDue(schedule, at);
             await runOne(schedule, owner);
             ran.push(schedule._id);
           } else {
@@ -84,6 +90,14 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       if (ended > 0) deps.log(`tick: ${ended} history entries ended: ${RUN_STOPPED}`);
     } catch (error) {
       deps.log(`tick: stopped runs not ended: ${describeError(error)}`);
+    }
+  }
+
+  async function noticeDue(schedule: ClaimedSchedule, at: Date): Promise<void> {
+    try {
+      await deps.onDue?.(schedule, at);
+    } catch (error) {
+      deps.log(`schedule ${schedule._id}: missed run not noticed: ${describeError(error)}`);
     }
   }
 

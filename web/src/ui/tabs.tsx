@@ -45,12 +45,17 @@ export function Tabs<I extends string = string>({
         if (tab) onChange?.(tab.id);
       }}
     >
-      <TabList aria-label={label} className="flex gap-1 border-b border-gray-200">
+      {/* On a phone the tabs scroll sideways inside their strip, not the page; the rule under them is
+          an inset shadow, so the selected tab's underline covers it without leaving the strip. */}
+      <TabList
+        aria-label={label}
+        className="flex gap-1 overflow-x-auto overflow-y-hidden shadow-[inset_0_-1px_0_0_var(--color-gray-200)]"
+      >
         {tabs.map((tab) => (
           <Tab
             key={tab.id}
             className={cn(
-              "-mb-px border-b-2 border-transparent px-4 py-2.5 text-sm font-medium text-gray-600 hover:text-gray-900",
+              "shrink-0 border-b-2 border-transparent px-4 py-2.5 text-sm font-medium text-gray-600 hover:text-gray-900",
               "data-selected:border-accent-600 data-selected:text-accent-700",
             )}
           >

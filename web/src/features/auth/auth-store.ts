@@ -146,8 +146,10 @@ export function createAuthStore(options: AuthStoreOptions) {
 
   function handleUnauthorized(): void {
     // During start-up the restore reports its own failure (the router is not mounted yet), and a
-    // logout whose call answers 401 ends the session as a logout.
-    if (state.status === "restoring" || loggingOut) return;
+    // logout whose call answers 401 ends the session as a logout. Once a session has ended, a 401
+    // to a request sent before (the bell's poll) has nothing left to end: ending it again would
+    // send /login?redirect=... on to a bare /login.
+    if (state.status !== "authenticated" || loggingOut) return;
     void endSession("unauthorized");
   }
 

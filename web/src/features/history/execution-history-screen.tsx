@@ -11,9 +11,19 @@ import { ExecutionDetailsDialog } from "./execution-details-dialog.tsx";
 import { formatRunDate, scheduleDisplayName } from "./history-logic.ts";
 import { executionHistoryQuery } from "./queries.ts";
 import { StatusChip } from "./status-chip.tsx";
+import { useLinkedEntry } from "./use-linked-entry.ts";
 
-/** Execution History (spec section 2): every sync run, newest first, ten per page. */
-export function ExecutionHistoryScreen() {
+/**
+ * Execution History (spec section 2): every sync run, newest first, ten per page. `entryId` (the
+ * address's `?entry=`, a notification's link) opens that run's details; `onEntryClosed` drops it.
+ */
+export function ExecutionHistoryScreen({
+  entryId,
+  onEntryClosed,
+}: {
+  entryId?: string | undefined;
+  onEntryClosed?(): void;
+} = {}) {
   const api = useApi();
   const [page, setPage] = useState(1);
   // The viewed entry outlives `open` so the dialog keeps its text while it fades out.
@@ -23,6 +33,7 @@ export function ExecutionHistoryScreen() {
     row: ExecutionHistorySummary | null;
   }>({ open: false, id: null, row: null });
   const history = useQuery(executionHistoryQuery(api, page));
+  useLinkedEntry(entryId, (entry) => setViewing({ open: true, id: entry._id, row: entry }));
   // A running entry keeps refreshing in the list; the dialog shows its latest state.
   const viewed = history.data?.histories.find((entry) => entry._id === viewing.id) ?? viewing.row;
 
@@ -87,7 +98,10 @@ export function ExecutionHistoryScreen() {
         open={viewing.open}
         entryId={viewing.id}
         summary={viewed}
-        onClose={() => setViewing((current) => ({ ...current, open: false }))}
+        onClose={() => {
+          setViewing((current) => ({ ...current, open: false }));
+          if (entryId) onEntryClosed?.();
+        }}
         onOpenEntry={(id) => setViewing({ open: true, id, row: null })}
       />
     </>

@@ -5,13 +5,15 @@ import { type ReactNode, useEffect, useState } from "react";
 import { IconButton } from "../../ui/button.tsx";
 import { hasSubscriptionAccess } from "../auth/guards.ts";
 import { useAuth } from "../auth/use-auth.ts";
+import { NotificationBell } from "../notifications/notification-bell.tsx";
 import { AvatarMenu } from "./avatar-menu.tsx";
 import { BrandMark, BrandName } from "./brand.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
 
 /**
- * The authenticated layout: a fixed 64 px top bar, a 280 px sidebar from 1024 px up, and below
- * that a drawer opened by the menu button that closes after navigation.
+ * The authenticated layout: a fixed 64 px top bar (with the alerts' bell beside the avatar menu), a
+ * 280 px sidebar from 1024 px up, and below that a drawer opened by the menu button that closes
+ * after navigation.
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const { user, store } = useAuth();
@@ -49,7 +51,8 @@ export function AppShell({ children }: { children: ReactNode }) {
           <BrandMark />
           <BrandName />
         </Link>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          <NotificationBell />
           <AvatarMenu user={user} onLogout={logout} />
         </div>
       </header>
