@@ -8,6 +8,7 @@ import { createAuthRepo } from "./auth/repo.ts";
 import { authHandlers } from "./auth/routes.ts";
 import { createAuthService } from "./auth/service.ts";
 import { createTokenService } from "./auth/tokens.ts";
+import { createPlanGate } from "./billing/plan-gate.ts";
 import { createBillingRepo } from "./billing/repo.ts";
 import { billingHandlers, registerStripeWebhook } from "./billing/routes.ts";
 import { createBillingService } from "./billing/service.ts";
@@ -23,6 +24,9 @@ import { createConnectionsService } from "./connections/service.ts";
 import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
+import { createDashboardRepo } from "./dashboard/repo.ts";
+import { dashboardHandlers } from "./dashboard/routes.ts";
+import { createDashboardService } from "./dashboard/service.ts";
 import type { Db } from "./db/client.ts";
 import { createHistoryRepo } from "./history/repo.ts";
 import { historyHandlers } from "./history/routes.ts";
@@ -144,12 +148,15 @@ export function createApp(deps: AppDeps) {
         webhookSecret: config.stripeWebhookSecret,
       })
     : null;
+  const billingRepo = createBillingRepo(db);
   const billing = createBillingService({
-    repo: createBillingRepo(db),
+    repo: billingRepo,
     gateway: stripeGateway,
     appOrigin: config.appOrigin,
     now,
   });
+  // What each subscriber's plan allows (schedule frequency, mapped products), from Stripe's catalogue.
+  const planGate = createPlanGate({ repo: billingRepo, plans: billing.plans });
 
   // Outside systems: every request passes the address guard; secrets are sealed at rest.
   const outbound = createOutboundGuard(
@@ -216,7 +223,7 @@ export function createApp(deps: AppDeps) {
   const settingsRepo = createSettingsRepo(db);
   const schedulesRepo = createSchedulesRepo(db);
   const mappingRepo = createMappingRepo(db);
-  const mappings = createMappingService({ repo: mappingRepo, now, newId });
+  const mappings = createMappingService({ repo: mappingRepo, plans: planGate, now, newId });
 
   const syncRepo = createSyncRepo(db);
   const syncEngine = createSyncEngine({
@@ -288,12 +295,23 @@ export function createApp(deps: AppDeps) {
       ...settingsHandlers(createSettingsService({ repo: settingsRepo, now })),
       ...mappingHandlers({
         mappings,
-        startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
+        startAutoMap: (userId) =>
+          startAutoMapJob({ jobs, repo: mappingRepo, plans: planGate, now, newId }, userId),
       }),
       ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
       ...historyHandlers(createHistoryService({ repo: historyRepo, now })),
-      ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
+      ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, plans: planGate, now, newId })),
       ...tokenHandlers(personalTokens),
+      ...dashboardHandlers(
+        createDashboardService({
+          repo: createDashboardRepo(db),
+          history: historyRepo,
+          schedules: schedulesRepo,
+          mappings: mappingRepo,
+          plans: planGate,
+          now,
+        }),
+      ),
     },
     { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
   );
@@ -326,6 +344,7 @@ export function createApp(deps: AppDeps) {
     history: historyRepo,
     runSync: syncEngine.runSync,
     hasAccess: billing.hasAccess,
+    planRefusal: (userId, schedule) => planGate.storedScheduleRefusal(userId, schedule.schedule),
     recoverStaleJobs: jobs.recoverStale,
     now,
     newId,

@@ -15,6 +15,7 @@ import * as billing from "./schemas/billing.ts";
 import { STRIPE_WEBHOOK_EVENTS } from "./schemas/billing.ts";
 import * as common from "./schemas/common.ts";
 import * as connections from "./schemas/connections.ts";
+import * as dashboard from "./schemas/dashboard.ts";
 import * as history from "./schemas/history.ts";
 import * as jobs from "./schemas/jobs.ts";
 import * as mapping from "./schemas/mapping.ts";
@@ -86,6 +87,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
     description: "Long work (pulls, auto mapping, many-mapping syncs) and its progress.",
   },
   webhooks: { name: "Webhooks", description: "Calls from Stripe." },
+  dashboard: { name: "Dashboard", description: "Whether the store is in sync, in one answer." },
 };
 
 const DESCRIPTION = [
@@ -277,6 +279,7 @@ function namedSchemas(): Record<string, v.GenericSchema> {
     billing,
     common,
     connections,
+    dashboard,
     history,
     jobs,
     mapping,
