@@ -1,18 +1,19 @@
 import { EXECUTION_HISTORY_PAGE_SIZE, type ExecutionHistory } from "@stockbridge/shared";
 import { useQuery } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
 import { Eye } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useApi } from "../../lib/services-context.tsx";
 import { IconButton } from "../../ui/button.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
 import { ExecutionDetailsDialog } from "./execution-details-dialog.tsx";
 import { formatRunDate, scheduleDisplayName } from "./history-logic.ts";
-import { executionHistoryQuery } from "./queries.ts";
+import { executionHistoryEntryQuery, executionHistoryQuery } from "./queries.ts";
 import { StatusChip } from "./status-chip.tsx";
 
 /** Execution History (spec section 2): every sync run, newest first, ten per page. */
-export function ExecutionHistoryScreen() {
+export function ExecutionHistoryScreen({ runId }: { runId?: string | undefined } = {}) {
   const api = useApi();
   const [page, setPage] = useState(1);
   // The viewed entry outlives `open` so the dialog keeps its text while it fades out.
@@ -21,6 +22,12 @@ export function ExecutionHistoryScreen() {
     entry: null,
   });
   const history = useQuery(executionHistoryQuery(api, page));
+  // A link to one run (`?run=`) opens its details once it is read; closing drops it from the URL.
+  const navigate = useNavigate();
+  const linked = useQuery({ ...executionHistoryEntryQuery(api, runId ?? ""), enabled: Boolean(runId) });
+  useEffect(() => {
+    if (linked.data) setViewing({ open: true, entry: linked.data });
+  }, [linked.data]);
   // A running entry keeps refreshing in the list; the dialog shows its latest state.
   const viewed = history.data?.histories.find((entry) => entry._id === viewing.entry?._id) ?? viewing.entry;
 
@@ -74,7 +81,10 @@ export function ExecutionHistoryScreen() {
       <ExecutionDetailsDialog
         open={viewing.open}
         entry={viewed}
-        onClose={() => setViewing((current) => ({ ...current, open: false }))}
+        onClose={() => {
+          setViewing((current) => ({ ...current, open: false }));
+          if (runId) void navigate({ to: "/execution-history", search: {}, replace: true });
+        }}
       />
     </>
   );

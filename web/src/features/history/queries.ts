@@ -6,6 +6,7 @@ import type { ApiClient } from "../../lib/api.ts";
 export const historyKeys = {
   all: ["execution-history"] as const,
   list: (page: number) => [...historyKeys.all, "list", { page, limit: EXECUTION_HISTORY_PAGE_SIZE }] as const,
+  entry: (id: string) => [...historyKeys.all, "entry", id] as const,
 };
 
 /** How often the list refreshes while a run is still going. */
@@ -22,5 +23,14 @@ export function executionHistoryQuery(api: ApiClient, page: number) {
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
       query.state.data?.histories.some((entry) => entry.status === "running") ? RUNNING_REFRESH_MS : false,
+  });
+}
+
+/** GET /execution-history/:id: one run, for a link straight to its details (the dashboard's last run). */
+export function executionHistoryEntryQuery(api: ApiClient, id: string) {
+  return queryOptions({
+    queryKey: historyKeys.entry(id),
+    queryFn: () => api.call("executionHistoryEntry", { params: { id } }),
+    refetchInterval: (query) => (query.state.data?.status === "running" ? RUNNING_REFRESH_MS : false),
   });
 }
