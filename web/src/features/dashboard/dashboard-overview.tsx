@@ -56,7 +56,8 @@ export function DashboardOverview() {
         <CardLink to="/products/shopify">Products</CardLink>
       </Card>
       <MappingsCard mappings={data.mappings} limits={data.limits} />
-      <Card title="Last 30 days" region className="sm:col-span-2 xl:col-span-3">
+      {/* min-w-0: the chart follows its card's width, not the other way round, when the window narrows. */}
+      <Card title="Last 30 days" region className="min-w-0 sm:col-span-2 xl:col-span-3">
         <Suspense fallback={<div className="h-56 animate-pulse rounded-md bg-gray-100" aria-hidden="true" />}>
           <RunsChart days={data.days} />
         </Suspense>
