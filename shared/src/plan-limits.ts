@@ -105,11 +105,12 @@ export function mappingLimitMessage(
   mapped: number,
   plans: readonly Plan[],
 ): string | null {
-  if (planAllowsMappings(current.limits, mapped) || current.limits.maxMappings === null) return null;
+  const max = current.limits.maxMappings;
+  if (max === null || mapped < max) return null;
   const upgrade = upgradeFor(plans, current, (limits) => planAllowsMappings(limits, mapped));
   return planMappingLimit({
     plan: current.planName,
-    max: current.limits.maxMappings,
+    max,
     mapped,
     upgrade: upgrade ? { plan: upgrade.name, max: upgrade.limits.maxMappings } : undefined,
   });

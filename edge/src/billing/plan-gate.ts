@@ -65,10 +65,7 @@ export function createPlanGate(deps: { repo: BillingRepo; plans: () => Promise<P
       if (refusal) throw new ForbiddenError(refusal, PLAN_LIMIT_CODE);
     },
 
-    /**
-     * The most mappings the user may have now; null for no limit. A stored limit is checked against
-     * the catalogue first only by `mappingRefusal`, after an insert the stored limit refused.
-     */
+    /** The most mappings the user may have, by the stored limits; null for no limit. */
     async maxMappings(userId: string): Promise<number | null> {
       return (await current(userId))?.limits.maxMappings ?? null;
     },

@@ -61,9 +61,10 @@ export function createSubscriptionStore(deps: {
         sourceEventCreated: options.sourceEventCreated ?? 0,
       };
       await repo.saveSubscription(userId, write, deps.now().toISOString());
-      // The answer shows what is stored: a plan's limits kept from before when the catalogue failed.
+      // The answer carries the limits enforced: those kept for the same plan when the catalogue failed.
       const stored = write.planLimits === null ? await repo.findSubscription(userId) : null;
-      return toSubscription(stored && stored.planId === write.planId ? stored : write);
+      const kept = stored?.planId === write.planId ? stored.planLimits : null;
+      return toSubscription({ ...write, planLimits: write.planLimits ?? kept });
     },
 
     read: (userId: string) => repo.findSubscription(userId),

@@ -1,6 +1,11 @@
 import type { Row } from "@libsql/client";
-import type { AcumaticaConnection, ShopifyConnection, Subscription, User } from "@stockbridge/shared";
-import { NO_PLAN_LIMITS } from "@stockbridge/shared";
+import {
+  type AcumaticaConnection,
+  NO_PLAN_LIMITS,
+  type ShopifyConnection,
+  type Subscription,
+  type User,
+} from "@stockbridge/shared";
 import { planLimitsOf } from "../billing/repo.ts";
 import { acumaticaColumns, shopifyColumns } from "../connections/repo.ts";
 import type { Db } from "../db/client.ts";

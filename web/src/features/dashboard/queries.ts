@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "../../lib/api.ts";
 
-/** Keys nest from general to specific; a sync run or a schedule change makes the dashboard stale on its own. */
+/** Keys nest from general to specific. */
 export const dashboardKeys = {
   all: ["dashboard"] as const,
   zone: (timezone: string) => [...dashboardKeys.all, { timezone }] as const,
@@ -15,6 +15,8 @@ export function dashboardQuery(api: ApiClient, timezone: string) {
   return queryOptions({
     queryKey: dashboardKeys.zone(timezone),
     queryFn: () => api.call("dashboard", { query: { timezone } }),
+    // Read again on every visit: runs and schedule changes elsewhere do not invalidate it.
+    staleTime: 0,
     refetchInterval: REFRESH_MS,
     meta: { silent: true },
   });
