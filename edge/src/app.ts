@@ -15,6 +15,7 @@ import { createAuthRepo } from "./auth/repo.ts";
 import { authHandlers } from "./auth/routes.ts";
 import { createAuthService } from "./auth/service.ts";
 import { createTokenService } from "./auth/tokens.ts";
+import { createPlanGate } from "./billing/plan-gate.ts";
 import { createBillingRepo } from "./billing/repo.ts";
 import { billingHandlers, registerStripeWebhook } from "./billing/routes.ts";
 import { createBillingService } from "./billing/service.ts";
@@ -30,6 +31,9 @@ import { createConnectionsService } from "./connections/service.ts";
 import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
+import { createDashboardRepo } from "./dashboard/repo.ts";
+import { dashboardHandlers } from "./dashboard/routes.ts";
+import { createDashboardService } from "./dashboard/service.ts";
 import type { Db } from "./db/client.ts";
 import { createDriftRepo } from "./drift/repo.ts";
 import { driftHandlers } from "./drift/routes.ts";
@@ -158,12 +162,15 @@ export function createApp(deps: AppDeps) {
         webhookSecret: config.stripeWebhookSecret,
       })
     : null;
+  const billingRepo = createBillingRepo(db);
   const billing = createBillingService({
-    repo: createBillingRepo(db),
+    repo: billingRepo,
     gateway: stripeGateway,
     appOrigin: config.appOrigin,
     now,
   });
+  // What each subscriber's plan allows (schedule frequency, mapped products), from Stripe's catalogue.
+  const planGate = createPlanGate({ repo: billingRepo, plans: billing.plans });
 
   // Outside systems: every request passes the address guard; secrets are sealed at rest.
   const outbound = createOutboundGuard(
@@ -231,7 +238,7 @@ export function createApp(deps: AppDeps) {
   const settingsRepo = createSettingsRepo(db);
   const schedulesRepo = createSchedulesRepo(db);
   const mappingRepo = createMappingRepo(db);
-  const mappings = createMappingService({ repo: mappingRepo, now, newId });
+  const mappings = createMappingService({ repo: mappingRepo, plans: planGate, now, newId });
 
   // Alerts: every finished run reports its outcome; email and webhooks go out from the tick.
   const alertsRepo = createAlertsRepo(db);
@@ -349,7 +356,8 @@ export function createApp(deps: AppDeps) {
       ...settingsHandlers(createSettingsService({ repo: settingsRepo, now })),
       ...mappingHandlers({
         mappings,
-        startAutoMap: (userId) => startAutoMapJob({ jobs, repo: mappingRepo, now, newId }, userId),
+        startAutoMap: (userId) =>
+          startAutoMapJob({ jobs, repo: mappingRepo, plans: planGate, now, newId }, userId),
       }),
       ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
       ...historyHandlers(
@@ -365,7 +373,7 @@ export function createApp(deps: AppDeps) {
         }),
         review,
       ),
-      ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, now, newId })),
+      ...scheduleHandlers(createScheduleService({ repo: schedulesRepo, plans: planGate, now, newId })),
       ...tokenHandlers(personalTokens),
       ...driftHandlers(
         createDriftService({
@@ -380,6 +388,16 @@ export function createApp(deps: AppDeps) {
           secrets: secretBox,
           guard: outbound,
           emailEnabled: config.smtpUrl !== undefined,
+          now,
+        }),
+      ),
+      ...dashboardHandlers(
+        createDashboardService({
+          repo: createDashboardRepo(db),
+          history: historyRepo,
+          schedules: schedulesRepo,
+          mappings: mappingRepo,
+          plans: planGate,
           now,
         }),
       ),
@@ -415,6 +433,7 @@ export function createApp(deps: AppDeps) {
     history: historyRepo,
     runSync: syncEngine.runSync,
     hasAccess: billing.hasAccess,
+    planRefusal: (userId, schedule) => planGate.storedScheduleRefusal(userId, schedule.schedule),
     recoverStaleJobs: jobs.recoverStale,
     onDue: alerts.scheduleMissed,
     now,

@@ -13,7 +13,7 @@ describe("GET /subscriptions/plans", () => {
       ["Scale", 199, "month", SCALE],
     ]);
     expect(plans[0]?.id).toBe(STARTER);
-    expect(plans[1]?.features).toContain("Hourly sync schedules");
+    expect(plans[1]?.features).toContain("Sync schedules every 15 minutes");
   });
 
   it("reads the plans from Stripe at most once a minute", async () => {
@@ -52,6 +52,7 @@ describe("GET /subscriptions/plans", () => {
       interval: "year",
       features: ["SSO", "Audit log"],
       stripePriceId: price.id,
+      limits: { minScheduleMinutes: null, maxMappings: null },
     });
   });
 

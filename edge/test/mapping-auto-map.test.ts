@@ -46,6 +46,8 @@ describe("autoMap", () => {
       created: expected,
       alreadyMapped: 0,
       duplicateSkus: { shopify: ["DUP-SHOP-1"], acumatica: ["DUP-ERP-1", "Dup-Erp-1"] },
+      overPlanLimit: 0,
+      planLimit: null,
     });
     const history = await target.api.call("mappingHistory", { query: { limit: "100" } });
     expect(history.total).toBe(expected);
@@ -80,6 +82,8 @@ describe("autoMap", () => {
       created: 1,
       alreadyMapped: 0,
       duplicateSkus: { shopify: [], acumatica: [] },
+      overPlanLimit: 0,
+      planLimit: null,
     });
   });
 });

@@ -29,7 +29,7 @@ describe("GET /v1/prices", () => {
     const product = growth.product as Stripe.Product;
     expect(product).toMatchObject({ id: "prod_growth", object: "product", name: "Growth", active: true });
     const features = JSON.parse(product.metadata.features!) as string[];
-    expect(features).toContain("Hourly sync schedules");
+    expect(features).toContain("Sync schedules every 15 minutes");
     expect(product.marketing_features.map((feature) => feature.name)).toEqual(features);
   });
 

@@ -26,6 +26,7 @@ import {
   ShopifyConnectionInputSchema,
   ShopifyConnectionSchema,
 } from "./schemas/connections.ts";
+import { DashboardQuerySchema, DashboardSchema } from "./schemas/dashboard.ts";
 import { DriftSummarySchema } from "./schemas/drift.ts";
 import {
   ExecutionHistoryListSchema,
@@ -106,6 +107,8 @@ export type Failure =
   | "rate-limited"
   /** 402: Stripe declined the card. */
   | "payment"
+  /** 403: the plan does not include this (a schedule too frequent, a mapping past its number). */
+  | "plan"
   /** 502: the outside system failed; the message says which and why. */
   | "shopify"
   | "acumatica"
@@ -444,7 +447,7 @@ export const contract = {
     path: "/mapping/exact-sku",
     summary: "Map identical SKUs",
     description:
-      "Starts a job that maps every unmapped Shopify variant to the Acumatica item with the identical SKU; SKUs that appear twice on either side are skipped and listed. Its result is an `AutoMapResult`. Answers the job at once; 409 names the run already going in `jobId`.",
+      "Starts a job that maps every unmapped Shopify variant to the Acumatica item with the identical SKU; SKUs that appear twice on either side are skipped and listed, and pairs past the plan's number of mapped products are counted in `overPlanLimit`. Its result is an `AutoMapResult`. Answers the job at once; 409 names the run already going in `jobId`.",
     access: "subscriber",
     output: JobStartedSchema,
     defaultError: MESSAGES.mapping.autoMapFailed,
@@ -455,12 +458,12 @@ export const contract = {
     path: "/mapping/manual",
     summary: "Map a variant to an item",
     description:
-      "Maps the Shopify variant `shopifyVariantId` to the Acumatica item `acumaticaProductId`. Each belongs to at most one mapping: 409 names the mapping in the way; 404 when either is not in the cached catalogs.",
+      "Maps the Shopify variant `shopifyVariantId` to the Acumatica item `acumaticaProductId`. Each belongs to at most one mapping: 409 names the mapping in the way; 404 when either is not in the cached catalogs; 403 when the plan's number of mapped products is reached.",
     access: "subscriber",
     body: MappingInputSchema,
     output: MappingSchema,
     defaultError: MESSAGES.mapping.manualMapFailed,
-    failures: ["missing", "conflict"],
+    failures: ["missing", "conflict", "plan"],
   }),
   unmapped: endpoint({
     method: "GET",
@@ -559,11 +562,12 @@ export const contract = {
     path: "/mapping-schedule",
     summary: "Create a schedule",
     description:
-      "A schedule syncs its mappings at its times (hourly, daily, weekly or monthly), read as wall-clock times in its IANA `timezone`.",
+      "A schedule syncs its mappings at its times (hourly, daily, weekly or monthly), read as wall-clock times in its IANA `timezone`. An active schedule more frequent than the plan includes answers 403 naming the plan.",
     access: "subscriber",
     body: ScheduleInputSchema,
     output: ScheduleSchema,
     defaultError: MESSAGES.schedules.createFailed,
+    failures: ["plan"],
   }),
   listSchedules: endpoint({
     method: "GET",
@@ -579,23 +583,27 @@ export const contract = {
     method: "PUT",
     path: "/mapping-schedule/:id/status",
     summary: "Turn a schedule on or off",
-    description: "Sets `status`; an active schedule gets its next run time, an inactive one none.",
+    description:
+      "Sets `status`; an active schedule gets its next run time, an inactive one none. Turning on a schedule more frequent than the plan includes answers 403 naming the plan.",
     access: "subscriber",
     params: IdParamsSchema,
     body: ScheduleStatusInputSchema,
     output: ScheduleSchema,
     defaultError: MESSAGES.schedules.statusFailed,
+    failures: ["plan"],
   }),
   updateSchedule: endpoint({
     method: "PUT",
     path: "/mapping-schedule/:id",
     summary: "Change a schedule",
-    description: "Replaces the schedule's settings; its next run is computed again.",
+    description:
+      "Replaces the schedule's settings; its next run is computed again. An active schedule more frequent than the plan includes answers 403 naming the plan.",
     access: "subscriber",
     params: IdParamsSchema,
     body: ScheduleInputSchema,
     output: ScheduleSchema,
     defaultError: MESSAGES.schedules.updateFailed,
+    failures: ["plan"],
   }),
   deleteSchedule: endpoint({
     method: "DELETE",
@@ -747,6 +755,18 @@ export const contract = {
     output: ExecutionHistorySchema,
     defaultError: MESSAGES.history.discardFailed,
     failures: ["conflict"],
+  }),
+
+  dashboard: endpoint({
+    method: "GET",
+    path: "/dashboard",
+    summary: "Read the dashboard",
+    description:
+      "Whether the store is in sync, in one call: the last run, the next scheduled run, runs with failures in the last 24 hours and 7 days, catalog and mapping counts, the plan's limits, and each of the last 30 days' runs with the items they synced, failed and skipped (calendar days in `timezone`, an IANA zone, UTC by default).",
+    access: "subscriber",
+    query: DashboardQuerySchema,
+    output: DashboardSchema,
+    defaultError: MESSAGES.dashboard.fetchFailed,
   }),
 
   job: endpoint({

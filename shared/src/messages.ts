@@ -85,6 +85,7 @@ export const MESSAGES = {
       "Cannot retry: this run was recorded before sync options were kept; start a sync from Product Mapping instead",
     stillRunning: "Cannot retry: this run is still running",
   },
+  dashboard: { fetchFailed: "Failed to fetch the dashboard" },
   connections: {
     acumaticaUpdateFailed: "Failed to update Acumatica connection",
     shopifyUpdateFailed: "Failed to update Shopify connection",
@@ -243,4 +244,49 @@ export function heldForReview(reasons: readonly string[]): string {
 export function wouldBeHeld(reasons: readonly string[]): string {
   const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : "";
   return `A real run would be held for review: ${reasons[0] ?? "a safety limit was reached"}${more}`;
+}
+
+/** "Your Starter plan" (or "Your plan" when Stripe gave no plan name). */
+function yourPlan(plan: string | null): string {
+  return plan ? `Your ${plan} plan` : "Your plan";
+}
+
+/**
+ * The 403 of a schedule more frequent than the plan allows, e.g. 'Your Starter plan includes daily
+ * schedules; upgrade to Growth for schedules every 15 minutes.' (`allows` from scheduleFrequencyText).
+ */
+export function planScheduleLimit(input: {
+  plan: string | null;
+  allows: string;
+  upgrade?: { plan: string; allows: string } | undefined;
+}): string {
+  const base = `${yourPlan(input.plan)} includes ${input.allows}`;
+  return input.upgrade
+    ? `${base}; upgrade to ${input.upgrade.plan} for ${input.upgrade.allows}.`
+    : `${base}.`;
+}
+
+/**
+ * The 403 of a mapping past the plan's number, e.g. 'Your Starter plan includes up to 500 mapped
+ * products (you have 500); upgrade to Growth for up to 5,000 mapped products.'
+ */
+export function planMappingLimit(input: {
+  plan: string | null;
+  max: number;
+  mapped: number;
+  upgrade?: { plan: string; max: number | null } | undefined;
+}): string {
+  const count = (value: number) => value.toLocaleString("en-US");
+  const base = `${yourPlan(input.plan)} includes up to ${count(input.max)} mapped products (you have ${count(input.mapped)})`;
+  if (!input.upgrade) return `${base}.`;
+  const more =
+    input.upgrade.max === null
+      ? "unlimited mapped products"
+      : `up to ${count(input.upgrade.max)} mapped products`;
+  return `${base}; upgrade to ${input.upgrade.plan} for ${more}.`;
+}
+
+/** Why an active schedule does not run (Mapping Schedules' Next Run): the plan's 403 text after it. */
+export function schedulePausedByPlan(limitMessage: string): string {
+  return `Not running: ${limitMessage}`;
 }

@@ -86,6 +86,11 @@ const ANSWERS: Record<AnswerKey, Answer> = {
     text: MESSAGES.access.subscriptionRequired,
     message: MESSAGES.access.subscriptionRequired,
   },
+  plan: {
+    status: 403,
+    code: "PLAN_LIMIT",
+    text: "The subscription's plan does not include this: the message names the plan, what it includes and the plan that does.",
+  },
   "session-only": {
     status: 403,
     code: "PERSONAL_TOKEN_FORBIDDEN",
@@ -191,8 +196,11 @@ function response(answers: Answer[]): OpenApiResponse {
       ? only.text
       : answers.map((answer) => `- ${answer.text} (\`${answer.code}\`)`).join("\n");
   const waits = answers.filter((answer) => answer.retryAfter);
+  // The example is the one answer whose message never varies (a plan's 403 beside the
+  // subscription's: the subscription's, word for word).
+  const fixed = answers.filter((answer) => answer.message);
   const example =
-    only && answers.length === 1 && only.message ? { message: only.message, code: only.code } : null;
+    fixed.length === 1 && fixed[0]?.message ? { message: fixed[0].message, code: fixed[0].code } : null;
   return {
     description,
     ...(waits.length > 0

@@ -15,6 +15,7 @@ import * as billing from "./schemas/billing.ts";
 import { STRIPE_WEBHOOK_EVENTS } from "./schemas/billing.ts";
 import * as common from "./schemas/common.ts";
 import * as connections from "./schemas/connections.ts";
+import * as dashboard from "./schemas/dashboard.ts";
 import * as drift from "./schemas/drift.ts";
 import * as history from "./schemas/history.ts";
 import * as jobs from "./schemas/jobs.ts";
@@ -89,6 +90,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   webhooks: { name: "Webhooks", description: "Calls from Stripe." },
   drift: { name: "Drift", description: "What differs between Shopify and the ERP, and fixing it." },
   "drift.csv": { name: "Drift", description: "What differs between Shopify and the ERP, and fixing it." },
+  dashboard: { name: "Dashboard", description: "Whether the store is in sync, in one answer." },
 };
 
 const DESCRIPTION = [
@@ -296,6 +298,7 @@ function namedSchemas(): Record<string, v.GenericSchema> {
     common,
     connections,
     drift,
+    dashboard,
     history,
     jobs,
     mapping,

@@ -1,4 +1,4 @@
-import type { User } from "@stockbridge/shared";
+import { NO_PLAN_LIMITS, type User } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { checklistProgress, computeChecklist } from "../src/features/dashboard/checklist.ts";
 import { makeUser } from "./support/users.ts";
@@ -52,6 +52,7 @@ describe("computeChecklist", () => {
       status: "trialing",
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
+      limits: NO_PLAN_LIMITS,
     };
     const user = makeUser({ subscription, ...connected() });
     const items = computeChecklist(user, { shopifyProducts: 12, acumaticaProducts: 30, mappings: 4 });

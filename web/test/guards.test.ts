@@ -1,4 +1,4 @@
-import { MESSAGES, type User } from "@stockbridge/shared";
+import { MESSAGES, NO_PLAN_LIMITS, type User } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import {
   decideAccess,
@@ -17,6 +17,7 @@ function session(status: string | null): GuardSession {
           status,
           currentPeriodEnd: null,
           cancelAtPeriodEnd: false,
+          limits: NO_PLAN_LIMITS,
         };
   return { isAuthenticated: true, user: { subscription } };
 }

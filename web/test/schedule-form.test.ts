@@ -18,6 +18,7 @@ const CHECK: Schedule = {
   lastRun: null,
   nextRun: null,
   checkOnly: true,
+  pausedByPlan: null,
 };
 
 describe("the schedule form's Check only", () => {

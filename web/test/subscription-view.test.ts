@@ -20,6 +20,7 @@ const starter: Plan = {
   interval: "month",
   features: ["Daily sync schedules"],
   stripePriceId: "price_starter_monthly",
+  limits: { minScheduleMinutes: 1440, maxMappings: 500 },
 };
 const growth: Plan = {
   ...starter,
@@ -36,6 +37,7 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
     status: "active",
     currentPeriodEnd: "2025-07-01T12:00:00.000Z",
     cancelAtPeriodEnd: false,
+    limits: starter.limits,
     ...overrides,
   };
 }

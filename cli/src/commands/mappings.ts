@@ -105,6 +105,8 @@ function autoMapReport(result: Record<string, unknown> | null): AutoMapResult | 
     created: result.created,
     alreadyMapped: result.alreadyMapped,
     duplicateSkus: { shopify: list(sides.shopify), acumatica: list(sides.acumatica) },
+    overPlanLimit: typeof result.overPlanLimit === "number" ? result.overPlanLimit : 0,
+    planLimit: typeof result.planLimit === "string" ? result.planLimit : null,
   };
 }
 
@@ -113,6 +115,10 @@ function printAutoMapReport(context: CommandContext, report: AutoMapResult): voi
   context.out(`Mappings created:       ${report.created}`);
   context.out(`Already mapped:         ${report.alreadyMapped}`);
   context.out(`Duplicate SKUs skipped: ${shopify.length + acumatica.length}`);
+  if (report.overPlanLimit > 0)
+    context.out(
+      `Not mapped (plan):      ${report.overPlanLimit}${report.planLimit ? `  ${report.planLimit}` : ""}`,
+    );
   if (shopify.length + acumatica.length === 0) return;
   context.out(
     "A SKU that appears more than once in a system is never matched automatically; map these by hand.",

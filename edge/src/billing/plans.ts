@@ -1,4 +1,4 @@
-import { fromCents, type Plan } from "@stockbridge/shared";
+import { fromCents, type Plan, type PlanLimits } from "@stockbridge/shared";
 import type { PriceView, StripeGateway } from "./stripe-gateway.ts";
 
 export const PLANS_TTL_MS = 60_000;
@@ -15,15 +15,26 @@ export interface PlanCatalog {
  */
 export function createPlanCatalog(
   gateway: StripeGateway,
-  now: () => Date,
-  ttlMs = PLANS_TTL_MS,
+  options: {
+    now: () => Date;
+    ttlMs?: number | undefined;
+    /** Told of each fresh read (subscribers' stored limits follow the catalogue); its failure is ignored. */
+    onRead?: (plans: Plan[]) => Promise<void>;
+  },
 ): PlanCatalog {
+  const { now, ttlMs = PLANS_TTL_MS } = options;
   let cached: { at: number; plans: Promise<Plan[]> } | undefined;
 
   async function list(): Promise<Plan[]> {
     const at = now().getTime();
     if (!cached || at - cached.at >= ttlMs || at < cached.at) {
-      const plans = gateway.listRecurringPrices().then(toPlans);
+      const plans = gateway
+        .listRecurringPrices()
+        .then(toPlans)
+        .then(async (read) => {
+          await options.onRead?.(read).catch(() => {});
+          return read;
+        });
       cached = { at, plans };
       // A failed read is not cached: the next request asks Stripe again.
       plans.catch(() => {
@@ -64,6 +75,36 @@ function toPlan(price: PriceView): Plan {
       price.intervalCount > 1 ? `${price.intervalCount} ${price.interval}s` : (price.interval ?? "month"),
     features: featuresOf(price),
     stripePriceId: price.id,
+    limits: limitsOf(price),
+  };
+}
+
+/** The metadata keys a plan's limits are read from, on the price (first) or its product. */
+export const LIMIT_KEYS = {
+  minScheduleMinutes: "min_schedule_minutes",
+  maxMappings: "max_mappings",
+} as const;
+
+/**
+ * A plan's limits from Stripe metadata: a positive whole number under each key, the price's own
+ * value before its product's. A key that is missing, blank, "unlimited" or not a positive whole
+ * number sets no limit: an account whose products carry no limits keeps every subscriber's
+ * features, and a typo never stops a paying store's syncs (the log of a bad value is Stripe's
+ * dashboard; the plan cards show the features people bought).
+ */
+export function limitsOf(price: Pick<PriceView, "priceMetadata" | "productMetadata">): PlanLimits {
+  const read = (key: string): number | null => {
+    const text =
+      [price.priceMetadata[key], price.productMetadata[key]]
+        .map((value) => value?.trim() ?? "")
+        .find((value) => value !== "") ?? "";
+    if (!/^\d+$/.test(text)) return null;
+    const value = Number(text);
+    return Number.isSafeInteger(value) && value > 0 ? value : null;
+  };
+  return {
+    minScheduleMinutes: read(LIMIT_KEYS.minScheduleMinutes),
+    maxMappings: read(LIMIT_KEYS.maxMappings),
   };
 }
 

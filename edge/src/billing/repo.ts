@@ -1,4 +1,5 @@
 import type { Row } from "@libsql/client";
+import type { PlanLimits } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
 
 /** A subscription as stored: one row per user, the one that decides access. */
@@ -7,6 +8,8 @@ export interface StoredSubscription {
   customerId: string;
   planId: string;
   planName: string | null;
+  /** The plan's limits as Stripe's catalogue last gave them; null while not known. */
+  planLimits: PlanLimits | null;
   status: string;
   /** ISO-8601 UTC. */
   currentPeriodEnd: string | null;
@@ -115,8 +118,8 @@ export function createBillingRepo(db: Db) {
 
     async findSubscription(userId: string): Promise<StoredSubscription | null> {
       const result = await db.execute({
-        sql: `SELECT subscription_id, customer_id, plan_id, plan_name, status, current_period_end, cancel_at_period_end,
-                     source_event_created, updated_at
+        sql: `SELECT subscription_id, customer_id, plan_id, plan_name, plan_limits_json, status, current_period_end,
+                     cancel_at_period_end, source_event_created, updated_at
               FROM subscriptions WHERE user_id = ?`,
         args: [userId],
       });
@@ -129,13 +132,15 @@ export function createBillingRepo(db: Db) {
      */
     async saveSubscription(userId: string, write: SubscriptionWrite, now: string): Promise<void> {
       await db.execute({
-        sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, plan_name, status, current_period_end,
-                                         cancel_at_period_end, source_event_created, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, plan_name, plan_limits_json, status,
+                                         current_period_end, cancel_at_period_end, source_event_created, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT(user_id) DO UPDATE SET
                 subscription_id = excluded.subscription_id,
                 customer_id = excluded.customer_id,
                 plan_name = COALESCE(excluded.plan_name, CASE WHEN subscriptions.plan_id = excluded.plan_id THEN subscriptions.plan_name END),
+                plan_limits_json = COALESCE(excluded.plan_limits_json,
+                  CASE WHEN subscriptions.plan_id = excluded.plan_id THEN subscriptions.plan_limits_json END),
                 plan_id = excluded.plan_id,
                 status = excluded.status,
                 current_period_end = excluded.current_period_end,
@@ -152,12 +157,25 @@ export function createBillingRepo(db: Db) {
           write.customerId,
           write.planId,
           write.planName,
+          write.planLimits === null ? null : JSON.stringify(write.planLimits),
           write.status,
           write.currentPeriodEnd,
           write.cancelAtPeriodEnd ? 1 : 0,
           write.sourceEventCreated,
           now,
         ],
+      });
+    },
+
+    /**
+     * Every subscription on `planId` takes the plan's limits as the catalogue now has them (a
+     * product's metadata edited in Stripe reaches its subscribers at the next catalogue read).
+     */
+    async refreshPlanLimits(planId: string, limits: PlanLimits): Promise<void> {
+      const json = JSON.stringify(limits);
+      await db.execute({
+        sql: "UPDATE subscriptions SET plan_limits_json = ? WHERE plan_id = ? AND plan_limits_json IS NOT ?",
+        args: [json, planId, json],
       });
     },
 
@@ -212,10 +230,28 @@ function toStored(row: Row): StoredSubscription {
     customerId: String(row.customer_id),
     planId: String(row.plan_id),
     planName: row.plan_name === null || row.plan_name === undefined ? null : String(row.plan_name),
+    planLimits: planLimitsOf(row.plan_limits_json),
     status: String(row.status),
     currentPeriodEnd: row.current_period_end === null ? null : String(row.current_period_end),
     cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
     sourceEventCreated: Number(row.source_event_created),
     updatedAt: String(row.updated_at),
   };
+}
+
+/** The stored limits column: null when not known (or not readable, which refuses nothing). */
+export function planLimitsOf(value: unknown): PlanLimits | null {
+  if (typeof value !== "string") return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== "object" || parsed === null) return null;
+    const limit = (entry: unknown): number | null =>
+      typeof entry === "number" && Number.isSafeInteger(entry) && entry > 0 ? entry : null;
+    return {
+      minScheduleMinutes: limit("minScheduleMinutes" in parsed ? parsed.minScheduleMinutes : null),
+      maxMappings: limit("maxMappings" in parsed ? parsed.maxMappings : null),
+    };
+  } catch {
+    return null;
+  }
 }

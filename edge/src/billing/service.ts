@@ -29,7 +29,15 @@ export interface BillingServiceDeps {
 
 export function createBillingService(deps: BillingServiceDeps) {
   const { repo } = deps;
-  const catalog = deps.gateway ? createPlanCatalog(deps.gateway, deps.now, deps.plansTtlMs) : null;
+  const catalog = deps.gateway
+    ? createPlanCatalog(deps.gateway, {
+        now: deps.now,
+        ttlMs: deps.plansTtlMs,
+        onRead: async (plans) => {
+          for (const plan of plans) await repo.refreshPlanLimits(plan.stripePriceId, plan.limits);
+        },
+      })
+    : null;
   const subscriptions = createSubscriptionStore({ repo, gateway: deps.gateway, catalog, now: deps.now });
   const webhooks = createWebhookProcessor({ repo, gateway: deps.gateway, subscriptions, now: deps.now });
   const lock = createBillingLock({ repo, now: deps.now });

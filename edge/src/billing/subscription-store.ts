@@ -1,4 +1,4 @@
-import { grantsAccess, type Subscription } from "@stockbridge/shared";
+import { grantsAccess, NO_PLAN_LIMITS, type Plan, type Subscription } from "@stockbridge/shared";
 import type { PlanCatalog } from "./plans.ts";
 import type { BillingRepo, StoredSubscription } from "./repo.ts";
 import type { StripeGateway, SubscriptionView } from "./stripe-gateway.ts";
@@ -26,13 +26,13 @@ export function createSubscriptionStore(deps: {
 }) {
   const { repo } = deps;
 
-  async function planName(view: SubscriptionView): Promise<string | null> {
-    if (view.productName) return view.productName;
+  async function planOf(view: SubscriptionView): Promise<Plan | null> {
     if (!view.priceId || !deps.catalog) return null;
     try {
-      return (await deps.catalog.find(view.priceId))?.name ?? null;
+      return (await deps.catalog.find(view.priceId)) ?? null;
     } catch {
-      // The name is a nicety: a catalogue read failing must not lose the subscription state.
+      // A catalogue read failing must not lose the subscription state: the name and limits stored
+      // for the same plan are kept (saveSubscription), or stay unknown for a new one.
       return null;
     }
   }
@@ -47,11 +47,13 @@ export function createSubscriptionStore(deps: {
 
   const store = {
     async save(userId: string, view: SubscriptionView, options: SaveOptions = {}): Promise<Subscription> {
+      const plan = await planOf(view);
       const write = {
         subscriptionId: view.id,
         customerId: view.customerId,
         planId: view.priceId ?? "",
-        planName: await planName(view),
+        planName: view.productName ?? plan?.name ?? null,
+        planLimits: plan?.limits ?? null,
         status: view.status,
         currentPeriodEnd:
           view.currentPeriodEnd === null ? null : new Date(view.currentPeriodEnd * 1000).toISOString(),
@@ -59,7 +61,10 @@ export function createSubscriptionStore(deps: {
         sourceEventCreated: options.sourceEventCreated ?? 0,
       };
       await repo.saveSubscription(userId, write, deps.now().toISOString());
-      return toSubscription(write);
+      // The answer carries the limits enforced: those kept for the same plan when the catalogue failed.
+      const stored = write.planLimits === null ? await repo.findSubscription(userId) : null;
+      const kept = stored?.planId === write.planId ? stored.planLimits : null;
+      return toSubscription({ ...write, planLimits: write.planLimits ?? kept });
     },
 
     read: (userId: string) => repo.findSubscription(userId),
@@ -106,6 +111,7 @@ export function toSubscription(
     status: stored.status,
     currentPeriodEnd: stored.currentPeriodEnd,
     cancelAtPeriodEnd: stored.cancelAtPeriodEnd,
+    limits: stored.planLimits ?? NO_PLAN_LIMITS,
   };
 }
 

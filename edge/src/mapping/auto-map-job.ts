@@ -1,5 +1,6 @@
 import type { Job } from "@stockbridge/shared";
 import { MESSAGES } from "@stockbridge/shared";
+import type { PlanGate } from "../billing/plan-gate.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import { autoMapBySku } from "./auto-map.ts";
 import type { MappingRepo } from "./repo.ts";
@@ -7,6 +8,7 @@ import type { MappingRepo } from "./repo.ts";
 export interface AutoMapJobDeps {
   jobs: JobRunner;
   repo: MappingRepo;
+  plans: PlanGate;
   now: () => Date;
   newId: () => string;
 }

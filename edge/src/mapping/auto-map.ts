@@ -1,10 +1,13 @@
 import type { AutoMapResult } from "@stockbridge/shared";
+import type { PlanGate } from "../billing/plan-gate.ts";
 import type { AutoMapCandidate, MappingRepo, NewMapping } from "./repo.ts";
 
 const INSERT_CHUNK = 500;
 
 export interface AutoMapDeps {
   repo: MappingRepo;
+  /** What the plan allows: pairs past its number of mapped products are counted, not mapped. */
+  plans: PlanGate;
   now: () => Date;
   newId: () => string;
 }
@@ -12,7 +15,8 @@ export interface AutoMapDeps {
 /**
  * Maps every variant to the ERP item with the identical SKU (the catalogs' `sku_key`: trimmed,
  * case-insensitive). A SKU that repeats on either side is never guessed: it is skipped and listed.
- * Pairs where either side is already mapped are left alone and counted.
+ * Pairs where either side is already mapped are left alone and counted, and so are pairs past the
+ * plan's number of mapped products.
  */
 export async function autoMapBySku(
   deps: AutoMapDeps,
@@ -49,15 +53,23 @@ export async function autoMapBySku(
   }
 
   let created = 0;
+  let overPlanLimit = 0;
+  const max = await deps.plans.maxMappings(userId);
   await onProgress(0, planned.length);
   for (let start = 0; start < planned.length; start += INSERT_CHUNK) {
     const chunk = planned.slice(start, start + INSERT_CHUNK);
-    created += await deps.repo.insertMany(chunk);
+    const inserted = await deps.repo.insertMany(userId, chunk, max);
+    created += inserted.created;
+    overPlanLimit += inserted.overLimit;
     await onProgress(Math.min(start + INSERT_CHUNK, planned.length), planned.length);
   }
   // A pair that someone mapped by hand while this ran was skipped by the insert: it is mapped now.
-  alreadyMapped += planned.length - created;
-  return { created, alreadyMapped, duplicateSkus };
+  alreadyMapped += planned.length - overPlanLimit - created;
+  const planLimit =
+    overPlanLimit > 0
+      ? (await deps.plans.mappingRefusal(userId, await deps.repo.count(userId))).message
+      : null;
+  return { created, alreadyMapped, duplicateSkus, overPlanLimit, planLimit };
 }
 
 function groupByKey(rows: AutoMapCandidate[]): Map<string, AutoMapCandidate[]> {

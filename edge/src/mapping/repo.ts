@@ -74,8 +74,9 @@ const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumati
     m.updated_at, m.last_synced_at, sp.id AS sp_id, sp.sku AS sp_sku, ap.id AS ap_id, ap.sku AS ap_sku
   ${VIEW_FROM}`;
 
-const INSERT = `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_COLUMNS = `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)`;
+const INSERT = `${INSERT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SELECT = `${INSERT_COLUMNS} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?`;
 
 const SEARCH_CLAUSE = `(m.shopify_sku LIKE ? ESCAPE '\\' OR m.acumatica_sku LIKE ? ESCAPE '\\'
   OR sp.sku LIKE ? ESCAPE '\\' OR ap.sku LIKE ? ESCAPE '\\')`;
@@ -126,19 +127,71 @@ export function createMappingRepo(db: Db) {
       );
     },
 
-    /** A pair already mapped fails with a unique violation (see isUniqueViolation). */
-    async insert(mapping: NewMapping): Promise<void> {
-      await db.execute({ sql: INSERT, args: insertArgs(mapping) });
+    /**
+     * Inserts the mapping unless the user already has `max` (null: no limit), in one statement, so
+     * racing inserts never pass the limit. False when the limit refused it. A pair already mapped
+     * fails with a unique violation (see isUniqueViolation).
+     */
+    async insert(mapping: NewMapping, max: number | null = null): Promise<boolean> {
+      const result = await db.execute(
+        max === null
+          ? { sql: INSERT, args: insertArgs(mapping) }
+          : {
+              sql: `${INSERT_SELECT} WHERE (SELECT count(*) FROM mappings WHERE user_id = ?) < ?`,
+              args: [...insertArgs(mapping), mapping.userId, max],
+            },
+      );
+      return result.rowsAffected > 0;
     },
 
-    /** Inserts many in one write transaction; a pair taken meanwhile is skipped, not an error. Answers how many were made. */
-    async insertMany(mappings: NewMapping[]): Promise<number> {
-      if (mappings.length === 0) return 0;
-      const results = await db.batch(
-        mappings.map((mapping) => ({ sql: `${INSERT} ON CONFLICT DO NOTHING`, args: insertArgs(mapping) })),
+    /**
+     * Inserts one user's mappings in one write transaction, at most as many as keep the user within
+     * `max` (null: no limit); a pair taken meanwhile is skipped, not an error. Answers how many were
+     * made and how many the limit left out.
+     */
+    async insertMany(
+      userId: string,
+      mappings: NewMapping[],
+      max: number | null = null,
+    ): Promise<{ created: number; overLimit: number }> {
+      if (mappings.length === 0) return { created: 0, overLimit: 0 };
+      const rows = JSON.stringify(
+        mappings.map((m) => [
+          m.id,
+          m.shopifyVariantId,
+          m.shopifySku,
+          m.acumaticaId,
+          m.acumaticaSku,
+          m.mappingType,
+          m.now,
+        ]),
+      );
+      const [before, inserted] = await db.batch(
+        [
+          { sql: "SELECT count(*) AS total FROM mappings WHERE user_id = ?", args: [userId] },
+          {
+            sql: `${INSERT_COLUMNS}
+                  SELECT r.value ->> 0, ?, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, r.value ->> 6
+                  FROM json_each(?) r WHERE true ORDER BY r.key
+                  LIMIT ${max === null ? "-1" : "max(0, ? - (SELECT count(*) FROM mappings WHERE user_id = ?))"}
+                  ON CONFLICT DO NOTHING`,
+            args: max === null ? [userId, rows] : [userId, rows, max, userId],
+          },
+        ],
         "write",
       );
-      return results.reduce((sum, result) => sum + result.rowsAffected, 0);
+      const existing = Number(before?.rows[0]?.total ?? 0);
+      const attempted =
+        max === null ? mappings.length : Math.min(mappings.length, Math.max(0, max - existing));
+      return { created: inserted?.rowsAffected ?? 0, overLimit: mappings.length - attempted };
+    },
+
+    async count(userId: string): Promise<number> {
+      const result = await db.execute({
+        sql: "SELECT count(*) AS total FROM mappings WHERE user_id = ?",
+        args: [userId],
+      });
+      return Number(result.rows[0]?.total ?? 0);
     },
 
     async update(mapping: Omit<NewMapping, "id"> & { id: string }): Promise<boolean> {

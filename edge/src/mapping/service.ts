@@ -7,6 +7,7 @@ import type {
   UnmappedQuery,
 } from "@stockbridge/shared";
 import { MAPPING_SELECTOR_PAGE_SIZE } from "@stockbridge/shared";
+import { type PlanGate, planLimitError } from "../billing/plan-gate.ts";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
 import {
   type CatalogItem,
@@ -20,6 +21,8 @@ import { createTurns } from "./turns.ts";
 
 export interface MappingServiceDeps {
   repo: MappingRepo;
+  /** What the plan allows: no new mapping past its number of mapped products. */
+  plans: PlanGate;
   now: () => Date;
   newId: () => string;
 }
@@ -122,20 +125,32 @@ export function createMappingService(deps: MappingServiceDeps) {
     async createManual(userId: string, input: MappingInput): Promise<Mapping> {
       const pair = await resolvePair(userId, input);
       await assertFree(userId, pair);
-      const id = deps.newId();
-      await guardRace(userId, pair, undefined, () =>
-        repo.insert({
-          id,
-          userId,
-          shopifyVariantId: pair.variant.variantId,
-          shopifySku: pair.variant.sku,
-          acumaticaId: pair.item.acumaticaId,
-          acumaticaSku: pair.item.sku,
-          mappingType: "manual",
-          now: deps.now().toISOString(),
-        }),
-      );
-      return requireMapping(userId, id);
+      const mapping = {
+        id: deps.newId(),
+        userId,
+        shopifyVariantId: pair.variant.variantId,
+        shopifySku: pair.variant.sku,
+        acumaticaId: pair.item.acumaticaId,
+        acumaticaSku: pair.item.sku,
+        mappingType: "manual" as const,
+        now: deps.now().toISOString(),
+      };
+      let max = await deps.plans.maxMappings(userId);
+      // The stored limit refused it: refuse in the plan's words, unless Stripe now allows more.
+      for (
+        let tried = 1;
+        !(await guardRace(userId, pair, undefined, () => repo.insert(mapping, max)));
+        tried += 1
+      ) {
+        const refusal = await deps.plans.mappingRefusal(userId, await repo.count(userId));
+        if (refusal.message) throw planLimitError(refusal.message);
+        if (tried > 1)
+          throw new ConflictError(
+            "Cannot save mapping: other mappings were saved at the same time. Try again.",
+          );
+        max = refusal.limit;
+      }
+      return requireMapping(userId, mapping.id);
     },
 
     async update(userId: string, id: string, input: MappingInput): Promise<Mapping> {

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { escapeLike } from "../mapping/repo.ts";
 
 /** A schedule as stored, with what a tick needs beyond the API shape. */
-export interface ScheduleRecord extends Schedule {
+export interface ScheduleRecord extends Omit<Schedule, "pausedByPlan"> {
   userId: string;
 }
 
@@ -116,6 +116,16 @@ export function createSchedulesRepo(db: Db) {
         schedules: (rows?.rows ?? []).map(toRecord),
         total: Number(count?.rows[0]?.total ?? 0),
       };
+    },
+
+    /** The user's active schedules with a next run, soonest first (schedules_user_next). */
+    async activeByNextRun(userId: string, limit: number): Promise<ScheduleRecord[]> {
+      const result = await db.execute({
+        sql: `SELECT ${COLUMNS} FROM schedules WHERE user_id = ? AND status = 'active' AND next_run IS NOT NULL
+              ORDER BY next_run, id LIMIT ?`,
+        args: [userId, limit],
+      });
+      return result.rows.map(toRecord);
     },
 
     /** Which of `ids` are the user's mappings. */

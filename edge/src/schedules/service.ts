@@ -1,15 +1,20 @@
 import {
   isValidTimeZone,
   nextRun,
+  planAllowsSchedule,
   type Schedule,
   type ScheduleInput,
+  schedulePausedByPlan,
   scheduleSpecErrors,
 } from "@stockbridge/shared";
+import type { PlanGate } from "../billing/plan-gate.ts";
 import { NotFoundError, ValidationError } from "../http/errors.ts";
 import type { ScheduleRecord, SchedulesRepo, ScheduleWrite } from "./repo.ts";
 
 export interface ScheduleServiceDeps {
   repo: SchedulesRepo;
+  /** What the plan allows: an active schedule may not run more often than that. */
+  plans: PlanGate;
   now: () => Date;
   newId: () => string;
 }
@@ -49,6 +54,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         throw new ValidationError(message, [{ path: "mappingIds", message }]);
       }
     }
+    // Only a schedule that will run must fit the plan: an inactive one may be kept and edited.
+    if (input.status === "active") await deps.plans.assertSchedule(userId, input.schedule);
     return {
       name: input.name,
       schedule: normalizedSpec(input.schedule),
@@ -65,6 +72,25 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
   function nextRunOf(spec: ScheduleInput["schedule"], timeZone: string): string {
     return nextRun(spec, timeZone, deps.now()).toISOString();
+  }
+
+  /**
+   * An active schedule the plan no longer allows (after a downgrade) does not run (the tick skips
+   * it): the list says why instead of showing a next run that will not happen.
+   */
+  async function withPlanPauses(userId: string, schedules: Schedule[]): Promise<Schedule[]> {
+    const plan = await deps.plans.current(userId);
+    if (!plan) return schedules;
+    const paused = new Map<string, string>();
+    for (const schedule of schedules) {
+      if (schedule.status !== "active" || planAllowsSchedule(plan.limits, schedule.schedule)) continue;
+      const refusal = await deps.plans.scheduleRefusal(userId, schedule.schedule);
+      if (refusal) paused.set(schedule._id, schedulePausedByPlan(refusal));
+    }
+    return schedules.map((schedule) => {
+      const reason = paused.get(schedule._id);
+      return reason ? { ...schedule, nextRun: null, pausedByPlan: reason } : schedule;
+    });
   }
 
   async function found(userId: string, id: string): Promise<ScheduleRecord> {
@@ -89,6 +115,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
     async setStatus(userId: string, id: string, status: "active" | "inactive"): Promise<Schedule> {
       const current = await found(userId, id);
+      if (status === "active") await deps.plans.assertSchedule(userId, current.schedule);
       const next = status === "active" ? nextRunOf(current.schedule, current.timezone) : null;
       if (!(await deps.repo.setStatus(userId, id, status, next, deps.now().toISOString())))
         throw new NotFoundError(NOT_FOUND);
@@ -109,7 +136,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         search: query.search,
       });
       return {
-        schedules: schedules.map(view),
+        schedules: await withPlanPauses(userId, schedules.map(view)),
         total,
         page: query.page,
         totalPages: Math.ceil(total / query.limit),
@@ -135,5 +162,5 @@ function normalizedSpec(spec: ScheduleInput["schedule"]): ScheduleInput["schedul
 /** The API shape (the contract's output): no owner column. */
 export function view(record: ScheduleRecord): Schedule {
   const { userId: _owner, ...schedule } = record;
-  return schedule;
+  return { ...schedule, pausedByPlan: null };
 }

@@ -11,6 +11,11 @@ export interface ScheduleTickerDeps {
   runSync(input: RunSyncInput): Promise<RunSyncResult>;
   /** Whether the user's subscription still grants access; runs of users without one are skipped. */
   hasAccess?(userId: string): Promise<boolean>;
+  /**
+   * Why the user's plan does not allow this schedule to run (a downgrade left it more frequent than
+   * the plan includes), or null. Such a run is skipped; the schedule list says why.
+   */
+  planRefusal?(userId: string, schedule: ClaimedSchedule): Promise<string | null>;
   /** Jobs whose process died are failed on each tick too (the jobs runner's recoverStale). */
   recoverStaleJobs(): Promise<unknown>;
   now: () => Date;
@@ -30,7 +35,10 @@ export interface TickReport {
   ran: string[];
   /** Schedules whose earlier run had died with its process, recorded as failed and moved on. */
   interrupted: string[];
-  /** Due schedules of users whose subscription no longer grants access: moved on without a run. */
+  /**
+   * Due schedules moved on without a run: their user's subscription no longer grants access, or
+   * they are more frequent than the user's plan includes.
+   */
   skipped: string[];
 }
 
@@ -69,13 +77,13 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
     await Promise.all(
       [...byUser.values()].map(async (schedules) => {
         for (const schedule of schedules) {
-          if (await allowed(schedule.userId)) {
+          if (!(await allowed(schedule.userId)) || (await refusedByPlan(schedule))) {
+            await release(schedule, owner, null);
+            skipped.push(schedule._id);
+          } else {
             await noticeDue(schedule, at);
             await runOne(schedule, owner);
             ran.push(schedule._id);
-          } else {
-            await release(schedule, owner, null);
-            skipped.push(schedule._id);
           }
         }
       }),
@@ -109,6 +117,19 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
       // Access that cannot be checked (Stripe unreachable) must not stop a paying user's sync.
       deps.log(`schedule tick: access of ${userId} not checked: ${describeError(error)}`);
       return true;
+    }
+  }
+
+  async function refusedByPlan(schedule: ClaimedSchedule): Promise<boolean> {
+    if (!deps.planRefusal) return false;
+    try {
+      const refusal = await deps.planRefusal(schedule.userId, schedule);
+      if (refusal) deps.log(`schedule ${schedule._id}: not run: ${refusal}`);
+      return refusal !== null;
+    } catch (error) {
+      // A plan that cannot be read must not stop a paying user's sync (as with access above).
+      deps.log(`schedule ${schedule._id}: plan not checked: ${describeError(error)}`);
+      return false;
     }
   }
 

@@ -1,5 +1,12 @@
 import type { Row } from "@libsql/client";
-import type { AcumaticaConnection, ShopifyConnection, Subscription, User } from "@stockbridge/shared";
+import {
+  type AcumaticaConnection,
+  NO_PLAN_LIMITS,
+  type ShopifyConnection,
+  type Subscription,
+  type User,
+} from "@stockbridge/shared";
+import { planLimitsOf } from "../billing/repo.ts";
 import { acumaticaColumns, shopifyColumns } from "../connections/repo.ts";
 import type { Db } from "../db/client.ts";
 
@@ -12,7 +19,8 @@ export async function loadUserView(db: Db, userId: string): Promise<User | null>
     [
       { sql: "SELECT id, name, email, profile_image FROM users WHERE id = ?", args: [userId] },
       {
-        sql: "SELECT plan_id, plan_name, status, current_period_end, cancel_at_period_end FROM subscriptions WHERE user_id = ?",
+        sql: `SELECT plan_id, plan_name, plan_limits_json, status, current_period_end, cancel_at_period_end
+              FROM subscriptions WHERE user_id = ?`,
         args: [userId],
       },
       {
@@ -51,6 +59,7 @@ export function toSubscription(row: Row): Subscription {
     status: String(row.status),
     currentPeriodEnd: row.current_period_end === null ? null : String(row.current_period_end),
     cancelAtPeriodEnd: Number(row.cancel_at_period_end) === 1,
+    limits: planLimitsOf(row.plan_limits_json) ?? NO_PLAN_LIMITS,
   };
 }
 

@@ -6,12 +6,18 @@ interface PlanSeed {
   description: string;
   unitAmount: number;
   features: string[];
+  /**
+   * What the plan allows, as product metadata the edge enforces (`min_schedule_minutes`,
+   * `max_mappings`); a key left out means no limit of that kind. The feature texts say the same.
+   */
+  limits: { min_schedule_minutes?: string; max_mappings?: string };
 }
 
 /**
  * The three demo plans. Ids are fixed (`prod_growth`, `price_growth_monthly`, lookup key
  * `growth_monthly`) so demos and configs stay stable across resets. Features are carried twice:
- * Stripe's own `marketing_features` and `metadata.features` (a JSON array string).
+ * Stripe's own `marketing_features` and `metadata.features` (a JSON array string). Every plan syncs
+ * the same fields with the same history; they differ in how many products and how often.
  */
 export const SANDBOX_PLANS: readonly PlanSeed[] = [
   {
@@ -22,9 +28,11 @@ export const SANDBOX_PLANS: readonly PlanSeed[] = [
     features: [
       "Up to 500 mapped products",
       "Daily sync schedules",
-      "Price and quantity sync",
+      "Price, MSRP and quantity sync",
+      "Execution history with error details",
       "Email support",
     ],
+    limits: { min_schedule_minutes: "1440", max_mappings: "500" },
   },
   {
     key: "growth",
@@ -33,11 +41,12 @@ export const SANDBOX_PLANS: readonly PlanSeed[] = [
     unitAmount: 7900,
     features: [
       "Up to 5,000 mapped products",
-      "Hourly sync schedules",
+      "Sync schedules every 15 minutes",
       "Price, MSRP and quantity sync",
       "Execution history with error details",
       "Priority email support",
     ],
+    limits: { min_schedule_minutes: "15", max_mappings: "5000" },
   },
   {
     key: "scale",
@@ -46,11 +55,12 @@ export const SANDBOX_PLANS: readonly PlanSeed[] = [
     unitAmount: 19900,
     features: [
       "Unlimited mapped products",
-      "Minute-level sync schedules",
+      "Sync schedules every 15 minutes",
       "Price, MSRP and quantity sync",
       "Execution history with error details",
       "Phone and priority support",
     ],
+    limits: { min_schedule_minutes: "15" },
   },
 ];
 
@@ -75,7 +85,7 @@ export function seedPlans(store: StripeStore, now: number): void {
       active: true,
       features: plan.features,
       defaultPrice: priceId,
-      metadata: { plan: plan.key, features: JSON.stringify(plan.features) },
+      metadata: { plan: plan.key, features: JSON.stringify(plan.features), ...plan.limits },
     });
     store.prices.set(priceId, {
       id: priceId,

@@ -14,6 +14,18 @@ export const STRIPE_WEBHOOK_EVENTS = [
   "customer.subscription.resumed",
 ] as const;
 
+/**
+ * What a plan allows, from its Stripe product's metadata (`min_schedule_minutes`, `max_mappings`).
+ * Null: the plan sets no limit of that kind.
+ */
+export const PlanLimitsSchema = v.object({
+  /** The shortest time between two runs of a schedule, in minutes (1440: at most daily). */
+  minScheduleMinutes: v.nullable(v.number()),
+  /** How many mappings (mapped products) the plan keeps. */
+  maxMappings: v.nullable(v.number()),
+});
+export type PlanLimits = v.InferOutput<typeof PlanLimitsSchema>;
+
 export const SubscriptionSchema = v.object({
   /** The plan's Stripe price id. */
   planId: v.string(),
@@ -21,6 +33,8 @@ export const SubscriptionSchema = v.object({
   status: v.string(),
   currentPeriodEnd: v.nullable(v.string()),
   cancelAtPeriodEnd: v.boolean(),
+  /** The limits the edge enforces for this plan, as last read from Stripe (no limits when unknown). */
+  limits: PlanLimitsSchema,
 });
 export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
 
@@ -32,6 +46,7 @@ export const PlanSchema = v.object({
   interval: v.string(),
   features: v.array(v.string()),
   stripePriceId: v.string(),
+  limits: PlanLimitsSchema,
 });
 export type Plan = v.InferOutput<typeof PlanSchema>;
 

@@ -220,5 +220,9 @@ export const AutoMapResultSchema = v.object({
   created: v.number(),
   alreadyMapped: v.number(),
   duplicateSkus: v.object({ shopify: v.array(v.string()), acumatica: v.array(v.string()) }),
+  /** Matching pairs left unmapped because the plan's number of mapped products was reached. */
+  overPlanLimit: v.optional(v.number(), 0),
+  /** The plan's refusal, when `overPlanLimit` is above 0. */
+  planLimit: v.optional(v.nullable(v.string()), null),
 });
 export type AutoMapResult = v.InferOutput<typeof AutoMapResultSchema>;

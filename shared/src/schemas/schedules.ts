@@ -56,6 +56,11 @@ export const ScheduleSchema = v.object({
   lastRun: v.nullable(v.string()),
   nextRun: v.nullable(v.string()),
   checkOnly: v.boolean(),
+  /**
+   * Set when the schedule is active but more frequent than the plan includes (after a downgrade):
+   * it does not run, and this says why; `nextRun` is then null.
+   */
+  pausedByPlan: v.optional(v.nullable(v.string()), null),
 });
 export type Schedule = v.InferOutput<typeof ScheduleSchema>;
 

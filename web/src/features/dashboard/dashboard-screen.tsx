@@ -6,6 +6,7 @@ import { useApi } from "../../lib/services-context.tsx";
 import { Card } from "../../ui/card.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
 import { ProgressBar } from "../../ui/progress-bar.tsx";
+import { Spinner } from "../../ui/spinner.tsx";
 import { hasSubscriptionAccess } from "../auth/guards.ts";
 import { meQuery } from "../auth/queries.ts";
 import { useAuth } from "../auth/use-auth.ts";
@@ -13,8 +14,12 @@ import { mappingHistoryQuery } from "../mapping/queries.ts";
 import { acumaticaProductsQuery, shopifyProductsQuery } from "../products/queries.ts";
 import { GATED_HINT } from "../shell/nav-items.ts";
 import { checklistProgress, computeChecklist } from "./checklist.ts";
+import { DashboardOverview } from "./dashboard-overview.tsx";
 
-/** A getting-started checklist computed from the user and the list totals. */
+/**
+ * A getting-started checklist computed from the user and the list totals; once every step is
+ * done, the store's sync state (DashboardOverview) in its place.
+ */
 export function DashboardScreen() {
   const api = useApi();
   const { user, store } = useAuth();
@@ -36,6 +41,34 @@ export function DashboardScreen() {
     mappings: mappings.data?.total,
   });
   const progress = checklistProgress(items);
+
+  // Connected and subscribed, the lists' totals still loading: neither screen yet, so the
+  // checklist does not flash by on the way to the overview.
+  const counting =
+    subscribed &&
+    items.slice(0, 3).every((item) => item.done) &&
+    [shopify, acumatica, mappings].some((q) => q.isPending);
+  if (counting)
+    return (
+      <>
+        <PageHeader title="Dashboard" />
+        <div role="status" aria-busy="true" className="flex justify-center py-16">
+          <Spinner />
+          <span className="sr-only">Loading the dashboard</span>
+        </div>
+      </>
+    );
+
+  if (progress.done === progress.total)
+    return (
+      <>
+        <PageHeader
+          title="Dashboard"
+          description="Is your store in sync? The last runs and what comes next."
+        />
+        <DashboardOverview />
+      </>
+    );
 
   return (
     <>

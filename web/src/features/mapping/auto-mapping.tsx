@@ -67,6 +67,12 @@ export function AutoMapReportDialog({ report, onClose }: { report: AutoMapResult
             <Stat label="Already mapped" value={report.alreadyMapped} />
             <Stat label="Duplicate SKUs skipped" value={shopify.length + acumatica.length} />
           </dl>
+          {report.overPlanLimit > 0 ? (
+            <p role="note" className="rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200">
+              {report.overPlanLimit} matching {report.overPlanLimit === 1 ? "pair was" : "pairs were"} not
+              mapped. {report.planLimit}
+            </p>
+          ) : null}
           {shopify.length + acumatica.length > 0 ? (
             <div className="flex flex-col gap-3">
               <p className="text-gray-700">

@@ -89,7 +89,17 @@ export function MappingSchedulesScreen() {
       id: "nextRun",
       header: "Next Run",
       accessor: (row) => formatRunTime(row.nextRun, "Not scheduled"),
-      className: "whitespace-nowrap tabular-nums",
+      // A schedule the plan no longer includes (after a downgrade) does not run: say why.
+      cell: (row) => (
+        <>
+          <span className="whitespace-nowrap tabular-nums">
+            {formatRunTime(row.nextRun, "Not scheduled")}
+          </span>
+          {row.pausedByPlan ? (
+            <p className="mt-1 max-w-xs text-xs whitespace-normal text-red-700">{row.pausedByPlan}</p>
+          ) : null}
+        </>
+      ),
     },
     { id: "status", header: "Status", align: "center", cell: (row) => <StatusIcon status={row.status} /> },
     {

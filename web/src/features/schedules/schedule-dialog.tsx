@@ -15,6 +15,8 @@ import { FormDialog } from "../../ui/form-dialog.tsx";
 import { Select } from "../../ui/select.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
 import { toast } from "../../ui/toast.tsx";
+import { useAuth } from "../auth/use-auth.ts";
+import { plansQuery } from "../subscription/queries.ts";
 import { MappingMultiSelect } from "./mapping-multi-select.tsx";
 import { mappingsByIdsQuery, scheduleKeys } from "./queries.ts";
 import {
@@ -24,10 +26,12 @@ import {
   type HourInterval,
   type MinuteInterval,
   newScheduleForm,
+  planChoices,
   SCHEDULE_TYPE_LABELS,
   type ScheduleFormState,
   type ScheduleType,
   scheduleInputOf,
+  specOf,
   WEEKDAYS,
 } from "./schedule-form.ts";
 
@@ -49,6 +53,10 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
   const [selected, setSelected] = useState<Mapping[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const syncLegendId = useId();
+  // The plan's schedule frequencies: what it does not include is offered disabled, with its reason.
+  const { user } = useAuth();
+  const plans = useQuery({ ...plansQuery(api), enabled: open, meta: { silent: true } });
+  const choices = planChoices(user?.subscription, plans.data ?? []);
 
   // Each opening starts from the schedule (or the defaults); typed input survives a failed save.
   useEffect(() => {
@@ -88,6 +96,8 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
   const state: ScheduleFormState = { ...form, mappingIds: selected.map((mapping) => mapping._id) };
   const ready = canSubmitSchedule(state) && !(editing && preselected.isLoading);
   const timed = form.type === "daily" || form.type === "weekly" || form.type === "monthly";
+  const refused = choices.refusal(specOf(form));
+  const offPlan = (label: string, allowed: boolean) => (allowed ? label : `${label} (not in your plan)`);
 
   return (
     <FormDialog
@@ -121,8 +131,13 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
         <Select<ScheduleType>
           label="Schedule Type"
           value={form.type}
-          options={SCHEDULE_TYPES.map((type) => ({ value: type, label: SCHEDULE_TYPE_LABELS[type] }))}
+          options={SCHEDULE_TYPES.map((type) => ({
+            value: type,
+            label: offPlan(SCHEDULE_TYPE_LABELS[type], choices.typeAllowed(type)),
+            disabled: !choices.typeAllowed(type),
+          }))}
           onChange={(type) => update({ type })}
+          hint={choices.note ?? undefined}
         />
         {form.type === "minutely" ? (
           <Select
@@ -130,7 +145,8 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
             value={String(form.minuteInterval)}
             options={MINUTE_INTERVALS.map((minutes) => ({
               value: String(minutes),
-              label: `Every ${minutes} minutes`,
+              label: offPlan(`Every ${minutes} minutes`, choices.minutesAllowed(minutes)),
+              disabled: !choices.minutesAllowed(minutes),
             }))}
             onChange={(value) => update({ minuteInterval: Number(value) as MinuteInterval })}
           />
@@ -141,7 +157,11 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
             value={String(form.interval)}
             options={HOUR_INTERVALS.map((hours) => ({
               value: String(hours),
-              label: hours === 1 ? "Every hour" : `Every ${hours} hours`,
+              label: offPlan(
+                hours === 1 ? "Every hour" : `Every ${hours} hours`,
+                choices.hoursAllowed(hours),
+              ),
+              disabled: !choices.hoursAllowed(hours),
             }))}
             onChange={(value) => update({ interval: Number(value) as HourInterval })}
           />
@@ -174,6 +194,12 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
           />
         ) : null}
       </div>
+
+      {refused ? (
+        <p role="note" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          {refused}
+        </p>
+      ) : null}
 
       <fieldset className="flex flex-col gap-2" aria-labelledby={syncLegendId}>
         <legend id={syncLegendId} className="mb-1 text-sm font-medium text-gray-800">

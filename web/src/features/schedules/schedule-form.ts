@@ -1,9 +1,14 @@
-import type {
+import {
+  type CurrentPlan,
   HOUR_INTERVALS,
   MINUTE_INTERVALS,
-  Schedule,
-  ScheduleInput,
-  ScheduleSpec,
+  NO_PLAN_LIMITS,
+  type Plan,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleSpec,
+  type Subscription,
+  scheduleLimitMessage,
 } from "@stockbridge/shared";
 import { format } from "date-fns";
 
@@ -133,4 +138,56 @@ export function formatRunTime(iso: string | null, empty: string): string {
   if (!iso) return empty;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? empty : format(date, "MMM d, yyyy HH:mm");
+}
+
+/** The schedule a form state describes (the request's `schedule`). */
+export function specOf(form: ScheduleFormState): ScheduleSpec {
+  return scheduleInputOf(form, "UTC").schedule;
+}
+
+/** The least frequent schedule of a type: if the plan refuses it, it refuses the whole type. */
+function loosest(type: ScheduleType): ScheduleSpec {
+  const none = { time: "00:00", day: 1, interval: null, minuteInterval: null };
+  if (type === "minutely")
+    return { ...none, type, time: null, day: null, minuteInterval: MINUTE_INTERVALS.at(-1)! };
+  if (type === "hourly") return { ...none, type, time: null, day: null, interval: HOUR_INTERVALS.at(-1)! };
+  return { ...none, type };
+}
+
+/** What the subscriber's plan lets the schedule form offer, with the API's words for what it does not. */
+export interface PlanChoices {
+  /** The 403 text the API would answer for this schedule; null when the plan allows it. */
+  refusal(spec: ScheduleSpec): string | null;
+  typeAllowed(type: ScheduleType): boolean;
+  minutesAllowed(minutes: MinuteInterval): boolean;
+  hoursAllowed(hours: HourInterval): boolean;
+  /** Why some choices are off (the fastest schedule's refusal), or null when all are allowed. */
+  note: string | null;
+}
+
+/**
+ * The plan's choices from the user's subscription (its stored limits, as the edge enforces them)
+ * and the offered plans (for the plan to upgrade to; none while they load).
+ */
+export function planChoices(
+  subscription: Subscription | null | undefined,
+  plans: readonly Plan[],
+): PlanChoices {
+  const current: CurrentPlan | null = subscription
+    ? {
+        planId: subscription.planId,
+        planName: subscription.planName,
+        // A session stored before plans had limits has none: the server still checks.
+        limits: subscription.limits ?? NO_PLAN_LIMITS,
+      }
+    : null;
+  const refusal = (spec: ScheduleSpec) => (current ? scheduleLimitMessage(current, spec, plans) : null);
+  const blank = { time: null, day: null, interval: null, minuteInterval: null };
+  return {
+    refusal,
+    typeAllowed: (type) => refusal(loosest(type)) === null,
+    minutesAllowed: (minutes) => refusal({ ...blank, type: "minutely", minuteInterval: minutes }) === null,
+    hoursAllowed: (hours) => refusal({ ...blank, type: "hourly", interval: hours }) === null,
+    note: refusal({ ...blank, type: "minutely", minuteInterval: MINUTE_INTERVALS[0] }),
+  };
 }
