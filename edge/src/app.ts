@@ -398,6 +398,8 @@ export function createApp(deps: AppDeps) {
           schedules: schedulesRepo,
           mappings: mappingRepo,
           plans: planGate,
+          drift: driftRepo,
+          alerts: alertsRepo,
           now,
         }),
       ),

@@ -155,6 +155,51 @@ describe("GET /dashboard", () => {
     });
   });
 
+  it("answers the latest drift check's counts and the unread alerts, the caller's only", async () => {
+    const app = await createTestApp();
+    const { userId, api } = await registerSubscriber(app);
+    const theirs = await registerSubscriber(app);
+    const variant = await insertVariant(app.db, userId, { sku: "TEE-S" });
+    const item = await insertItem(app.db, userId, { sku: "TEE-S" });
+    const mapping = await api.call("manualMap", {
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
+    const checkedAt = "2026-11-21T09:30:00.000Z";
+    await app.db.execute({
+      sql: `INSERT INTO drift_checks (user_id, checked_at, mappings, fields_json, source) VALUES (?, ?, 12, '["price","quantity"]', 'check')`,
+      args: [userId, checkedAt],
+    });
+    // Two fields of one mapping differ: one mapping drifted.
+    for (const field of ["price", "quantity"]) {
+      await app.db.execute({
+        sql: `INSERT INTO drift_items (user_id, mapping_id, shopify_sku, acumatica_sku, field, shopify_value, erp_value)
+              VALUES (?, ?, 'TEE-S', 'TEE-S', ?, 1, 2)`,
+        args: [userId, mapping._id, field],
+      });
+    }
+    for (const [owner, readAt, key] of [
+      [userId, null, "a"],
+      [userId, null, "b"],
+      [userId, checkedAt, "c"],
+      [theirs.userId, null, "d"],
+    ] as const) {
+      await app.db.execute({
+        sql: `INSERT INTO notifications (id, user_id, kind, title, body, dedupe_key, created_at, read_at)
+              VALUES (?, ?, 'failed', 'Run failed', 'body', ?, ?, ?)`,
+        args: [crypto.randomUUID(), owner, key, checkedAt, readAt],
+      });
+    }
+
+    const dashboard = await api.call("dashboard");
+
+    expect(dashboard.drift).toEqual({ checkedAt, mappings: 12, drifted: 1 });
+    expect(dashboard.unreadAlerts).toBe(2);
+    expect(await theirs.api.call("dashboard")).toMatchObject({
+      drift: { checkedAt: null, mappings: 0, drifted: 0 },
+      unreadAlerts: 1,
+    });
+  });
+
   it("answers empty figures before the first run", async () => {
     const app = await createTestApp();
     const { api } = await registerSubscriber(app);

@@ -138,6 +138,15 @@ export function createAlertsRepo(db: Db) {
       return (inserted?.rowsAffected ?? 0) === 1;
     },
 
+    /** How many of the user's notifications are unread. */
+    async unreadCount(userId: string): Promise<number> {
+      const result = await db.execute({
+        sql: "SELECT COUNT(*) AS unread FROM notifications WHERE user_id = ? AND read_at IS NULL",
+        args: [userId],
+      });
+      return Number(result.rows[0]?.unread ?? 0);
+    },
+
     /** Newest first, with the user's unread count. */
     async page(
       userId: string,

@@ -5,7 +5,9 @@ import {
   NO_PLAN_LIMITS,
   planAllowsSchedule,
 } from "@stockbridge/shared";
+import type { AlertsRepo } from "../alerts/repo.ts";
 import type { PlanGate } from "../billing/plan-gate.ts";
+import type { DriftRepo } from "../drift/repo.ts";
 import type { HistoryRepo } from "../history/repo.ts";
 import { RUN_STOPPED } from "../history/run-lease.ts";
 import type { MappingRepo } from "../mapping/repo.ts";
@@ -19,6 +21,8 @@ export interface DashboardServiceDeps {
   schedules: SchedulesRepo;
   mappings: MappingRepo;
   plans: PlanGate;
+  drift: Pick<DriftRepo, "summary">;
+  alerts: Pick<AlertsRepo, "unreadCount">;
   now: () => Date;
 }
 
@@ -26,16 +30,19 @@ export interface DashboardServiceDeps {
 const NEXT_RUN_CANDIDATES = 50;
 const HOUR_MS = 3_600_000;
 
-/**
- * "Is my store in sync?": the figures of the dashboard in one read. Drift and unread alerts are
- * not here yet: they join when their features do, beside these (never a made-up value).
- */
+/** "Is my store in sync?": the figures of the dashboard in one read. */
 export function createDashboardService(deps: DashboardServiceDeps) {
   /** The soonest run an active schedule will make; schedules the plan pauses do not run. */
   async function nextRun(userId: string, limits: Dashboard["limits"]): Promise<Dashboard["nextRun"]> {
     const schedules = await deps.schedules.activeByNextRun(userId, NEXT_RUN_CANDIDATES);
     const next = schedules.find((schedule) => planAllowsSchedule(limits, schedule.schedule));
     return next?.nextRun ? { scheduleId: next._id, scheduleName: next.name, at: next.nextRun } : null;
+  }
+
+  /** The latest check's counts (no rows: the Drift view lists them). */
+  async function driftOf(userId: string): Promise<Dashboard["drift"]> {
+    const { check, drifted } = await deps.drift.summary(userId, 0);
+    return { checkedAt: check?.checkedAt ?? null, mappings: check?.mappings ?? 0, drifted };
   }
 
   return {
@@ -60,6 +67,8 @@ export function createDashboardService(deps: DashboardServiceDeps) {
           unmappedAcumatica: await deps.mappings.unmappedTotal("acumatica", userId, ""),
         },
         limits,
+        drift: await driftOf(userId),
+        unreadAlerts: await deps.alerts.unreadCount(userId),
         days: await deps.repo.days(userId, lastDays(query.timezone, now, DASHBOARD_DAYS)),
         timezone: query.timezone,
       };

@@ -45,10 +45,7 @@ export const DashboardDaySchema = v.object({
 });
 export type DashboardDay = v.InferOutput<typeof DashboardDaySchema>;
 
-/**
- * "Is my store in sync?" in one answer. Drift and unread alerts join it when those features land;
- * until then they are not part of it (never a made-up value).
- */
+/** "Is my store in sync?" in one answer. */
 export const DashboardSchema = v.object({
   /** The newest run, running or ended; null before the first. */
   lastRun: v.nullable(DashboardRunSchema),
@@ -67,6 +64,14 @@ export const DashboardSchema = v.object({
   }),
   /** The plan's limits, so the counts can be read against them. */
   limits: PlanLimitsSchema,
+  /** How many mappings differ from the ERP at the latest check (null before the first check). */
+  drift: v.object({
+    checkedAt: v.nullable(v.string()),
+    mappings: v.number(),
+    drifted: v.number(),
+  }),
+  /** Alerts not read yet (the bell's count). */
+  unreadAlerts: v.number(),
   /** The last 30 days, oldest first, today last. */
   days: v.array(DashboardDaySchema),
   timezone: v.string(),

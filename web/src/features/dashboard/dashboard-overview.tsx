@@ -18,9 +18,8 @@ import { dashboardQuery } from "./queries.ts";
 const RunsChart = lazy(() => import("./runs-chart.tsx").then((module) => ({ default: module.RunsChart })));
 
 /**
- * "Is my store in sync?" once the checklist is done: the last and next run, recent failures, the
- * catalogs and mappings, and 30 days of runs, from one GET /dashboard. Drift and unread alerts get
- * their cards in the first row when their features land (DashboardSchema says so too).
+ * "Is my store in sync?" once the checklist is done: the last and next run, recent failures, drift
+ * and unread alerts, the catalogs and mappings, and 30 days of runs, from one GET /dashboard.
  */
 export function DashboardOverview() {
   const api = useApi();
@@ -47,6 +46,8 @@ export function DashboardOverview() {
       <LastRunCard run={data.lastRun} />
       <NextRunCard next={data.nextRun} />
       <FailuresCard failures={data.failures} />
+      <DriftCard drift={data.drift} />
+      <AlertsCard unread={data.unreadAlerts} />
       <Card title="Catalogs" region>
         <Figures>
           <Figure label="Shopify products" value={count(data.catalog.shopifyProducts)} />
@@ -143,6 +144,45 @@ function FailuresCard({ failures }: { failures: Dashboard["failures"] }) {
   );
 }
 
+function DriftCard({ drift }: { drift: Dashboard["drift"] }) {
+  return (
+    <Card title="Drift" region>
+      {drift.checkedAt ? (
+        <>
+          <Figures columns={2}>
+            <Figure
+              label="Differ from the ERP"
+              value={count(drift.drifted)}
+              detail={`of ${count(drift.mappings)} mapping${drift.mappings === 1 ? "" : "s"} checked`}
+              tone={drift.drifted > 0 ? "error" : "success"}
+            />
+          </Figures>
+          <p className="mt-2 text-xs text-gray-500 tabular-nums">Checked {formatRunDate(drift.checkedAt)}</p>
+        </>
+      ) : (
+        <p className="text-sm text-gray-600">
+          Not checked yet. A full sync, a dry run or a 'Check only' schedule compares every mapping.
+        </p>
+      )}
+      <CardLink to="/drift">Drift</CardLink>
+    </Card>
+  );
+}
+
+function AlertsCard({ unread }: { unread: number }) {
+  return (
+    <Card title="Alerts" region>
+      <Figures columns={2}>
+        <Figure label="Unread" value={count(unread)} tone={unread > 0 ? "error" : undefined} />
+      </Figures>
+      <p className="mt-2 text-xs text-gray-500">
+        {unread > 0 ? "The bell at the top lists them." : "Nothing needs a look."}
+      </p>
+      <CardLink to="/settings">Notification settings</CardLink>
+    </Card>
+  );
+}
+
 function MappingsCard({ mappings, limits }: Pick<Dashboard, "mappings" | "limits">) {
   return (
     <Card title="Mappings" region>
@@ -192,7 +232,13 @@ function Figure({
   );
 }
 
-type CardTarget = "/mapping-schedule" | "/execution-history" | "/mapping" | "/products/shopify";
+type CardTarget =
+  | "/mapping-schedule"
+  | "/execution-history"
+  | "/mapping"
+  | "/products/shopify"
+  | "/drift"
+  | "/settings";
 
 function CardLink({ to, children }: { to: CardTarget; children: string }) {
   return (
@@ -206,7 +252,15 @@ function CardLink({ to, children }: { to: CardTarget; children: string }) {
   );
 }
 
-const LOADING_CARDS = ["last-run", "next-run", "failures", "catalogs", "mappings"] as const;
+const LOADING_CARDS = [
+  "last-run",
+  "next-run",
+  "failures",
+  "drift",
+  "alerts",
+  "catalogs",
+  "mappings",
+] as const;
 
 function OverviewLoading() {
   return (
