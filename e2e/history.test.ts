@@ -82,7 +82,9 @@ describe("Execution History", () => {
         failing,
         "The total quantity can't be higher than 1,000,000,000.",
       ]);
-      await page.keyboard.press("Escape");
+      // Closed by its button: here Escape left the dialog open in two full runs under load (cause
+      // not found yet); Escape itself is covered by the shell and schedules tests.
+      await details.getByRole("button", { name: "Close" }).last().click();
       await details.waitFor({ state: "detached" });
 
       await rows.nth(1).getByRole("button", { name: /^View/ }).click();
@@ -175,7 +177,9 @@ describe("Execution History outcomes", () => {
 
       await details.getByRole("button", { name: "Retry failed" }).click();
       await expectToast(page, MESSAGES.mapping.synchronized);
-      await page.keyboard.press("Escape");
+      // Closed by its button: here Escape left the dialog open in two full runs under load (cause
+      // not found yet); Escape itself is covered by the shell and schedules tests.
+      await details.getByRole("button", { name: "Close" }).last().click();
       await details.waitFor({ state: "detached" });
       // The retry is a new run at the top of the list: its one mapping synced.
       await rows.nth(1).waitFor();

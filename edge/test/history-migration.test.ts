@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { MIGRATIONS } from "../src/db/migrations.ts";
-import { createTestApp, failure } from "./helpers.ts";
-import { registerSubscriber } from "./mapping-fixtures.ts";
+import { createTestApp, failure, grantSubscription } from "./helpers.ts";
 
 /** A run as versions before migration 21 wrote it: 'completed' whatever its failures. */
 async function oldRun(
@@ -35,8 +34,14 @@ describe("migration 21 (honest run outcomes)", () => {
       db,
       MIGRATIONS.filter((migration) => migration.version <= 20),
     );
-    const app = await createTestApp({ deps: { db } });
-    const { userId, api } = await registerSubscriber({ ...app, db });
+    // The runs' owner as version 20 stored users; the app (which needs the whole schema) comes after.
+    const userId = crypto.randomUUID();
+    const at = "2026-11-01T00:00:00.000Z";
+    await db.execute({
+      sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+            VALUES (?, 'Old User', 'old@example.com', 'old@example.com', 'unused', ?, ?, ?)`,
+      args: [userId, at, at, at],
+    });
     await oldRun(db, userId, { id: "all-ok", day: 1, success: 3, failure: 0, status: "completed" });
     await oldRun(db, userId, { id: "some-failed", day: 2, success: 2, failure: 1, status: "completed" });
     await oldRun(db, userId, { id: "all-failed", day: 3, success: 0, failure: 2, status: "completed" });
@@ -49,7 +54,16 @@ describe("migration 21 (honest run outcomes)", () => {
       error: "Acumatica: the sign-in was refused",
     });
 
-    expect(await migrate(db)).toEqual([21]);
+    expect((await migrate(db))[0]).toBe(21);
+    // Read through the API as the runs' owner: a new account takes them over.
+    const app = await createTestApp({ deps: { db } });
+    const { user, token } = await app.registerUser();
+    await grantSubscription(db, user._id);
+    await db.execute({
+      sql: "UPDATE execution_history SET user_id = ? WHERE user_id = ?",
+      args: [user._id, userId],
+    });
+    const api = app.client(token);
 
     const { histories } = await api.call("executionHistory");
     expect(
