@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { registerAuthCommands } from "./commands/auth.ts";
 import { registerCompletionCommands } from "./commands/completion.ts";
 import { registerConnectionCommands } from "./commands/connections.ts";
+import { registerDriftCommands } from "./commands/drift.ts";
 import { registerHistoryCommands } from "./commands/history.ts";
 import { registerJobCommands } from "./commands/jobs.ts";
 import { registerMappingEditCommands } from "./commands/mapping-edits.ts";
@@ -62,6 +63,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerHistoryCommands(program, io);
   registerScheduleCommands(program, io);
   registerJobCommands(program, io);
+  registerDriftCommands(program, io);
   registerSettingsCommands(program, io);
   registerSubscriptionCommands(program, io);
   registerTokenCommands(program, io);

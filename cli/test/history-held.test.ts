@@ -1,12 +1,8 @@
 import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, inject, it } from "vitest";
-import {
-  priceJumpMapping,
-  setShopifyPrice,
-  shopifyPrice,
-  waitForJob,
-} from "../../e2e/support/catalog-setup.ts";
+import { setShopifyPrice, shopifyPrice, waitForJob } from "../../e2e/support/catalog-setup.ts";
 import { cliEnv, runCli } from "./support/cli.ts";
+import { jumpPrice, mappingOf, PRICE_JUMP_SKUS } from "./support/price-jump.ts";
 import { newMappedSubscriber, type TestUser } from "./support/users.ts";
 
 const PRICE = { price: true, quantity: false };
@@ -31,7 +27,8 @@ describe("history: a held run", () => {
     const user = await newMappedSubscriber(appUrl, sandboxUrl);
     const env = { ...cliEnv(appUrl, { token: user.token }), NO_COLOR: "1" };
     await user.api.call("savePriceMapping", { body: { syncPrice: true, syncMsrp: false } });
-    const { mapping, erpPrice, lowered } = await priceJumpMapping(user.api, sandboxUrl);
+    const mapping = await mappingOf(user.api, PRICE_JUMP_SKUS.historyHeld);
+    const { erpPrice, lowered } = await jumpPrice(user.api, sandboxUrl, mapping);
     const variantId = mapping.shopifyDetails.variantId;
     const sku = mapping.shopifyDetails.sku;
     try {
