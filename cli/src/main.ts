@@ -7,6 +7,7 @@ import { registerHistoryCommands } from "./commands/history.ts";
 import { registerJobCommands } from "./commands/jobs.ts";
 import { registerMappingEditCommands } from "./commands/mapping-edits.ts";
 import { registerMappingCommands } from "./commands/mappings.ts";
+import { registerNotificationCommands } from "./commands/notifications.ts";
 import { registerProductCommands } from "./commands/products.ts";
 import { registerScheduleCommands } from "./commands/schedules.ts";
 import { registerSettingsCommands } from "./commands/settings.ts";
@@ -64,6 +65,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerScheduleCommands(program, io);
   registerJobCommands(program, io);
   registerDriftCommands(program, io);
+  registerNotificationCommands(program, io);
   registerSettingsCommands(program, io);
   registerSubscriptionCommands(program, io);
   registerTokenCommands(program, io);
