@@ -11,6 +11,7 @@ import { registerNotificationCommands } from "./commands/notifications.ts";
 import { registerProductCommands } from "./commands/products.ts";
 import { registerScheduleCommands } from "./commands/schedules.ts";
 import { registerSettingsCommands } from "./commands/settings.ts";
+import { registerStatusCommand } from "./commands/status.ts";
 import { registerSubscriptionCommands } from "./commands/subscription.ts";
 import { registerSyncCommand } from "./commands/sync.ts";
 import { registerTokenCommands } from "./commands/tokens.ts";
@@ -66,6 +67,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerJobCommands(program, io);
   registerDriftCommands(program, io);
   registerNotificationCommands(program, io);
+  registerStatusCommand(program, io);
   registerSettingsCommands(program, io);
   registerSubscriptionCommands(program, io);
   registerTokenCommands(program, io);
