@@ -1,3 +1,4 @@
+import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, inject, it } from "vitest";
 import { checkoutSessionId } from "../../e2e/support/subscribe.ts";
 import { type CliResult, cliEnv, runCli } from "./support/cli.ts";
@@ -16,9 +17,11 @@ describe("settings", () => {
 
     const before = await runCli(["settings", "show", "--json"], { env });
     expect(before.code).toBe(0);
-    expect(JSON.parse(before.stdout)).toEqual({
+    expect(JSON.parse(before.stdout)).toMatchObject({
       quantityMapping: { acumaticaQuantity: "Available", shopifyQuantity: "Available" },
       priceMapping: { syncPrice: false, syncMsrp: false },
+      safetyLimits: { maxPriceChangePercent: 50, maxZeroedPercent: 20 },
+      notifications: { email: user.email, webhookUrl: null, onFailed: true, onHeld: false },
     });
 
     const set = await runCli(["settings", "set", "--sync-price", "--acumatica-quantity", "OnHand"], { env });
@@ -30,11 +33,78 @@ describe("settings", () => {
 
     const msrp = await runCli(["settings", "set", "--sync-msrp", "--no-sync-price", "--json"], { env });
     expect(msrp.code).toBe(0);
-    expect(JSON.parse(msrp.stdout)).toEqual({
+    const saved = JSON.parse(msrp.stdout);
+    expect(saved).toMatchObject({
       priceMapping: { syncPrice: false, syncMsrp: true },
       quantityMapping: { acumaticaQuantity: "OnHand", shopifyQuantity: "Available" },
     });
-    expect(await user.api.call("settings")).toEqual(JSON.parse(msrp.stdout));
+    const { priceMapping, quantityMapping } = saved;
+    expect(await user.api.call("settings")).toEqual({ priceMapping, quantityMapping });
+  });
+
+  it("sets the safety limits (0 turns one off) and shows the server's rule for one out of bounds", async () => {
+    const appUrl = inject("appUrl");
+    const user = await newUser(appUrl);
+    const env = { ...cliEnv(appUrl, { token: user.token }), NO_COLOR: "1" };
+
+    const set = await runCli(["settings", "set", "--max-price-change", "30", "--max-zeroed", "0"], { env });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain(MESSAGES.settings.safetySaved);
+    expect(set.stdout).toContain("Maximum price change:        30 %");
+    expect(set.stdout).toContain("Maximum quantities set to 0: off");
+    expect(await user.api.call("safetyLimits")).toEqual({ maxPriceChangePercent: 30, maxZeroedPercent: 0 });
+
+    const shown = await runCli(["settings", "show", "--json"], { env });
+    expect(JSON.parse(shown.stdout).safetyLimits).toEqual({ maxPriceChangePercent: 30, maxZeroedPercent: 0 });
+
+    const tooHigh = await runCli(["settings", "set", "--max-price-change", "1001", "--json"], { env });
+    expect(tooHigh.code).toBe(1);
+    expect(tooHigh.stdout).toBe("");
+    const { error } = JSON.parse(tooHigh.stderr);
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(JSON.stringify(error)).toContain("maxPriceChangePercent");
+    expect(await user.api.call("safetyLimits")).toEqual({ maxPriceChangePercent: 30, maxZeroedPercent: 0 });
+
+    const word = await runCli(["settings", "set", "--max-zeroed", "half"], { env });
+    expect(word.code).toBe(2);
+    expect(word.stderr).toContain("--max-zeroed must be a number");
+  });
+
+  it("sets where alerts go and which kinds do; an empty --email turns email off", async () => {
+    const appUrl = inject("appUrl");
+    const user = await newUser(appUrl);
+    const env = { ...cliEnv(appUrl, { token: user.token }), NO_COLOR: "1" };
+
+    const set = await runCli(
+      ["settings", "set", "--email", "ops@example.com", "--on-held", "--no-on-missed", "--on-partial"],
+      { env },
+    );
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain(MESSAGES.notifications.settingsSaved);
+    expect(set.stdout).toContain("Email:   ops@example.com");
+    expect(set.stdout).toContain("Alert on: failed on, partial on, missed off, held on");
+    expect(await user.api.call("notificationSettings")).toMatchObject({
+      email: "ops@example.com",
+      webhookUrl: null,
+      onFailed: true,
+      onPartial: true,
+      onMissed: false,
+      onHeld: true,
+    });
+
+    const off = await runCli(["settings", "set", "--email", "", "--no-on-failed", "--json"], { env });
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout).notifications).toMatchObject({
+      email: null,
+      onFailed: false,
+      onHeld: true,
+    });
+    const shown = await runCli(["settings", "show"], { env });
+    expect(shown.stdout).toContain("Email:   off");
+
+    const badUrl = await runCli(["settings", "set", "--webhook-url", "ftp://example.com/hook"], { env });
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toContain("webhookUrl must be an http:// or https:// URL");
   });
 
   it("refuses nothing to set (exit 2), a bad choice (exit 2) and both price fields off with the server's rule (exit 1)", async () => {

@@ -3,19 +3,26 @@ import {
   EXECUTION_HISTORY_PAGE_SIZE,
   type ExecutionHistory,
   type ExecutionHistorySummary,
+  formatMoney,
+  type HeldChange,
+  type HeldPlan,
+  MESSAGES,
 } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import { CliError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
 import { followJob } from "../jobs.ts";
-import { addAllOption, addPageOptions, everyPage, type ListPageOptions } from "../options.ts";
+import { addAllOption, addPageOptions, everyPage, type ListPageOptions, queryText } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 import { reportSync, syncTexts } from "./sync.ts";
 
-/** `history list` (fixed page size 10, as the spec's screen), `history show <id>` and `history retry <id>`. */
+/**
+ * `history list` (fixed page size 10, as the spec's screen), `history show <id>`, `history retry <id>`
+ * and, for a run the safety limits held, `history plan|approve|discard <id>`.
+ */
 export function registerHistoryCommands(program: Command, io: CliIo): void {
   const history = program.command("history").description("execution history of sync runs");
 
@@ -46,6 +53,33 @@ export function registerHistoryCommands(program: Command, io: CliIo): void {
     .argument("<id>", "run id (from `history list` or `sync`)")
     .action((id: string, _options: object, command: Command) =>
       runCommand(io, command, (context) => retry(context, id)),
+    );
+
+  addPageOptions(
+    addAllOption(
+      history
+        .command("plan")
+        .description("the changes a held run would write (and, once approved, what was done with each)")
+        .argument("<id>", "run id of a held run"),
+    ),
+  ).action((id: string, options: ListPageOptions, command: Command) =>
+    runCommand(io, command, (context) => plan(context, id, options)),
+  );
+
+  history
+    .command("approve")
+    .description("write a held run's plan (a job, followed like `sync`); exit 1 if any item fails")
+    .argument("<id>", "run id of a held run")
+    .action((id: string, _options: object, command: Command) =>
+      runCommand(io, command, (context) => approve(context, id)),
+    );
+
+  history
+    .command("discard")
+    .description("drop a held run without writing anything (it stays in history as discarded)")
+    .argument("<id>", "run id of a held run")
+    .action((id: string, _options: object, command: Command) =>
+      runCommand(io, command, (context) => discard(context, id)),
     );
 }
 
@@ -96,6 +130,7 @@ async function show(context: CommandContext, id: string): Promise<void> {
   context.out(`  Skipped: ${entry.skippedCount}`);
   if (entry.retryOf) context.out(`  Retry of: ${entry.retryOf}`);
   if (entry.error) context.out(`  Error:   ${entry.error}`);
+  if (entry.review) await printReview(context, entry);
   if (entry.failedMappings.length > 0) {
     context.out();
     context.out("Failed Mappings");
@@ -147,6 +182,93 @@ async function retry(context: CommandContext, id: string): Promise<void> {
   const finished = await followJob(context, started.job, { ...syncTexts(false), label: "Retry failed" });
   await reportSync(context, finished);
 }
+
+/** A held run's reasons and the first page of its plan, with what to do next while it waits. */
+async function printReview(context: CommandContext, entry: ExecutionHistory): Promise<void> {
+  const review = entry.review;
+  if (!review) return;
+  context.out();
+  const decided = review.decision
+    ? `, ${review.decision} ${formatDateTime(review.decidedAt, { seconds: true })}`
+    : "";
+  context.out(`Held for review ${formatDateTime(review.heldAt, { seconds: true })}${decided}`);
+  for (const reason of review.reasons) context.out(`  ! ${reason}`);
+  const firstPage = await context.api.call("executionPlan", { params: { id: entry._id } });
+  context.out();
+  await printPlan(context, entry._id, firstPage);
+  if (entry.status === "held") {
+    context.out(`Approve: stockbridge history approve ${entry._id}`);
+    context.out(`Discard: stockbridge history discard ${entry._id}`);
+  }
+}
+
+async function plan(context: CommandContext, id: string, options: ListPageOptions): Promise<void> {
+  context.requireSignedIn();
+  if (options.all) {
+    const { rows, total } = await everyPage(options, async (query) => {
+      const data = await context.api.call("executionPlan", { params: { id }, query });
+      return { rows: data.changes, total: data.total, totalPages: data.totalPages };
+    });
+    if (context.json) return printJson(context.io.stdout, { changes: rows, total });
+    return printPlan(context, id, { changes: rows, total, page: 1, totalPages: 1 });
+  }
+  const query = { page: queryText(options.page), limit: queryText(options.limit) };
+  const data = await context.api.call("executionPlan", { params: { id }, query });
+  if (context.json) return printJson(context.io.stdout, data);
+  await printPlan(context, id, data);
+}
+
+async function printPlan(context: CommandContext, id: string, data: HeldPlan): Promise<void> {
+  if (data.changes.length === 0) {
+    context.out(data.total === 0 ? "The plan has no changes." : "No changes on this page.");
+    return;
+  }
+  await printTable(context, PLAN_COLUMNS, data.changes);
+  context.out(`Plan page ${data.page} of ${data.totalPages} (${plural(data.total, "change")})`);
+  if (data.totalPages > data.page) {
+    context.out(`More: stockbridge history plan ${id} --page ${data.page + 1} (or --all)`);
+  }
+}
+
+/** `POST /execution-history/:id/approve`: the held plan's job, followed to its end as `sync` follows its job. */
+async function approve(context: CommandContext, id: string): Promise<void> {
+  context.requireSignedIn();
+  const started = await context.api.call("approveExecution", { params: { id } }).catch((error: unknown) => {
+    // A sync already running is not this plan: name it rather than follow it.
+    if (error instanceof ApiError && error.status === 409 && error.jobId) {
+      throw new CliError(`${error.message} Follow it with: stockbridge jobs wait ${error.jobId}`, {
+        code: error.code,
+      });
+    }
+    throw error;
+  });
+  if (!context.json && !context.interactive) context.out(MESSAGES.history.approved);
+  const finished = await followJob(context, started.job, { ...syncTexts(false), label: "Approve held run" });
+  await reportSync(context, finished);
+}
+
+async function discard(context: CommandContext, id: string): Promise<void> {
+  context.requireSignedIn();
+  const entry = await context.api.call("discardExecution", { params: { id } });
+  if (context.json) return printJson(context.io.stdout, entry);
+  context.out(MESSAGES.history.discarded);
+  context.out(`Run ${entry._id}: ${entry.status}`);
+}
+
+/** A plan's value: dollars for prices, units for quantities; '-' for none. */
+function planValue(change: HeldChange, amount: number | null): string {
+  return change.field === "quantity" ? (amount === null ? "-" : String(amount)) : formatMoney(amount);
+}
+
+const PLAN_COLUMNS: ReadonlyArray<Column<HeldChange>> = [
+  { header: "Shopify SKU", value: (row) => row.shopifySku },
+  { header: "Acumatica SKU", value: (row) => row.acumaticaSku },
+  { header: "Field", value: (row) => row.field },
+  { header: "Location", value: (row) => row.location },
+  { header: "From", value: (row) => planValue(row, row.from), align: "right" },
+  { header: "To", value: (row) => planValue(row, row.to), align: "right" },
+  { header: "Result", value: (row) => (row.note ? `${row.result ?? "-"}: ${row.note}` : row.result) },
+];
 
 /** The schedule's name; runs started by hand have none (as the web's history screen). */
 function runName(entry: Pick<ExecutionHistorySummary, "schedule" | "trigger">): string {

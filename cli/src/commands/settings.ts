@@ -1,12 +1,15 @@
 import {
   ACUMATICA_QUANTITY_FIELDS,
   MESSAGES,
+  type NotificationSettings,
+  type NotificationSettingsInput,
   type PriceMapping,
   type QuantityMapping,
+  type SafetyLimits,
   type Settings,
   SHOPIFY_QUANTITY_FIELDS,
 } from "@stockbridge/shared";
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import { usageError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
@@ -17,20 +20,39 @@ interface SetOptions {
   syncMsrp?: boolean;
   acumaticaQuantity?: QuantityMapping["acumaticaQuantity"];
   shopifyQuantity?: QuantityMapping["shopifyQuantity"];
+  maxPriceChange?: number;
+  maxZeroed?: number;
+  email?: string;
+  webhookUrl?: string;
+  onFailed?: boolean;
+  onPartial?: boolean;
+  onMissed?: boolean;
+  onHeld?: boolean;
 }
 
-/** `settings show` and `settings set`: the Mapping tab's Price Mapping and Quantity Mapping cards. */
+/** Everything `settings show` reads: the Mapping tab's three cards and Settings > Notifications. */
+interface AllSettings extends Settings {
+  safetyLimits: SafetyLimits;
+  notifications: NotificationSettings;
+}
+
+/**
+ * `settings show` and `settings set`: the Mapping tab's Price Mapping, Quantity Mapping and Safety
+ * Limits cards, and Settings > Notifications (where alerts go and which kinds do).
+ */
 export function registerSettingsCommands(program: Command, io: CliIo): void {
-  const settings = program.command("settings").description("what a sync writes: price and quantity mapping");
+  const settings = program
+    .command("settings")
+    .description("what a sync writes (price and quantity mapping), its safety limits, and alerts");
 
   settings
     .command("show")
-    .description("the price and quantity mapping settings")
+    .description("the price and quantity mapping, the safety limits and the alert settings")
     .action((_options: object, command: Command) => runCommand(io, command, show));
 
   settings
     .command("set")
-    .description("change price and/or quantity mapping (flags left out keep their value)")
+    .description("change mapping, safety limits and/or alerts (flags left out keep their value)")
     .option("--sync-price", "sync the ERP default price to the Shopify price")
     .option("--no-sync-price", "leave Shopify prices alone")
     .option("--sync-msrp", "sync the ERP MSRP to the Shopify compare-at price")
@@ -41,6 +63,26 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .addOption(
       new Option("--shopify-quantity <field>", "Shopify quantity to set").choices(SHOPIFY_QUANTITY_FIELDS),
     )
+    .option(
+      "--max-price-change <percent>",
+      "hold a run for review when a price moves by more than this (0 turns it off)",
+      percentValue("--max-price-change"),
+    )
+    .option(
+      "--max-zeroed <percent>",
+      "hold a run for review when more than this share of its quantities go to 0 (0 turns it off)",
+      percentValue("--max-zeroed"),
+    )
+    .option("--email <address>", 'where alert emails go ("" turns email alerts off)')
+    .option("--webhook-url <url>", 'where alert webhooks go ("" turns webhook alerts off)')
+    .option("--on-failed", "alert by email and webhook when a run fails")
+    .option("--no-on-failed", "no email or webhook when a run fails")
+    .option("--on-partial", "alert by email and webhook when a run has failed items")
+    .option("--no-on-partial", "no email or webhook when a run has failed items")
+    .option("--on-missed", "alert by email and webhook when a schedule is missed")
+    .option("--no-on-missed", "no email or webhook when a schedule is missed")
+    .option("--on-held", "alert by email and webhook when a run is held for review")
+    .option("--no-on-held", "no email or webhook when a run is held for review")
     .action((options: SetOptions, command: Command) =>
       runCommand(io, command, (context) => set(context, options)),
     );
@@ -48,24 +90,37 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
 async function show(context: CommandContext): Promise<void> {
   context.requireSignedIn();
-  const data = await context.api.call("settings");
+  const [mapping, safetyLimits, notifications] = await Promise.all([
+    context.api.call("settings"),
+    context.api.call("safetyLimits"),
+    context.api.call("notificationSettings"),
+  ]);
+  const data: AllSettings = { ...mapping, safetyLimits, notifications };
   if (context.json) return printJson(context.io.stdout, data);
   printSettings(context, data);
 }
 
-/** Each card is saved on its own (two endpoints), and only when one of its flags was given. */
+/** Each card is saved on its own (its own endpoint), and only when one of its flags was given. */
 async function set(context: CommandContext, options: SetOptions): Promise<void> {
   const priceChange = options.syncPrice !== undefined || options.syncMsrp !== undefined;
   const quantityChange = options.acumaticaQuantity !== undefined || options.shopifyQuantity !== undefined;
-  if (!priceChange && !quantityChange) {
+  const safetyChange = options.maxPriceChange !== undefined || options.maxZeroed !== undefined;
+  const alertChange = NOTIFICATION_FLAGS.some((flag) => options[flag] !== undefined);
+  if (!priceChange && !quantityChange && !safetyChange && !alertChange) {
     throw usageError(
-      "Nothing to set: use --sync-price, --sync-msrp (or their --no- forms), --acumatica-quantity or --shopify-quantity.",
+      "Nothing to set: use --sync-price, --sync-msrp (or their --no- forms), --acumatica-quantity, --shopify-quantity, --max-price-change, --max-zeroed, --email, --webhook-url or --[no-]on-failed|partial|missed|held.",
     );
   }
   context.requireSignedIn();
-  const current = await context.api.call("settings");
+  const [current, currentLimits, currentAlerts] = await Promise.all([
+    context.api.call("settings"),
+    context.api.call("safetyLimits"),
+    context.api.call("notificationSettings"),
+  ]);
   const saved: string[] = [];
   let { priceMapping, quantityMapping } = current;
+  let safetyLimits = currentLimits;
+  let notifications = currentAlerts;
   if (priceChange) {
     const body: PriceMapping = {
       syncPrice: options.syncPrice ?? priceMapping.syncPrice,
@@ -82,18 +137,70 @@ async function set(context: CommandContext, options: SetOptions): Promise<void> 
     ({ quantityMapping } = await context.api.call("saveQuantityMapping", { body }));
     saved.push(MESSAGES.settings.quantitySaved);
   }
-  if (context.json) return printJson(context.io.stdout, { priceMapping, quantityMapping });
+  if (safetyChange) {
+    const body: SafetyLimits = {
+      maxPriceChangePercent: options.maxPriceChange ?? safetyLimits.maxPriceChangePercent,
+      maxZeroedPercent: options.maxZeroed ?? safetyLimits.maxZeroedPercent,
+    };
+    safetyLimits = await context.api.call("saveSafetyLimits", { body });
+    saved.push(MESSAGES.settings.safetySaved);
+  }
+  if (alertChange) {
+    // An empty --email or --webhook-url is sent as is: the server reads blank as "off".
+    const body: NotificationSettingsInput = {
+      email: options.email ?? notifications.email,
+      webhookUrl: options.webhookUrl ?? notifications.webhookUrl,
+      onFailed: options.onFailed ?? notifications.onFailed,
+      onPartial: options.onPartial ?? notifications.onPartial,
+      onMissed: options.onMissed ?? notifications.onMissed,
+      onHeld: options.onHeld ?? notifications.onHeld,
+    };
+    notifications = await context.api.call("saveNotificationSettings", { body });
+    saved.push(MESSAGES.notifications.settingsSaved);
+  }
+  const data: AllSettings = { priceMapping, quantityMapping, safetyLimits, notifications };
+  if (context.json) return printJson(context.io.stdout, data);
   for (const line of saved) context.out(line);
-  printSettings(context, { priceMapping, quantityMapping });
+  printSettings(context, data);
 }
 
-function printSettings(context: CommandContext, settings: Settings): void {
-  const { priceMapping, quantityMapping } = settings;
+/**
+ * A limit's value must be a number; its range (whole, 0 to 1000 or 100) is the server's rule, so
+ * the server's 400 names it rather than a second copy of it here.
+ */
+function percentValue(flag: string): (text: string) => number {
+  return (text) => {
+    const value = Number(text.trim());
+    if (text.trim() === "" || !Number.isFinite(value)) {
+      throw new InvalidArgumentError(`${flag} must be a number (a percentage; 0 turns the limit off).`);
+    }
+    return value;
+  };
+}
+
+const NOTIFICATION_FLAGS = ["email", "webhookUrl", "onFailed", "onPartial", "onMissed", "onHeld"] as const;
+
+function printSettings(context: CommandContext, settings: AllSettings): void {
+  const { priceMapping, quantityMapping, safetyLimits, notifications } = settings;
   const onOff = (on: boolean) => (on ? "on" : "off");
+  const limit = (percent: number) => (percent === 0 ? "off" : `${percent} %`);
   context.out("Price Mapping");
   context.out(`  Price (ERP default price → Shopify price):  ${onOff(priceMapping.syncPrice)}`);
   context.out(`  MSRP (ERP MSRP → Shopify compare-at price): ${onOff(priceMapping.syncMsrp)}`);
   context.out("Quantity Mapping");
   context.out(`  Acumatica quantity: ${quantityMapping.acumaticaQuantity}`);
   context.out(`  Shopify quantity:   ${quantityMapping.shopifyQuantity}`);
+  context.out("Safety Limits");
+  context.out(`  Maximum price change:        ${limit(safetyLimits.maxPriceChangePercent)}`);
+  context.out(`  Maximum quantities set to 0: ${limit(safetyLimits.maxZeroedPercent)}`);
+  context.out("Notifications");
+  const emailNote = notifications.emailEnabled ? "" : " (this server sends no email)";
+  context.out(`  Email:   ${notifications.email ?? "off"}${notifications.email ? emailNote : ""}`);
+  context.out(`  Webhook: ${notifications.webhookUrl ?? "off"}`);
+  context.out(
+    `  Signing secret: ${notifications.webhookSecretSet ? "set" : "none (create it in the web app)"}`,
+  );
+  context.out(
+    `  Alert on: failed ${onOff(notifications.onFailed)}, partial ${onOff(notifications.onPartial)}, missed ${onOff(notifications.onMissed)}, held ${onOff(notifications.onHeld)}`,
+  );
 }
