@@ -1,6 +1,6 @@
-import type { Row } from "@libsql/client";
-import { type DashboardDay, type DashboardRun, EXECUTION_STATUSES } from "@stockbridge/shared";
+import type { DashboardDay, DashboardRun } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
+import { runBasicsOf } from "../history/repo.ts";
 import type { CalendarDay } from "./days.ts";
 
 /** A window's runs that had failures (or failed as a whole) and the items that failed in them. */
@@ -26,7 +26,7 @@ export function createDashboardRepo(db: Db) {
         args: [userId],
       });
       const row = result.rows[0];
-      return row ? toRun(row) : null;
+      return row ? runBasicsOf(row) : null;
     },
 
     /** Failed runs since each instant, in one statement. */
@@ -86,22 +86,3 @@ export function createDashboardRepo(db: Db) {
 }
 
 export type DashboardRepo = ReturnType<typeof createDashboardRepo>;
-
-function toRun(row: Row): DashboardRun {
-  // Read as execution history reads it: a value it does not know shows as running.
-  const status = EXECUTION_STATUSES.find((known) => known === String(row.status)) ?? "running";
-  return {
-    _id: String(row.id),
-    schedule:
-      row.schedule_name === null
-        ? null
-        : { _id: row.schedule_id === null ? null : String(row.schedule_id), name: String(row.schedule_name) },
-    trigger: String(row.trigger) === "schedule" ? "schedule" : "manual",
-    startDate: String(row.start_date),
-    endDate: row.end_date === null ? null : String(row.end_date),
-    status,
-    successCount: Number(row.success_count),
-    failureCount: Number(row.failure_count),
-    skippedCount: Number(row.skipped_count),
-  };
-}

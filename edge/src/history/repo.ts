@@ -1,5 +1,6 @@
 import type { InStatement, InValue, Row } from "@libsql/client";
 import {
+  type DashboardRun,
   EXECUTION_STATUSES,
   type ExecutionHistory,
   type ExecutionHistorySummary,
@@ -417,7 +418,8 @@ function syncOptionsOf(row: Row): SyncOptions | null {
   return { price: Number(row.sync_price) === 1, quantity: Number(row.sync_quantity) === 1 };
 }
 
-function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"]): ExecutionHistorySummary {
+/** What every view of a run shows (the list, one entry, the dashboard's last run). */
+export function runBasicsOf(row: Row): DashboardRun {
   return {
     _id: String(row.id),
     schedule:
@@ -427,10 +429,16 @@ function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     trigger: String(row.trigger) === "schedule" ? "schedule" : "manual",
     startDate: String(row.start_date),
     endDate: row.end_date === null ? null : String(row.end_date),
+    status: statusOf(row.status),
     successCount: Number(row.success_count),
     failureCount: Number(row.failure_count),
     skippedCount: Number(row.skipped_count),
-    status: statusOf(row.status),
+  };
+}
+
+function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"]): ExecutionHistorySummary {
+  return {
+    ...runBasicsOf(row),
     error: row.error === null ? null : String(row.error),
     failedMappings,
     syncOptions: syncOptionsOf(row),
