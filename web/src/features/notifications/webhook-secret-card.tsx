@@ -1,6 +1,6 @@
 import { MESSAGES, type NotificationSettings, type WebhookSecret } from "@stockbridge/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, KeyRound, TriangleAlert } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
@@ -8,6 +8,7 @@ import { Button } from "../../ui/button.tsx";
 import { Card } from "../../ui/card.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
+import { ShownOnce } from "../../ui/shown-once.tsx";
 import { toast } from "../../ui/toast.tsx";
 import { formatAlertDate } from "./notification-view.ts";
 import { notificationKeys } from "./queries.ts";
@@ -72,74 +73,17 @@ export function WebhookSecretCard({ saved }: { saved: NotificationSettings }) {
 }
 
 function NewSecretDialog({ secret, onClose }: { secret: WebhookSecret | null; onClose(): void }) {
-  const [copied, setCopied] = useState(false);
-
-  async function copy(text: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch {
-      // No clipboard (an insecure origin, a denied permission): the field stays there to copy by hand.
-      toast.error("Could not copy: select the secret and copy it yourself.");
-    }
-  }
-
   return (
     <Dialog
       open={secret !== null}
-      onClose={() => {
-        setCopied(false);
-        onClose();
-      }}
+      onClose={onClose}
       title="Webhook signing secret"
       size="md"
-      footer={
-        <Button
-          onClick={() => {
-            setCopied(false);
-            onClose();
-          }}
-        >
-          Done
-        </Button>
-      }
+      footer={<Button onClick={onClose}>Done</Button>}
     >
       {secret ? (
         <div className="flex flex-col gap-4 text-sm text-gray-700">
-          <p
-            role="alert"
-            className="flex items-start gap-2 rounded-md bg-amber-50 px-3 py-2 text-amber-900 ring-1 ring-amber-200"
-          >
-            <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            Copy this secret now. It will not be shown again.
-          </p>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="new-webhook-secret" className="font-medium text-gray-800">
-              Secret
-            </label>
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <input
-                id="new-webhook-secret"
-                readOnly
-                value={secret.secret}
-                onFocus={(event) => event.currentTarget.select()}
-                className="min-w-0 flex-1 rounded-md bg-gray-50 px-3 py-2 font-mono text-xs text-gray-900 ring-1 ring-gray-300 ring-inset"
-              />
-              <Button
-                variant="secondary"
-                icon={
-                  copied ? (
-                    <Check className="size-4" aria-hidden="true" />
-                  ) : (
-                    <Copy className="size-4" aria-hidden="true" />
-                  )
-                }
-                onClick={() => void copy(secret.secret)}
-              >
-                {copied ? "Copied" : "Copy"}
-              </Button>
-            </div>
-          </div>
+          <ShownOnce id="new-webhook-secret" label="Secret" value={secret.secret} noun="secret" />
         </div>
       ) : null}
     </Dialog>
