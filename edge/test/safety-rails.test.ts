@@ -325,6 +325,24 @@ describe("approving a held run", () => {
     expect((await w.api.call("executionHistory")).total).toBe(1);
   });
 
+  it("keeps the failures found when it held the run once the plan is approved", async () => {
+    const w = await open();
+    const { mapped } = await priceJump(w);
+    // A quantity past Shopify's Int: failed when the run is planned, never part of the plan.
+    await setErpQuantity(w, mapped[2]!.item, 3_000_000_000);
+    const { result } = await syncJob(w, { syncOptions: ALL });
+    const held = await entry(w, result.historyId!);
+    expect(held).toMatchObject({ status: "held", failureCount: 1 });
+    expect(held.failedMappings.map((failed) => failed.mappingId)).toEqual([mapped[2]!.mappingId]);
+
+    const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
+    await finished(w, job);
+
+    const approved = await entry(w, result.historyId!);
+    expect(approved).toMatchObject({ status: "partial", failureCount: 1 });
+    expect(approved.failedMappings).toEqual(held.failedMappings);
+  });
+
   it("does not overwrite what changed in Shopify since the hold: reports it per item and writes the rest", async () => {
     const w = await open();
     const { mapped, before } = await priceJump(w);

@@ -64,7 +64,8 @@ export function createHeldApplier(deps: HeldApplyDeps) {
         skippedCount: entry.skippedCount,
         status: "failed",
         error: describe(error),
-        failures: [],
+        // finish replaces the run's failure rows: the ones found when it was held stay.
+        failures: entry.failedMappings,
         skips: [],
       });
       throw error;
@@ -207,7 +208,8 @@ export function createHeldApplier(deps: HeldApplyDeps) {
       // The same rule as every run: completed only when nothing failed.
       status: runStatus({ success, failure }),
       error: null,
-      failures,
+      // finish replaces the run's failure rows: the ones found when it was held come first.
+      failures: [...entry.failedMappings, ...failures],
       skips: [],
     });
     return {
