@@ -1,4 +1,5 @@
-import type { ExecutionHistory, NotificationKind } from "@stockbridge/shared";
+import type { NotificationKind } from "@stockbridge/shared";
+import type { RunOutcome } from "../history/repo.ts";
 
 /** What the webhook receives (its JSON body, fixed when the alert is recorded). */
 export interface WebhookPayload {
@@ -37,7 +38,7 @@ function historyEntryUrl(appOrigin: string, historyId: string): string {
   return `${appOrigin}/execution-history?entry=${encodeURIComponent(historyId)}`;
 }
 
-function runName(run: ExecutionHistory): string {
+function runName(run: RunOutcome): string {
   return run.schedule?.name ?? "Manual sync";
 }
 
@@ -50,7 +51,7 @@ function mappings(count: number): string {
  * that is why the run stopped (a connection alert instead of a plain failure).
  */
 export function runAlert(
-  run: ExecutionHistory,
+  run: RunOutcome,
   kind: NotificationKind,
   options: { appOrigin: string; refusedBy?: "Shopify" | "Acumatica" | null },
 ): AlertContent {

@@ -9,7 +9,7 @@ import { type AlertsRepo, runAlertKey } from "./repo.ts";
 
 export interface AlertRecorderDeps {
   repo: AlertsRepo;
-  history: Pick<HistoryRepo, "get">;
+  history: Pick<HistoryRepo, "outcome">;
   appOrigin: string;
   /** Whether this server sends email (SMTP_URL is set): without it no email delivery is queued. */
   emailEnabled: boolean;
@@ -73,7 +73,7 @@ export function createAlertRecorder(deps: AlertRecorderDeps) {
 
   /** Records the alert a finished run deserves, if any; `cause` is what stopped a failed run. */
   async function runEnded(userId: string, historyId: string, cause?: unknown): Promise<boolean> {
-    const run = await deps.history.get(userId, historyId);
+    const run = await deps.history.outcome(userId, historyId);
     if (!run) return false;
     const kind = alertKindForRun(run.status, run);
     if (!kind) return false;
@@ -83,8 +83,6 @@ export function createAlertRecorder(deps: AlertRecorderDeps) {
   }
 
   return {
-    runEnded,
-
     /**
      * Wraps the engine so every run it finishes reports its outcome. An alert that cannot be
      * recorded never fails the run: the tick's sweep records it from the history entry.

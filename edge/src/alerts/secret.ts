@@ -1,3 +1,5 @@
+import { toBase64Url } from "../security/bytes.ts";
+
 /** Prefix of webhook signing secrets, so one is told apart from other keys when it leaks. */
 const WEBHOOK_SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
@@ -9,8 +11,5 @@ export function webhookSecretContext(userId: string): string {
 
 /** 256 random bits, as `whsec_` and 43 base64url characters. */
 export function newWebhookSecret(): string {
-  let binary = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(SECRET_BYTES)))
-    binary += String.fromCharCode(byte);
-  return `${WEBHOOK_SECRET_PREFIX}${btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+  return `${WEBHOOK_SECRET_PREFIX}${toBase64Url(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)))}`;
 }

@@ -1,3 +1,4 @@
+import { toHex } from "../security/bytes.ts";
 import type { FetchLike } from "../security/outbound-guard.ts";
 
 /** The header that carries a webhook's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
@@ -16,7 +17,7 @@ export async function signWebhook(secret: string, timestamp: number, body: strin
     ["sign"],
   );
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${body}`));
-  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(mac));
 }
 
 export interface WebhookAttempt {

@@ -1,13 +1,7 @@
-import type { DashboardDay, DashboardRun } from "@stockbridge/shared";
+import type { Dashboard, DashboardDay, DashboardRun } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
 import { runBasicsOf } from "../history/repo.ts";
 import type { CalendarDay } from "./days.ts";
-
-/** A window's runs that had failures (or failed as a whole) and the items that failed in them. */
-export interface FailureWindow {
-  runs: number;
-  items: number;
-}
 
 const FAILED_RUN = "(failure_count > 0 OR status = 'failed')";
 
@@ -30,7 +24,10 @@ export function createDashboardRepo(db: Db) {
     },
 
     /** Failed runs since each instant, in one statement. */
-    async failuresSince(userId: string, since: { day: string; week: string }) {
+    async failuresSince(
+      userId: string,
+      since: { day: string; week: string },
+    ): Promise<Dashboard["failures"]> {
       const result = await db.execute({
         sql: `SELECT count(*) AS runs, coalesce(sum(failure_count), 0) AS items,
                      coalesce(sum(start_date >= ?), 0) AS day_runs,

@@ -369,6 +369,16 @@ export function createHistoryRepo(db: Db) {
       return { ...toSummary(row, failures.get(id) ?? []), skippedMappings: skips.get(id) ?? [] };
     },
 
+    /** A run's outcome without its failed and skipped mappings (an alert needs only the counts). */
+    async outcome(userId: string, id: string): Promise<RunOutcome | null> {
+      const result = await db.execute({
+        sql: `SELECT ${COLUMNS} FROM execution_history WHERE user_id = ? AND id = ?`,
+        args: [userId, id],
+      });
+      const row = result.rows[0];
+      return row ? { ...runBasicsOf(row), error: row.error === null ? null : String(row.error) } : null;
+    },
+
     /** The user's run `id` as a retry sees it; null when it is not theirs or does not exist. */
     async retrySource(userId: string, id: string): Promise<RetrySource | null> {
       const result = await db.execute({
@@ -417,6 +427,9 @@ function syncOptionsOf(row: Row): SyncOptions | null {
   if (row.sync_price === null || row.sync_quantity === null) return null;
   return { price: Number(row.sync_price) === 1, quantity: Number(row.sync_quantity) === 1 };
 }
+
+/** A finished run's status, counts and error, without the lists of mappings. */
+export type RunOutcome = DashboardRun & { error: string | null };
 
 /** What every view of a run shows (the list, one entry, the dashboard's last run). */
 export function runBasicsOf(row: Row): DashboardRun {

@@ -2,7 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "../../lib/api.ts";
 
 /** Keys nest from general to specific. */
-export const dashboardKeys = {
+const dashboardKeys = {
   all: ["dashboard"] as const,
   zone: (timezone: string) => [...dashboardKeys.all, { timezone }] as const,
 };

@@ -12,7 +12,7 @@ export const notificationKeys = {
 /** Alerts are recorded by the server at any time (the cron runs every minute): the bell asks that often. */
 const BELL_REFRESH_MS = 60_000;
 /** How many the bell's panel shows; older ones stay on the server. */
-export const BELL_LIMIT = 20;
+const BELL_LIMIT = 20;
 
 /** GET /notifications: the newest alerts and the unread count, for the top bar's bell. */
 export function notificationsQuery(api: ApiClient) {

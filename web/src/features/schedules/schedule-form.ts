@@ -155,7 +155,7 @@ function loosest(type: ScheduleType): ScheduleSpec {
 }
 
 /** What the subscriber's plan lets the schedule form offer, with the API's words for what it does not. */
-export interface PlanChoices {
+interface PlanChoices {
   /** The 403 text the API would answer for this schedule; null when the plan allows it. */
   refusal(spec: ScheduleSpec): string | null;
   typeAllowed(type: ScheduleType): boolean;
