@@ -193,6 +193,13 @@ describe("hostile search text", () => {
       pair.variant.sku = sku;
       pair.item.inventoryId = sku;
     });
+    // Two crafted SKUs on one side only: auto mapping leaves them (and their old partners) unmapped,
+    // so the unmapped lists' searches have something to find.
+    const lone = pairs[CRAFTED_SKUS.length * 7];
+    const loneItem = pairs[CRAFTED_SKUS.length * 7 + 1];
+    if (!lone || !loneItem) throw new Error("no pair left for the unmapped SKUs");
+    lone.variant.sku = 'SAY"HI"-LONE';
+    loneItem.item.inventoryId = "STAR*-LONE";
     const target = await createConnectedApp({ size: 300 });
     app = target;
     target.shopify.reset(catalog);
@@ -248,6 +255,18 @@ describe("hostile search text", () => {
     for (let page = 2; mappings.length % 100 === 0 && (await mapped(page)).length > 0; page += 1)
       mappings.push(...(await mapped(page)));
     expect(mappings.map((m) => m.shopifyDetails.sku)).toEqual(expect.arrayContaining(CRAFTED_SKUS));
+    // Both unmapped lists in full (no search), page by page: what each search must find in them.
+    const unmappedSkus = { shopify: [] as string[], acumatica: [] as string[] };
+    for (let offset = 0; ; offset += 100) {
+      const page = await target.api.call("unmapped", {
+        query: { limit: "100", shopifyOffset: String(offset), acumaticaOffset: String(offset) },
+      });
+      unmappedSkus.shopify.push(...page.shopify.map((product) => product.sku));
+      unmappedSkus.acumatica.push(...page.acumatica.map((product) => product.sku));
+      if (offset + 100 >= Math.max(page.shopifyTotal, page.acumaticaTotal)) break;
+    }
+    expect(unmappedSkus.shopify).toContain('SAY"HI"-LONE');
+    expect(unmappedSkus.acumatica).toContain("STAR*-LONE");
     const paths = {
       shopifyProducts: "/api/shopify/products?limit=100&",
       acumaticaProducts: "/api/acumatica/products?limit=100&",
@@ -304,14 +323,20 @@ describe("hostile search text", () => {
           ).toBe(true);
           expect(skus.length, label).toBe(Math.min(expected.length, 100));
         } else if (name === "unmapped") {
-          // Unmapped products match by SKU, lowercased on both sides: each one answered contains it.
+          // Unmapped products match by SKU, lowercased on both sides: exactly the unmapped SKUs containing it.
           for (const side of ["shopify", "acumatica"] as const) {
+            const expected = unmappedSkus[side].filter((sku) =>
+              sku.toLowerCase().includes(term.toLowerCase()),
+            );
             const skus: string[] = answer.body.data[side].map((product: { sku: string }) => product.sku);
-            expect(
-              skus.every((sku) => sku.toLowerCase().includes(term.toLowerCase())),
-              `${label} ${side}`,
-            ).toBe(true);
-            expect(answer.body.data[`${side}Total`], `${label} ${side}`).toBeGreaterThanOrEqual(skus.length);
+            expect(answer.body.data[`${side}Total`], `${label} ${side}`).toBe(expected.length);
+            if (expected.length <= 100)
+              expect([...skus].sort(), `${label} ${side}`).toEqual([...expected].sort());
+            else
+              expect(
+                skus.filter((sku) => !expected.includes(sku)),
+                `${label} ${side}`,
+              ).toEqual([]);
           }
         } else if (name === "listSchedules") {
           const found = asciiLower('Nightly "NEAR(x)" 100% ⏰').includes(asciiLower(term));

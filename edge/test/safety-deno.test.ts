@@ -95,7 +95,8 @@ describe("approving a held run under parallel requests", () => {
       params: { id: held.historyId! },
       query: { page: "1", limit: "100" },
     });
-    expect(written.changes.every((change) => change.result === "written")).toBe(true);
+    expect(written.changes.length).toBeGreaterThan(0);
+    expect(written.changes.map((change) => change.result)).toEqual(written.changes.map(() => "written"));
     // One sync job held the run, one applied it: no approval started a second.
     const db = openDatabase(`file:${join(world.dataDir, "stockbridge.db")}`);
     const jobs = await db.execute("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'sync'");

@@ -303,6 +303,8 @@ describe("approving a held run", () => {
     const done = await finished(w, job);
 
     expect(done).toMatchObject({ status: "succeeded", message: MESSAGES.mapping.synchronized });
+    // The plan has the price jump and the quantities: an empty one would make the checks below pass.
+    expect(plan.changes.map((change) => change.field)).toEqual(expect.arrayContaining(["price", "quantity"]));
     for (const change of plan.changes) {
       const pair = mapped.find((candidate) => candidate.mappingId === change.mappingId)!;
       const now = await w.shopifyVariant(pair.variant.id);
@@ -318,8 +320,8 @@ describe("approving a held run", () => {
       failedMappings: [],
       review: { decision: "approved", decidedAt: expect.any(String) },
     });
-    expect((await wholePlan(w, approved._id)).changes.every((change) => change.result === "written")).toBe(
-      true,
+    expect((await wholePlan(w, approved._id)).changes.map((change) => change.result)).toEqual(
+      plan.changes.map(() => "written"),
     );
     // One run, one entry.
     expect((await w.api.call("executionHistory")).total).toBe(1);

@@ -190,7 +190,10 @@ describe("auth store", () => {
   });
 });
 
-/** The 401 handler ends the session asynchronously; wait for it to report. */
+/** The 401 handler ends the session asynchronously; wait for it to report (failing after 1 s). */
 async function waitFor(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; !done(); i++) {
+    if (i === 200) throw new Error("the session did not report its end");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
