@@ -263,7 +263,23 @@ describe("GET /entity", () => {
 
     expect(swagger.info).toEqual({ title: "Default/22.200.001", version: "4" });
     expect(Object.keys(swagger.paths)).toEqual(
-      expect.arrayContaining(["/StockItem", "/StockItem/{ids}", "/InventoryQuantityAvailable"]),
+      expect.arrayContaining(["/StockItem", "/StockItem/{ids}", "/InventoryQuantityAvailable", "/Company"]),
     );
+  });
+
+  it("leaves Company out of the swagger and answers 404 for it on an endpoint without that entity", async () => {
+    const erp = await start();
+    const client = new AcumaticaClient(erp.instanceUrl);
+    await erp.configure({ companyEntity: false });
+
+    const swagger = await client.getJson<{ paths: Record<string, unknown> }>(
+      "/entity/Default/22.200.001/swagger.json",
+    );
+
+    expect(Object.keys(swagger.paths)).not.toContain("/Company");
+    expect(Object.keys(swagger.paths)).toContain("/StockItem");
+    await client.login();
+    expect((await client.request("GET", "/entity/Default/22.200.001/Company")).status).toBe(404);
+    expect((await client.request("GET", "/entity/Default/22.200.001/StockItem?$top=1")).status).toBe(200);
   });
 });

@@ -109,7 +109,13 @@ export function createAcumaticaRoutes(runtime: AcumaticaRuntime) {
       return sendJson(
         c,
         200,
-        buildSwagger(endpoint, located.instancePath, [STOCK_ITEM, NON_STOCK_ITEM, WAREHOUSE, COMPANY]),
+        // An endpoint without the Company entity does not describe it either.
+        buildSwagger(endpoint, located.instancePath, [
+          STOCK_ITEM,
+          NON_STOCK_ITEM,
+          WAREHOUSE,
+          ...(runtime.settings().companyEntity ? [COMPANY] : []),
+        ]),
       );
     }
     const params = new URL(c.req.url).searchParams;
