@@ -171,12 +171,19 @@ export function createBillingRepo(db: Db) {
      * Every subscription on `planId` takes the plan's limits as the catalogue now has them (a
      * product's metadata edited in Stripe reaches its subscribers at the next catalogue read).
      */
-    async refreshPlanLimits(planId: string, limits: PlanLimits): Promise<void> {
-      const json = JSON.stringify(limits);
-      await db.execute({
-        sql: "UPDATE subscriptions SET plan_limits_json = ? WHERE plan_id = ? AND plan_limits_json IS NOT ?",
-        args: [json, planId, json],
-      });
+    /** Every plan's limits onto its subscribers' rows, in one write transaction (one round trip). */
+    async refreshPlanLimits(plans: readonly { planId: string; limits: PlanLimits }[]): Promise<void> {
+      if (plans.length === 0) return;
+      await db.batch(
+        plans.map(({ planId, limits }) => {
+          const json = JSON.stringify(limits);
+          return {
+            sql: "UPDATE subscriptions SET plan_limits_json = ? WHERE plan_id = ? AND plan_limits_json IS NOT ?",
+            args: [json, planId, json],
+          };
+        }),
+        "write",
+      );
     },
 
     /**

@@ -33,9 +33,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     ? createPlanCatalog(deps.gateway, {
         now: deps.now,
         ttlMs: deps.plansTtlMs,
-        onRead: async (plans) => {
-          for (const plan of plans) await repo.refreshPlanLimits(plan.stripePriceId, plan.limits);
-        },
+        onRead: (plans) =>
+          repo.refreshPlanLimits(plans.map((plan) => ({ planId: plan.stripePriceId, limits: plan.limits }))),
       })
     : null;
   const subscriptions = createSubscriptionStore({ repo, gateway: deps.gateway, catalog, now: deps.now });
