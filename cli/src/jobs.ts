@@ -37,6 +37,24 @@ export async function startJob(
 }
 
 /**
+ * Starts a job that is this command's own (a retry, an approval, a drift fix): when another job
+ * of the kind already runs (409 with its id), following that one would report someone else's run
+ * as this one, so it is named instead, with how to follow it.
+ */
+export async function startOwnJob(start: () => Promise<{ job: Job }>): Promise<Job> {
+  try {
+    return (await start()).job;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409 && error.jobId) {
+      throw new CliError(`${error.message} Follow it with: stockbridge jobs wait ${error.jobId}`, {
+        code: error.code,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
  * Follows a job until it ends by reading `GET /jobs/:id`, with a live progress view when a person
  * watches. Answers the final job, failed or not; the caller decides what that means. Ctrl+C stops
  * following (exit 130) and says how to follow again: the job itself runs on, on the server.

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
-import { ApiError, type DriftItem, type DriftSummary, formatMoney } from "@stockbridge/shared";
+import { type DriftItem, type DriftSummary, formatMoney } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import { CliError, usageError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
-import { followJob } from "../jobs.ts";
+import { followJob, startOwnJob } from "../jobs.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
@@ -90,16 +90,8 @@ async function exportCsv(context: CommandContext, file: string | undefined): Pro
 /** `POST /drift/fix`: one sync job of the drifted mappings, followed to its end as `sync` follows its job. */
 async function fix(context: CommandContext): Promise<void> {
   context.requireSignedIn();
-  const started = await context.api.call("fixDrift").catch((error: unknown) => {
-    // A sync already running is not this fix: name it rather than follow it.
-    if (error instanceof ApiError && error.status === 409 && error.jobId) {
-      throw new CliError(`${error.message} Follow it with: stockbridge jobs wait ${error.jobId}`, {
-        code: error.code,
-      });
-    }
-    throw error;
-  });
-  const finished = await followJob(context, started.job, { ...syncTexts(false), label: "Fix drift" });
+  const job = await startOwnJob(() => context.api.call("fixDrift"));
+  const finished = await followJob(context, job, { ...syncTexts(false), label: "Fix drift" });
   await reportSync(context, finished);
 }
 

@@ -1,5 +1,4 @@
 import {
-  ApiError,
   EXECUTION_HISTORY_PAGE_SIZE,
   type ExecutionHistory,
   type ExecutionHistorySummary,
@@ -10,9 +9,8 @@ import {
 } from "@stockbridge/shared";
 import type { Command } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
-import { CliError } from "../errors.ts";
 import type { CliIo } from "../io.ts";
-import { followJob } from "../jobs.ts";
+import { followJob, startOwnJob } from "../jobs.ts";
 import { addAllOption, addPageOptions, everyPage, type ListPageOptions, queryText } from "../options.ts";
 import { formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
@@ -169,17 +167,8 @@ async function show(context: CommandContext, id: string): Promise<void> {
  */
 async function retry(context: CommandContext, id: string): Promise<void> {
   context.requireSignedIn();
-  const started = await context.api
-    .call("retryExecutionHistory", { params: { id } })
-    .catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 409 && error.jobId) {
-        throw new CliError(`${error.message} Follow it with: stockbridge jobs wait ${error.jobId}`, {
-          code: error.code,
-        });
-      }
-      throw error;
-    });
-  const finished = await followJob(context, started.job, { ...syncTexts(false), label: "Retry failed" });
+  const job = await startOwnJob(() => context.api.call("retryExecutionHistory", { params: { id } }));
+  const finished = await followJob(context, job, { ...syncTexts(false), label: "Retry failed" });
   await reportSync(context, finished);
 }
 
@@ -233,17 +222,9 @@ async function printPlan(context: CommandContext, id: string, data: HeldPlan): P
 /** `POST /execution-history/:id/approve`: the held plan's job, followed to its end as `sync` follows its job. */
 async function approve(context: CommandContext, id: string): Promise<void> {
   context.requireSignedIn();
-  const started = await context.api.call("approveExecution", { params: { id } }).catch((error: unknown) => {
-    // A sync already running is not this plan: name it rather than follow it.
-    if (error instanceof ApiError && error.status === 409 && error.jobId) {
-      throw new CliError(`${error.message} Follow it with: stockbridge jobs wait ${error.jobId}`, {
-        code: error.code,
-      });
-    }
-    throw error;
-  });
+  const job = await startOwnJob(() => context.api.call("approveExecution", { params: { id } }));
   if (!context.json && !context.interactive) context.out(MESSAGES.history.approved);
-  const finished = await followJob(context, started.job, { ...syncTexts(false), label: "Approve held run" });
+  const finished = await followJob(context, job, { ...syncTexts(false), label: "Approve held run" });
   await reportSync(context, finished);
 }
 
