@@ -285,16 +285,18 @@ export function createApp(deps: AppDeps) {
     held: heldRepo,
     history: historyRepo,
     jobs,
-    applier: createHeldApplier({
-      held: heldRepo,
-      history: historyRepo,
-      repo: syncRepo,
-      connectors: syncConnectors,
-      now,
-      runLeaseMs,
-      log,
-      ...deps.syncTuning,
-    }),
+    applier: alerts.observeApprovals(
+      createHeldApplier({
+        held: heldRepo,
+        history: historyRepo,
+        repo: syncRepo,
+        connectors: syncConnectors,
+        now,
+        runLeaseMs,
+        log,
+        ...deps.syncTuning,
+      }),
+    ),
     now,
     runLeaseMs,
   });

@@ -343,6 +343,14 @@ describe("approving a held run", () => {
     const approved = await entry(w, result.historyId!);
     expect(approved).toMatchObject({ status: "partial", failureCount: 1 });
     expect(approved.failedMappings).toEqual(held.failedMappings);
+    // Held, then approved and partial: an alert for each end of the one run.
+    const { notifications } = await w.api.call("listNotifications");
+    expect(
+      notifications
+        .filter((alert) => alert.historyId === held._id)
+        .map((alert) => alert.kind)
+        .sort(),
+    ).toEqual(["held", "partial"]);
   });
 
   it("does not overwrite what changed in Shopify since the hold: reports it per item and writes the rest", async () => {

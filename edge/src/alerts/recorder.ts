@@ -2,6 +2,7 @@ import { MISSED_SCHEDULE_GRACE_MS } from "@stockbridge/shared";
 import type { HistoryRepo } from "../history/repo.ts";
 import { describeError } from "../http/errors.ts";
 import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
+import type { HeldApplier } from "../sync/held-apply.ts";
 import { alertKindForRun, refusedConnection } from "./alert-kind.ts";
 import { type AlertContent, alertEmail, missedScheduleAlert, runAlert } from "./compose.ts";
 import { effectiveSettings, sendsKind } from "./effective-settings.ts";
@@ -71,15 +72,22 @@ export function createAlertRecorder(deps: AlertRecorderDeps) {
     });
   }
 
-  /** Records the alert a finished run deserves, if any; `cause` is what stopped a failed run. */
-  async function runEnded(userId: string, historyId: string, cause?: unknown): Promise<boolean> {
+  /**
+   * Records the alert a finished run deserves, if any; `cause` is what stopped a failed run.
+   * `approved`: the end of a held run's approval, whose entry already has its 'held' alert.
+   */
+  async function runEnded(
+    userId: string,
+    historyId: string,
+    options: { cause?: unknown; approved?: boolean } = {},
+  ): Promise<boolean> {
     const run = await deps.history.outcome(userId, historyId);
     if (!run) return false;
     const kind = alertKindForRun(run.status, run);
     if (!kind) return false;
-    const refusedBy = kind === "failed" ? refusedConnection(cause) : null;
+    const refusedBy = kind === "failed" ? refusedConnection(options.cause) : null;
     const content = runAlert(run, refusedBy ? "connection" : kind, { appOrigin: deps.appOrigin, refusedBy });
-    return record(userId, content, runAlertKey(run._id));
+    return record(userId, content, `${runAlertKey(run._id)}${options.approved ? ":approved" : ""}`);
   }
 
   return {
@@ -93,11 +101,30 @@ export function createAlertRecorder(deps: AlertRecorderDeps) {
         async runSync(input: RunSyncInput): Promise<RunSyncResult> {
           const result = await engine.runSync(input);
           if (result.historyId) {
-            await runEnded(input.userId, result.historyId, result.cause).catch((error: unknown) =>
+            await runEnded(input.userId, result.historyId, { cause: result.cause }).catch((error: unknown) =>
               deps.log(`alert for run ${result.historyId} not recorded: ${describeError(error)}`),
             );
           }
           return result;
+        },
+      };
+    },
+
+    /**
+     * Wraps the held-run applier the same way: an approved plan that ends partial or failed is a
+     * run ending like any other, alerted once more after its 'held' alert.
+     */
+    observeApprovals<A extends HeldApplier>(applier: A): A {
+      return {
+        ...applier,
+        async applyHeld(input: Parameters<HeldApplier["applyHeld"]>[0]) {
+          try {
+            return await applier.applyHeld(input);
+          } finally {
+            await runEnded(input.userId, input.historyId, { approved: true }).catch((error: unknown) =>
+              deps.log(`alert for approved run ${input.historyId} not recorded: ${describeError(error)}`),
+            );
+          }
         },
       };
     },
