@@ -67,10 +67,11 @@ const app = createApp({
   },
 });
 
-// Every minute: fail jobs whose process died, then run due schedules. The tick claims rows with a
-// lease in the database, so every instance may tick without running a schedule twice. Deploy picks
-// up only crons registered at the top level before the server starts.
-Deno.cron(SCHEDULES_CRON, "* * * * *", async () => {
+// Every minute: resume jobs whose process died, queue due schedules as jobs and run what this
+// instance may of the queue. The tick claims rows with a lease in the database, so every instance
+// may tick without running a schedule twice. Deploy picks up only crons registered at the top level
+// before the server starts.
+async function tick(): Promise<void> {
   try {
     const report = await app.tick();
     if (report.ran.length > 0 || report.interrupted.length > 0) {
@@ -79,7 +80,25 @@ Deno.cron(SCHEDULES_CRON, "* * * * *", async () => {
   } catch (error) {
     logger.error("schedules tick failed", { error });
   }
-});
+}
+Deno.cron(SCHEDULES_CRON, "* * * * *", tick);
+// One tick at a time in this process: a long one is not overlapped by the next interval.
+let ticking: Promise<void> | null = null;
+const tickTimer =
+  config.tickSeconds === undefined
+    ? undefined
+    : setInterval(() => {
+        ticking ??= tick().finally(() => {
+          ticking = null;
+        });
+      }, config.tickSeconds * 1000);
+
+// Between ticks, every few seconds: queued jobs (another instance's fan-out, a stopped instance's
+// work) are claimed here when this instance has room; first at once, for what a stop handed back.
+const sweepJobs = () =>
+  app.sweepJobs().catch((error: unknown) => logger.error("job sweep failed", { error }));
+void sweepJobs();
+const jobPoll = setInterval(sweepJobs, config.jobPollSeconds * 1000);
 
 const server = Deno.serve(
   {
@@ -100,12 +119,15 @@ const server = Deno.serve(
 // SIGTERM (a redeploy, `docker stop`) or Ctrl-C: stop taking requests, let those in flight finish,
 // then close the database. Deno Deploy stops isolates itself and may not offer signal listeners.
 const shutdown = createShutdown({ logger, stopServer: () => server.shutdown() });
-// Jobs get a few seconds to finish and are failed at once if they cannot, then the database closes.
+// Jobs get a few seconds to finish; the rest go back to the queue for another instance (or this
+// one's next start) to resume from their last checkpoint; then the database closes.
 shutdown.add({
   name: "jobs",
   run: async () => {
-    const unfinished = await app.stopJobs(JOBS_GRACE_MS);
-    if (unfinished.length > 0) logger.warn("jobs stopped unfinished", { jobs: unfinished });
+    clearInterval(jobPoll);
+    clearInterval(tickTimer);
+    const released = await app.stopJobs(JOBS_GRACE_MS);
+    if (released.length > 0) logger.warn("jobs handed back to the queue unfinished", { jobs: released });
   },
 });
 shutdown.add({ name: "database", run: () => db.close() });

@@ -54,7 +54,7 @@ import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createSlotGate } from "./jobs/slots.ts";
 import { createSlotsRepo } from "./jobs/slots-repo.ts";
-import { startAutoMapJob } from "./mapping/auto-map-job.ts";
+import { handleAutoMapJobs, startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
 import { createMappingService } from "./mapping/service.ts";
@@ -80,7 +80,7 @@ import { createSyncEngine, type SyncEngineDeps } from "./sync/engine.ts";
 import { createHeldApplier } from "./sync/held-apply.ts";
 import { createSyncRepo } from "./sync/repo.ts";
 import { syncHandlers } from "./sync/routes.ts";
-import { startSyncJob } from "./sync/sync-job.ts";
+import { enqueueScheduledRun, handleSyncJobs, startSyncJob } from "./sync/sync-job.ts";
 import { registerApiDocs } from "./system/api-docs.ts";
 import { createSystemService } from "./system/health.ts";
 import { createSystemRepo } from "./system/repo.ts";
@@ -209,8 +209,10 @@ export function createApp(deps: AppDeps) {
     log,
   });
   const historyRepo = createHistoryRepo(db);
+  const jobsRepo = createJobsRepo(db);
   const jobs = createJobRunner({
-    repo: createJobsRepo(db),
+    repo: jobsRepo,
+    concurrency: config.jobConcurrency,
     now,
     newId,
     log,
@@ -280,11 +282,12 @@ export function createApp(deps: AppDeps) {
       ...deps.syncTuning,
     }),
   );
-  // Approving a held run applies its stored plan: the same writers and tuning as the engine's.
-  const review = createReviewService({
-    held: heldRepo,
-    history: historyRepo,
+  // Sync jobs run the engine; an approved held run, and a run resumed after its plan was stored,
+  // apply a stored plan: the same writers and tuning as the engine's.
+  handleSyncJobs({
     jobs,
+    engine: syncEngine,
+    held: heldRepo,
     applier: alerts.observeApprovals(
       createHeldApplier({
         held: heldRepo,
@@ -297,6 +300,12 @@ export function createApp(deps: AppDeps) {
         ...deps.syncTuning,
       }),
     ),
+  });
+  handleAutoMapJobs({ jobs, repo: mappingRepo, plans: planGate, now, newId });
+  const review = createReviewService({
+    held: heldRepo,
+    history: historyRepo,
+    jobs,
     now,
     runLeaseMs,
   });
@@ -358,8 +367,7 @@ export function createApp(deps: AppDeps) {
       ...settingsHandlers(createSettingsService({ repo: settingsRepo, now })),
       ...mappingHandlers({
         mappings,
-        startAutoMap: (userId) =>
-          startAutoMapJob({ jobs, repo: mappingRepo, plans: planGate, now, newId }, userId),
+        startAutoMap: (userId) => startAutoMapJob({ jobs }, userId),
       }),
       ...syncHandlers({ engine: syncEngine, jobs, mappings, repo: syncRepo, slots }),
       ...historyHandlers(
@@ -369,7 +377,7 @@ export function createApp(deps: AppDeps) {
           // A retry is a sync job like any other: one at a time per user, followed the same way.
           startSync: ({ userId, mappingIds, syncOptions, retryOf }) =>
             startSyncJob(
-              { jobs, engine: syncEngine },
+              { jobs },
               { userId, scope: { mappingIds }, syncOptions, trigger: "manual", retryOf },
             ),
         }),
@@ -380,7 +388,7 @@ export function createApp(deps: AppDeps) {
       ...driftHandlers(
         createDriftService({
           repo: driftRepo,
-          startSync: (input) => startSyncJob({ jobs, engine: syncEngine }, input),
+          startSync: (input) => startSyncJob({ jobs }, input),
         }),
       ),
       ...notificationHandlers(
@@ -435,10 +443,12 @@ export function createApp(deps: AppDeps) {
   const scheduleTicker = createScheduleTicker({
     repo: schedulesRepo,
     history: historyRepo,
-    runSync: syncEngine.runSync,
+    enqueueRun: (schedule) => enqueueScheduledRun({ jobs }, schedule),
+    runQueuedSince: jobsRepo.queuedForScheduleSince,
+    runQueuedJobs: jobs.drain,
     hasAccess: billing.hasAccess,
     planRefusal: (userId, schedule) => planGate.storedScheduleRefusal(userId, schedule.schedule),
-    recoverStaleJobs: jobs.recoverStale,
+    sweepJobs: jobs.sweep,
     onDue: alerts.scheduleMissed,
     now,
     newId,
@@ -470,8 +480,14 @@ export function createApp(deps: AppDeps) {
     },
     runDueSchedules: scheduleTicker.runDueSchedules,
     /**
-     * The graceful stop's jobs step (main.ts): jobs get `graceMs` to finish and the rest are failed
-     * (JobRunner.stop), then this process's Acumatica seats are freed for the other instances.
+     * The worker's poll (main.ts, every few seconds): jobs queued by another instance, or whose
+     * instance stopped, are claimed here when this instance has room. A quiet database answers one read.
+     */
+    sweepJobs: () => jobs.sweep(),
+    /**
+     * The graceful stop's jobs step (main.ts): jobs get `graceMs` to finish and the rest are handed
+     * back to the queue for another instance to resume (JobRunner.stop), then this process's
+     * Acumatica seats are freed for the other instances.
      */
     async stopJobs(graceMs: number): Promise<string[]> {
       const unfinished = await jobs.stop(graceMs);

@@ -24,6 +24,15 @@ export interface Config {
   registrationsPerMinute: number;
   /** How long jobs, history entries of running syncs and Acumatica session slots stay claimed without a heartbeat. */
   runLeaseSeconds: number;
+  /** Queued jobs one instance runs at once (a user's own start always runs at once). */
+  jobConcurrency: number;
+  /** How often an instance looks for queued jobs and jobs whose instance stopped (main.ts). */
+  jobPollSeconds: number;
+  /**
+   * Also tick every this many seconds, beside the minute cron (self-hosting where no cron runs,
+   * tests of several instances); undefined: the cron alone.
+   */
+  tickSeconds: number | undefined;
   corsOrigins: string[];
   trustProxy: boolean;
   /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
@@ -100,6 +109,9 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     passwordIterations,
     registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", 10, 1, 100_000),
     runLeaseSeconds: integer(env, "RUN_LEASE_SECONDS", 60, 1, 3_600),
+    jobConcurrency: integer(env, "JOB_CONCURRENCY", 4, 1, 64),
+    jobPollSeconds: integer(env, "JOB_POLL_SECONDS", 5, 1, 300),
+    tickSeconds: env.TICK_SECONDS?.trim() ? integer(env, "TICK_SECONDS", 60, 1, 3_600) : undefined,
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())

@@ -400,21 +400,26 @@ describe("catalog pull jobs", () => {
     await target.waitForJob(other._id);
   });
 
-  it("fails a job whose process stopped (lease expired) and lets a new pull start", async () => {
+  it("resumes a pull whose process stopped once its lease ran out, and finishes it here", async () => {
     const target = await connected({ size: 300 });
-    await target.db.execute({
-      sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at)
-            VALUES ('crashed', ?, 'shopify-pull', 'running', 'Reading Shopify variants', ?, ?, ?)`,
-      args: [
-        target.user.user._id,
-        "2026-11-21T10:01:00.000Z",
-        "2026-11-21T09:59:00.000Z",
-        "2026-11-21T09:59:00.000Z",
-      ],
-    });
+    await insertStoppedPull(target, { id: "crashed", attempts: 1 });
+    // Until its lease runs out the stopped pull is live: a second one is refused and names it.
     const blocked = await target.api.call("syncShopifyProducts").catch((error: unknown) => error);
-    expect(blocked).toMatchObject({ status: 409 });
+    expect(blocked).toMatchObject({ status: 409, jobId: "crashed" });
 
+    target.clock.advance(2 * 60_000);
+    // Whoever reads it takes it over: it runs again here instead of being declared dead.
+    expect(await target.api.call("job", { params: { id: "crashed" } })).toMatchObject({ status: "running" });
+    const resumed = await target.waitForJob("crashed");
+    expect(resumed.status).toBe("succeeded");
+    const { total } = await target.api.call("shopifyProducts");
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBe(resumed.result?.total);
+  });
+
+  it("fails a pull whose process stopped on its last attempt, and lets a new pull start", async () => {
+    const target = await connected({ size: 300 });
+    await insertStoppedPull(target, { id: "crashed", attempts: 3 });
     target.clock.advance(2 * 60_000);
     expect(await target.api.call("job", { params: { id: "crashed" } })).toMatchObject({
       status: "failed",
@@ -433,6 +438,22 @@ describe("catalog pull jobs", () => {
     });
   });
 });
+
+/** A pull some instance claimed `attempts` times and stopped running at 10:00 (lease to 10:01). */
+async function insertStoppedPull(target: ConnectedApp, job: { id: string; attempts: number }) {
+  await target.db.execute({
+    sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at, owner, attempts)
+          VALUES (?, ?, 'shopify-pull', 'running', 'Reading Shopify variants', ?, ?, ?, 'stopped-instance', ?)`,
+    args: [
+      job.id,
+      target.user.user._id,
+      "2026-11-21T10:01:00.000Z",
+      "2026-11-21T09:59:00.000Z",
+      "2026-11-21T09:59:00.000Z",
+      job.attempts,
+    ],
+  });
+}
 
 /** Spends the store's whole bucket with one expensive query, as another app would. */
 async function drainBucket(endpoint: string) {

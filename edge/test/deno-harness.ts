@@ -102,15 +102,16 @@ export async function startDenoWorld(options: { size?: number; env?: Record<stri
 
   /**
    * A subscriber (through the sandbox's checkout), both demo connections saved, both catalogs
-   * pulled, auto-mapped, prices synced: what a user has before pressing Sync.
+   * pulled, auto-mapped, prices synced: what a user has before pressing Sync. On the Starter plan
+   * (500 mappings) unless `plan` names another.
    */
-  async function readyUser(edge: DenoEdge) {
+  async function readyUser(edge: DenoEdge, options: { plan?: string } = {}) {
     const anonymous = createApiClient({ baseUrl: `${edge.origin}/api`, getToken: () => null });
     const { token } = await anonymous.call("register", {
       body: { name: "Runs User", email: `runs-${crypto.randomUUID()}@example.com`, password: "Passw0rd" },
     });
     const api = edge.api(token);
-    await subscribeThroughCheckout(api, sandbox.origin);
+    await subscribeThroughCheckout(api, sandbox.origin, { plan: options.plan });
     const demo = await api.call("sandbox");
     await api.call("saveShopify", { body: { ...demo.shopify, apiVersion: SANDBOX_DEMO.shopify.apiVersion } });
     await api.call("saveAcumatica", {

@@ -1,7 +1,6 @@
 import type { ExecutionHistory } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { RUN_STOPPED } from "../src/history/run-lease.ts";
-import { SERVER_STOPPED } from "../src/jobs/runner.ts";
 import { type DenoWorld, pollUntil, startDenoWorld } from "./deno-harness.ts";
 
 let world: DenoWorld | undefined;
@@ -13,8 +12,8 @@ afterEach(async () => {
 // Real processes: an edge under Deno is killed (SIGKILL: no finally runs) while its syncs wait on
 // a slow Acumatica, and another edge on the same database file ends what it left open.
 describe("a sync whose server was killed mid-run", () => {
-  it("ends as failed in history, single-mapping and multi-mapping runs alike, once its lease runs out", async () => {
-    world = await startDenoWorld({ env: { RUN_LEASE_SECONDS: "2" } });
+  it("ends a single-mapping run (no job) as failed once its lease runs out; a sync job is resumed in its entry and completes", async () => {
+    world = await startDenoWorld({ env: { RUN_LEASE_SECONDS: "2", JOB_POLL_SECONDS: "1" } });
     const first = await world.startEdge();
     const { token, mappings } = await world.readyUser(first);
     const [single, ...several] = mappings;
@@ -44,25 +43,25 @@ describe("a sync whose server was killed mid-run", () => {
       "the stopped runs to end",
     );
     expect(ended.total).toBe(2);
+    const jobDone = await after.call("job", { params: { id: job._id } });
+    expect(jobDone).toMatchObject({ status: "succeeded", result: { success: 3, failure: 0 } });
     for (const entry of ended.histories) {
       const before = open.histories.find((candidate) => candidate._id === entry._id) as ExecutionHistory;
+      const resumed = entry._id === jobDone.result?.historyId;
       expect(entry).toMatchObject({
         trigger: "manual",
-        status: "failed",
-        error: RUN_STOPPED,
         startDate: before.startDate,
         endDate: expect.any(String),
+        ...(resumed
+          ? { status: "completed", successCount: 3, failureCount: 0 }
+          : { status: "failed", error: RUN_STOPPED }),
       });
     }
-    expect(await after.call("job", { params: { id: job._id } })).toMatchObject({
-      status: "failed",
-      message: SERVER_STOPPED,
-    });
 
-    // Nothing is left open: a new run on the surviving server completes beside the failed ones.
+    // Nothing is left open: a new run on the surviving server completes beside them.
     const rerun = await after.call("syncMapping", { params: { id: single!._id }, body: { syncOptions } });
     const history = await after.call("executionHistory");
     expect(history.histories.find((entry) => entry._id === rerun.historyId)?.status).toBe("completed");
-    expect(history.histories.filter((entry) => entry.status === "failed")).toHaveLength(2);
+    expect(history.histories.filter((entry) => entry.status === "failed")).toHaveLength(1);
   }, 120_000);
 });

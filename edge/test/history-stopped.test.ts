@@ -2,8 +2,8 @@ import type { ExecutionHistorySummary, ScheduleInput } from "@stockbridge/shared
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { RUN_STOPPED } from "../src/history/run-lease.ts";
-import { SERVER_STOPPED } from "../src/jobs/runner.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+import { pollUntil } from "./deno-harness.ts";
 import { lookupAll, testPinnedFetch } from "./helpers.ts";
 
 let connected: ConnectedApp | undefined;
@@ -57,6 +57,14 @@ async function entry(app: ConnectedApp, id: string) {
   return (await app.api.call("executionHistory")).histories.find((candidate) => candidate._id === id);
 }
 
+async function mappingCount(app: ConnectedApp): Promise<number> {
+  const rows = await app.db.execute({
+    sql: "SELECT COUNT(*) AS mapped FROM mappings WHERE user_id = ?",
+    args: [app.user.user._id],
+  });
+  return Number(rows.rows[0]?.mapped);
+}
+
 /** Every mapping of the user as a failed item with `error`, in a run's order (oldest mapping first). */
 async function everyMappingFailed(app: ConnectedApp, error: string) {
   const rows = await app.db.execute({
@@ -73,30 +81,40 @@ async function everyMappingFailed(app: ConnectedApp, error: string) {
 }
 
 describe("a run whose instance stopped renewing its lease", () => {
-  it("ends with its job when another instance's tick fails the job after its lease", async () => {
+  it("is resumed by another instance's tick after its lease and ends once, in the same entry", async () => {
     const { a, b } = await twoInstances();
+    const mapped = await mappingCount(a);
     const { job } = await a.api.call("syncMappings", {
       body: { syncOptions: { price: true, quantity: false } },
     });
     const open = await openEntry(a);
 
     a.clock.advance(PAST_THE_LEASE);
-    await b.tick();
     a.acumatica.configure({ latencyMs: 0 });
+    // B's tick claims the job (A's lease ran out) and runs it to the end, continuing A's entry.
+    await b.tick();
 
     expect(await a.api.call("job", { params: { id: job._id } })).toMatchObject({
-      status: "failed",
-      message: SERVER_STOPPED,
+      status: "succeeded",
+      result: { historyId: open._id, success: mapped, failure: 0 },
     });
-    const failed = await everyMappingFailed(a, RUN_STOPPED);
     expect(await entry(a, open._id)).toMatchObject({
-      status: "failed",
-      error: RUN_STOPPED,
-      endDate: a.clock.now().toISOString(),
-      successCount: 0,
-      failureCount: failed.length,
-      failedMappings: failed,
+      status: "completed",
+      successCount: mapped,
+      failureCount: 0,
+      failedMappings: [],
     });
+    // A, back from its stalled call, finds the job taken over and leaves it and its entry alone.
+    const attempts = await a.db.execute({ sql: "SELECT attempts FROM jobs WHERE id = ?", args: [job._id] });
+    expect(Number(attempts.rows[0]?.attempts)).toBe(2);
+    await pollUntil(
+      async () => Number(a.acumatica.state().running),
+      (running) => running === 0,
+      "A's call",
+    );
+    const { histories } = await a.api.call("executionHistory");
+    expect(histories.filter((candidate) => candidate.status !== "completed")).toEqual([]);
+    expect(histories).toHaveLength(1);
   });
 
   it("ends a single-mapping sync's entry (a run without a job) on another instance's tick", async () => {
@@ -133,7 +151,7 @@ describe("a run whose instance stopped renewing its lease", () => {
     });
   });
 
-  it("ends a scheduled run's entry once its lease runs out, before the schedule's own claim does", async () => {
+  it("resumes a scheduled run on another instance once its lease runs out; the schedule is not run twice", async () => {
     const { a, b } = await twoInstances();
     const schedule: ScheduleInput = {
       name: "Quarter-hourly prices",
@@ -150,16 +168,19 @@ describe("a run whose instance stopped renewing its lease", () => {
     const open = await openEntry(a);
 
     a.clock.advance(PAST_THE_LEASE);
-    expect(await b.tick()).toEqual({ ran: [], interrupted: [], skipped: [] });
     a.acumatica.configure({ latencyMs: 0 });
+    // Nothing is due (the schedule moved on when its run was queued); the queued run is resumed.
+    expect(await b.tick()).toEqual({ ran: [], interrupted: [], skipped: [] });
 
     expect(await entry(a, open._id)).toMatchObject({
       trigger: "schedule",
-      status: "failed",
-      error: RUN_STOPPED,
+      status: "completed",
       schedule: { name: "Quarter-hourly prices" },
-      failedMappings: await everyMappingFailed(a, RUN_STOPPED),
+      successCount: await mappingCount(a),
+      failedMappings: [],
     });
     await ticking;
+    const { histories } = await a.api.call("executionHistory");
+    expect(histories).toHaveLength(1);
   });
 });

@@ -81,8 +81,15 @@ describe("GET /api/health", () => {
   it("answers 503 with the oldest queued job's age when a job waits in the queue for over ten minutes", async () => {
     const { request, db, app, clock, registerUser } = await createTestApp();
     const user = await registerUser();
+    // Queued behind the user's sync that another instance runs (its lease is live for an hour).
+    const hourFromNow = new Date(clock.now().getTime() + 3_600_000).toISOString();
     await db.execute({
-      sql: "INSERT INTO jobs (id, user_id, kind, status, created_at) VALUES ('job-1', ?, 'catalog-pull', 'queued', ?)",
+      sql: `INSERT INTO jobs (id, user_id, kind, status, created_at, lease_until, owner, attempts)
+            VALUES ('job-0', ?, 'sync', 'running', ?, ?, 'another-instance', 1)`,
+      args: [user.user._id, clock.now().toISOString(), hourFromNow],
+    });
+    await db.execute({
+      sql: "INSERT INTO jobs (id, user_id, kind, status, created_at) VALUES ('job-1', ?, 'sync', 'queued', ?)",
       args: [user.user._id, clock.now().toISOString()],
     });
     clock.advance(11 * 60_000);

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createHeldRepo } from "../src/history/held-repo.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createJobsRepo } from "../src/jobs/repo.ts";
 import { createJobRunner } from "../src/jobs/runner.ts";
 import type { RunSyncInput } from "../src/sync/engine.ts";
+import { createHeldApplier } from "../src/sync/held-apply.ts";
 import { SKIP } from "../src/sync/plan.ts";
-import { startSyncJob } from "../src/sync/sync-job.ts";
+import { createSyncRepo } from "../src/sync/repo.ts";
+import { handleSyncJobs, startSyncJob } from "../src/sync/sync-job.ts";
 import {
   erpTotals,
   plainPairs,
@@ -589,8 +592,20 @@ describe("startSyncJob", () => {
       log: () => {},
     });
 
+    handleSyncJobs({
+      jobs,
+      engine: w.engine,
+      held: createHeldRepo(w.app.db),
+      applier: createHeldApplier({
+        held: createHeldRepo(w.app.db),
+        history: createHistoryRepo(w.app.db),
+        repo: createSyncRepo(w.app.db),
+        connectors: w.syncConnectors,
+        now: w.app.clock.now,
+      }),
+    });
     const job = await startSyncJob(
-      { jobs, engine: w.engine },
+      { jobs },
       { userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" },
     );
     await jobs.idle();

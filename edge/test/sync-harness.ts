@@ -149,6 +149,8 @@ export async function startSyncWorld(
     clock,
     catalog,
     engine,
+    /** How the engine reaches the two systems (the held applier's too). */
+    syncConnectors,
     sandbox: running.sandbox,
     origin: running.origin,
     userId: subscriber.userId,

@@ -55,91 +55,102 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   const tuning = { ...DEFAULT_CATALOG_TUNING, ...deps.tuning };
   const { repo } = deps;
 
-  async function startShopifyPull(userId: string): Promise<Job> {
+  // A pull resumed on another instance reads again from the start: its staged rows belonged to the
+  // attempt that stopped (they are discarded first), and nothing is swapped in before the end.
+  deps.jobs.handle("shopify-pull", async (job: JobContext) => {
+    const { userId } = job;
     const credentials = await deps.connections.shopifyCredentials(userId);
+    await repo.discardStaging("shopify", { userId });
+    const client = deps.connectors.shopify(credentials);
+    try {
+      const summary = await readShopifyCatalog(client, {
+        fetch: deps.connectors.fetch,
+        clock: deps.connectors.clock,
+        bulkThreshold: tuning.shopifyBulkThreshold,
+        bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
+        onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
+        onProgress: (progress) => job.progress(progress),
+      });
+      job.progress({ phase: "Saving the catalog" });
+      const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
+      if (client.servedVersion)
+        await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
+      if (client.deprecationNotice)
+        await deps.connections.recordShopifyDeprecation(userId, client.deprecationNotice);
+      return {
+        message: MESSAGES.products.synchronized,
+        afterwards: () => repo.indexSearch("shopify", userId),
+        result: {
+          ...counts,
+          skippedWithoutSku: summary.withoutSku,
+          mode: summary.mode,
+          servedApiVersion: client.servedVersion,
+          calls: client.stats.calls,
+          points: client.stats.points,
+          throttled: client.stats.throttled,
+          waitedMs: client.stats.waitedMs,
+          exportWaitMs: summary.exportWaitMs,
+        },
+      };
+    } catch (error) {
+      await repo.discardStaging("shopify", { jobId: job.jobId });
+      throw failure(error, "Shopify", MESSAGES.products.syncShopifyFailed);
+    }
+  });
+
+  deps.jobs.handle("acumatica-pull", async (job: JobContext) => {
+    const { userId } = job;
+    const connection = await deps.connections.acumaticaCredentials(userId);
+    await repo.discardStaging("acumatica", { userId });
+    const stats = newAcumaticaStats();
+    try {
+      const summary = await deps.connectors.acumatica(
+        connection,
+        (api) =>
+          readAcumaticaCatalog(api, connection.apiVersion, {
+            pageSize: tuning.acumaticaPageSize,
+            parallelPages: tuning.acumaticaParallelPages,
+            onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
+            onProgress: (progress) => job.progress(progress),
+          }),
+        { stats },
+      );
+      job.progress({ phase: "Saving the catalog" });
+      const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
+      return {
+        message: MESSAGES.products.synchronized,
+        afterwards: () => repo.indexSearch("acumatica", userId),
+        result: {
+          ...counts,
+          ...summary,
+          calls: stats.calls,
+          retries: stats.retries,
+          waitedMs: stats.waitedMs,
+        },
+      };
+    } catch (error) {
+      await repo.discardStaging("acumatica", { jobId: job.jobId });
+      throw failure(error, "Acumatica", MESSAGES.products.syncAcumaticaFailed);
+    }
+  });
+
+  async function startShopifyPull(userId: string): Promise<Job> {
+    // Refused at the door (400) when not connected, rather than as a failed job.
+    await deps.connections.shopifyCredentials(userId);
     return deps.jobs.start(
       userId,
       "shopify-pull",
-      async (job: JobContext) => {
-        await repo.discardStaging("shopify", { userId });
-        const client = deps.connectors.shopify(credentials);
-        try {
-          const summary = await readShopifyCatalog(client, {
-            fetch: deps.connectors.fetch,
-            clock: deps.connectors.clock,
-            bulkThreshold: tuning.shopifyBulkThreshold,
-            bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
-            onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
-            onProgress: (progress) => job.progress(progress),
-          });
-          job.progress({ phase: "Saving the catalog" });
-          const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
-          if (client.servedVersion)
-            await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
-          if (client.deprecationNotice)
-            await deps.connections.recordShopifyDeprecation(userId, client.deprecationNotice);
-          return {
-            message: MESSAGES.products.synchronized,
-            afterwards: () => repo.indexSearch("shopify", userId),
-            result: {
-              ...counts,
-              skippedWithoutSku: summary.withoutSku,
-              mode: summary.mode,
-              servedApiVersion: client.servedVersion,
-              calls: client.stats.calls,
-              points: client.stats.points,
-              throttled: client.stats.throttled,
-              waitedMs: client.stats.waitedMs,
-              exportWaitMs: summary.exportWaitMs,
-            },
-          };
-        } catch (error) {
-          await repo.discardStaging("shopify", { jobId: job.jobId });
-          throw failure(error, "Shopify", MESSAGES.products.syncShopifyFailed);
-        }
-      },
+      {},
       { busyMessage: "A Shopify product pull is already running", phase: "Connecting to Shopify" },
     );
   }
 
   async function startAcumaticaPull(userId: string): Promise<Job> {
-    const connection = await deps.connections.acumaticaCredentials(userId);
+    await deps.connections.acumaticaCredentials(userId);
     return deps.jobs.start(
       userId,
       "acumatica-pull",
-      async (job: JobContext) => {
-        await repo.discardStaging("acumatica", { userId });
-        const stats = newAcumaticaStats();
-        try {
-          const summary = await deps.connectors.acumatica(
-            connection,
-            (api) =>
-              readAcumaticaCatalog(api, connection.apiVersion, {
-                pageSize: tuning.acumaticaPageSize,
-                parallelPages: tuning.acumaticaParallelPages,
-                onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
-                onProgress: (progress) => job.progress(progress),
-              }),
-            { stats },
-          );
-          job.progress({ phase: "Saving the catalog" });
-          const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
-          return {
-            message: MESSAGES.products.synchronized,
-            afterwards: () => repo.indexSearch("acumatica", userId),
-            result: {
-              ...counts,
-              ...summary,
-              calls: stats.calls,
-              retries: stats.retries,
-              waitedMs: stats.waitedMs,
-            },
-          };
-        } catch (error) {
-          await repo.discardStaging("acumatica", { jobId: job.jobId });
-          throw failure(error, "Acumatica", MESSAGES.products.syncAcumaticaFailed);
-        }
-      },
+      {},
       { busyMessage: "An Acumatica product pull is already running", phase: "Connecting to Acumatica" },
     );
   }

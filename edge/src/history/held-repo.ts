@@ -1,7 +1,7 @@
-import type { Row } from "@libsql/client";
+import type { InStatement, Row } from "@libsql/client";
 import { HELD_CHANGE_RESULTS, type HeldChange } from "@stockbridge/shared";
 import type { Db } from "../db/client.ts";
-import type { RunFailure } from "./repo.ts";
+import type { RunFailure, RunSkip } from "./repo.ts";
 
 export type HeldField = HeldChange["field"];
 export type HeldResult = NonNullable<HeldChange["result"]>;
@@ -33,17 +33,23 @@ export interface StoredHeldChange extends HeldChangeRow {
   acumaticaId: string | null;
 }
 
-export interface HeldRun {
+/** A run's plan as stored before any write: what needed none, what cannot be sent, and the changes. */
+export interface PlannedRun {
   id: string;
   userId: string;
-  heldAt: string;
-  reasons: string[];
   /** The run's counts before any write: mappings already in line, values that cannot be sent, skips. */
   successCount: number;
   failureCount: number;
   skippedCount: number;
   failures: RunFailure[];
+  /** Why mappings were skipped (a held run keeps only their count). */
+  skips?: RunSkip[];
   changes: HeldChangeRow[];
+}
+
+export interface HeldRun extends PlannedRun {
+  heldAt: string;
+  reasons: string[];
 }
 
 /** Rows per INSERT / UPDATE (one JSON parameter each): a 30,000-change plan is 15 statements. */
@@ -62,66 +68,57 @@ export function createHeldRepo(db: Db) {
      * is stored when the entry is no longer running (its lease ran out and it was closed as failed).
      */
     async hold(run: HeldRun): Promise<void> {
-      const statements: { sql: string; args: (string | number | null)[] }[] = [
-        {
-          sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
-                  success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
-                WHERE id = ? AND user_id = ? AND status = 'running'`,
-          args: [
-            run.heldAt,
-            run.heldAt,
-            JSON.stringify(run.reasons),
-            run.changes.length,
-            run.successCount,
-            run.failureCount,
-            run.skippedCount,
-            run.id,
-            run.userId,
-          ],
-        },
-      ];
-      const held = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'held')";
-      for (let start = 0; start < run.failures.length; start += CHUNK) {
-        const rows = run.failures.slice(start, start + CHUNK).map((failure, index) => ({
-          // Apart from the ids the approved run's own failures take (`<id>:<n>`).
-          i: `${run.id}:held:${start + index}`,
-          m: failure.mappingId,
-          s: failure.shopifySku,
-          a: failure.acumaticaSku,
-          e: failure.error,
-        }));
-        statements.push({
-          sql: `INSERT INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
-                SELECT value ->> 'i', ?, value ->> 'm', value ->> 's', value ->> 'a', value ->> 'e' FROM json_each(?) WHERE ${held}`,
-          args: [run.id, JSON.stringify(rows), run.id],
-        });
-      }
-      for (let start = 0; start < run.changes.length; start += CHUNK) {
-        const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
-          q: start + index,
-          m: change.mappingId,
-          s: change.shopifySku,
-          a: change.acumaticaSku,
-          f: change.field,
-          p: change.productId,
-          v: change.variantId,
-          i: change.inventoryItemId,
-          l: change.locationId,
-          ln: change.locationName,
-          n: change.quantityName,
-          o: change.from,
-          t: change.to,
-        }));
-        statements.push({
-          sql: `INSERT INTO held_changes (history_id, seq, mapping_id, shopify_sku, acumatica_sku, field, product_id, variant_id,
-                  inventory_item_id, location_id, location_name, quantity_name, old_value, new_value)
-                SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
-                  value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
-                FROM json_each(?) WHERE ${held}`,
-          args: [run.id, JSON.stringify(rows), run.id],
-        });
-      }
-      await db.batch(statements, "write");
+      await db.batch(
+        [
+          {
+            sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
+                    success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
+                  WHERE id = ? AND user_id = ? AND status = 'running'`,
+            args: [
+              run.heldAt,
+              run.heldAt,
+              JSON.stringify(run.reasons),
+              run.changes.length,
+              run.successCount,
+              run.failureCount,
+              run.skippedCount,
+              run.id,
+              run.userId,
+            ],
+          },
+          ...planRows(run, "held"),
+        ],
+        "write",
+      );
+    },
+
+    /**
+     * Stores a running run's plan before its writes (a job's checkpoint): the counts of what needed
+     * no write, its failures and skips, and the changes, so another instance that resumes the job
+     * applies exactly this plan (as an approval applies a held one). Nothing is stored when the
+     * entry is no longer running. Answers whether it was stored.
+     */
+    async storePlan(run: PlannedRun): Promise<boolean> {
+      const results = await db.batch(
+        [
+          {
+            sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
+                  WHERE id = ? AND user_id = ? AND status = 'running'`,
+            args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
+          },
+          ...planRows(run, "running"),
+        ],
+        "write",
+      );
+      return (results[0]?.rowsAffected ?? 0) > 0;
+    },
+
+    /** A finished run's stored plan is no longer needed (a held run keeps its plan as the record). */
+    async dropPlan(id: string): Promise<void> {
+      await db.execute({
+        sql: "DELETE FROM held_changes WHERE history_id = ? AND NOT EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND held_at IS NOT NULL)",
+        args: [id, id],
+      });
     },
 
     /**
@@ -209,6 +206,71 @@ export function createHeldRepo(db: Db) {
 }
 
 export type HeldRepo = ReturnType<typeof createHeldRepo>;
+
+/**
+ * The statements that store a plan's failures, skips and changes with the entry, each only while
+ * the entry is in `status` (the UPDATE before them in the same batch decides).
+ */
+function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
+  const statements: InStatement[] = [];
+  const guard = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = '${status}')`;
+  for (let start = 0; start < run.failures.length; start += CHUNK) {
+    const rows = run.failures.slice(start, start + CHUNK).map((failure, index) => ({
+      // Apart from the ids the approved run's own failures take (`<id>:<n>`).
+      i: `${run.id}:held:${start + index}`,
+      m: failure.mappingId,
+      s: failure.shopifySku,
+      a: failure.acumaticaSku,
+      e: failure.error,
+    }));
+    statements.push({
+      sql: `INSERT INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
+            SELECT value ->> 'i', ?, value ->> 'm', value ->> 's', value ->> 'a', value ->> 'e' FROM json_each(?) WHERE ${guard}`,
+      args: [run.id, JSON.stringify(rows), run.id],
+    });
+  }
+  const skips = run.skips ?? [];
+  for (let start = 0; start < skips.length; start += CHUNK) {
+    const rows = skips.slice(start, start + CHUNK).map((skip, index) => ({
+      q: start + index,
+      m: skip.mappingId,
+      s: skip.shopifySku,
+      a: skip.acumaticaSku,
+      r: skip.reason,
+    }));
+    statements.push({
+      sql: `INSERT INTO execution_skips (history_id, seq, mapping_id, shopify_sku, acumatica_sku, reason)
+            SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'r' FROM json_each(?) WHERE ${guard}`,
+      args: [run.id, JSON.stringify(rows), run.id],
+    });
+  }
+  for (let start = 0; start < run.changes.length; start += CHUNK) {
+    const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
+      q: start + index,
+      m: change.mappingId,
+      s: change.shopifySku,
+      a: change.acumaticaSku,
+      f: change.field,
+      p: change.productId,
+      v: change.variantId,
+      i: change.inventoryItemId,
+      l: change.locationId,
+      ln: change.locationName,
+      n: change.quantityName,
+      o: change.from,
+      t: change.to,
+    }));
+    statements.push({
+      sql: `INSERT INTO held_changes (history_id, seq, mapping_id, shopify_sku, acumatica_sku, field, product_id, variant_id,
+              inventory_item_id, location_id, location_name, quantity_name, old_value, new_value)
+            SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
+              value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
+            FROM json_each(?) WHERE ${guard}`,
+      args: [run.id, JSON.stringify(rows), run.id],
+    });
+  }
+  return statements;
+}
 
 const FIELDS: readonly HeldField[] = ["price", "compareAtPrice", "quantity"];
 

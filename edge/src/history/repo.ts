@@ -220,7 +220,9 @@ export function createHistoryRepo(db: Db) {
     async failExpired(now: string, stop: RunStop, userId?: string): Promise<number> {
       const scope = userId === undefined ? "" : " AND h.user_id = ?";
       const args = userId === undefined ? [now] : [now, userId];
-      const where = `h.status = 'running' AND h.lease_until < ?${scope}`;
+      // A run whose job is still live is the job's to end: resumed elsewhere, or failed with it.
+      const where = `h.status = 'running' AND h.lease_until < ?${scope}
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = h.job_id AND j.status IN ('queued', 'running'))`;
       const open = await db.execute({
         sql: `SELECT 1 FROM execution_history h WHERE ${where} LIMIT 1`,
         args,

@@ -7,8 +7,7 @@ import {
 } from "@stockbridge/shared";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
-import type { HeldApplier } from "../sync/held-apply.ts";
-import { closingMessage, SYNC_BUSY } from "../sync/sync-job.ts";
+import { startApprovedRun } from "../sync/sync-job.ts";
 import type { HeldRepo, StoredHeldChange } from "./held-repo.ts";
 import type { HistoryRepo } from "./repo.ts";
 
@@ -19,7 +18,6 @@ export interface ReviewServiceDeps {
   held: HeldRepo;
   history: HistoryRepo;
   jobs: JobRunner;
-  applier: HeldApplier;
   now: () => Date;
   /** How long the entry lives without a renewal once approved (the applying job renews it). */
   runLeaseMs: number;
@@ -61,20 +59,7 @@ export function createReviewService(deps: ReviewServiceDeps) {
       });
       if (!claimed) throw await refusal(userId, id, "approve");
       try {
-        return await deps.jobs.start(
-          userId,
-          "sync",
-          async (context) => {
-            const result = await deps.applier.applyHeld({
-              userId,
-              historyId: id,
-              jobId: context.jobId,
-              onProgress: (progress) => context.progress(progress),
-            });
-            return { message: closingMessage(result), result };
-          },
-          { busyMessage: SYNC_BUSY, phase: "Starting" },
-        );
+        return await startApprovedRun(deps, { userId, historyId: id });
       } catch (error) {
         // The plan was not started (a sync is running): it stays held, to approve once that ends.
         await deps.held.unclaim(userId, id);

@@ -4,52 +4,147 @@ import type { Db } from "../db/client.ts";
 
 export type JobKind = Job["kind"];
 
+/** A job as a worker claimed it: the row, what the work needs and where it got to. */
+export interface ClaimedJob {
+  job: Job;
+  userId: string;
+  /** The work's parameters as stored at enqueue (JSON); the handler of its kind validates them. */
+  input: unknown;
+  /** What the work saved after its last finished step; null on a first attempt. */
+  checkpoint: unknown;
+  /** 1 on the first claim; more when the job is resumed after its instance stopped. */
+  attempt: number;
+  scheduleId: string | null;
+}
+
+const LIVE = "status IN ('queued', 'running')";
+
 /** The only SQL for job rows. */
 export function createJobsRepo(db: Db) {
   return {
     /**
-     * Inserts a running job unless the user already has a live one of this kind: one statement, so
-     * two requests at the same moment cannot both start. A job whose lease ran out does not count.
+     * Queues a job. `exclusive`: unless the user already has a live job of this kind, in one
+     * statement, so two requests at the same moment cannot both start (a job whose lease ran out
+     * still counts: it is waiting to be resumed). With `scheduleId`: unless that schedule already
+     * has a live job. Answers whether it was queued.
      */
-    async insertIfIdle(job: {
+    async enqueue(job: {
       id: string;
       userId: string;
       kind: JobKind;
       now: string;
-      leaseUntil: string;
       phase: string;
+      input: unknown;
+      exclusive: boolean;
+      scheduleId?: string | null;
     }): Promise<boolean> {
+      const conditions: string[] = [];
+      const args: (string | null)[] = [];
+      if (job.exclusive) {
+        conditions.push(`NOT EXISTS (SELECT 1 FROM jobs WHERE user_id = ? AND kind = ? AND ${LIVE})`);
+        args.push(job.userId, job.kind);
+      }
+      if (job.scheduleId) {
+        conditions.push(`NOT EXISTS (SELECT 1 FROM jobs WHERE schedule_id = ? AND ${LIVE})`);
+        args.push(job.scheduleId);
+      }
       const result = await db.execute({
-        sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at)
-              SELECT ?, ?, ?, 'running', ?, ?, ?, ?
-              WHERE NOT EXISTS (
-                SELECT 1 FROM jobs WHERE user_id = ? AND kind = ? AND status IN ('queued', 'running')
-                  AND (lease_until IS NULL OR lease_until > ?))`,
+        sql: `INSERT INTO jobs (id, user_id, kind, status, phase, input_json, schedule_id, created_at)
+              SELECT ?, ?, ?, 'queued', ?, ?, ?, ?
+              ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}`,
         args: [
           job.id,
           job.userId,
           job.kind,
           job.phase,
-          job.leaseUntil,
+          JSON.stringify(job.input ?? {}),
+          job.scheduleId ?? null,
           job.now,
-          job.now,
-          job.userId,
-          job.kind,
-          job.now,
+          ...args,
         ],
       });
       return result.rowsAffected === 1;
     },
 
-    /** The user's live job of this kind (what `insertIfIdle` found in the way), if any. */
-    async liveJobId(userId: string, kind: JobKind, now: string): Promise<string | null> {
+    /** The user's live job of this kind (what an exclusive `enqueue` found in the way), if any. */
+    async liveJobId(userId: string, kind: JobKind): Promise<string | null> {
       const result = await db.execute({
-        sql: `SELECT id FROM jobs WHERE user_id = ? AND kind = ? AND status IN ('queued', 'running')
-                AND (lease_until IS NULL OR lease_until > ?) ORDER BY created_at DESC LIMIT 1`,
-        args: [userId, kind, now],
+        sql: `SELECT id FROM jobs WHERE user_id = ? AND kind = ? AND ${LIVE} ORDER BY created_at DESC LIMIT 1`,
+        args: [userId, kind],
       });
       const row = result.rows[0];
       return row ? String(row.id) : null;
+    },
+
+    /**
+     * Claims up to `limit` jobs for `owner` in one UPDATE, so two instances never claim the same
+     * one: queued jobs, and running ones whose lease ran out (their instance stopped), oldest
+     * first, at most one per user and kind and none while that user's job of the kind runs under a
+     * live lease elsewhere (one user's syncs share their Shopify bucket). `id`: only that job.
+     */
+    async claim(claim: {
+      owner: string;
+      now: string;
+      leaseUntil: string;
+      limit: number;
+      maxAttempts: number;
+      id?: string;
+    }): Promise<ClaimedJob[]> {
+      if (claim.limit <= 0) return [];
+      const only = claim.id === undefined ? "" : " AND id = ?";
+      const result = await db.execute({
+        sql: `UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
+                started_at = COALESCE(started_at, ?)
+              WHERE id IN (
+                SELECT id FROM (
+                  SELECT j.id, j.created_at,
+                    ROW_NUMBER() OVER (PARTITION BY j.user_id, j.kind ORDER BY j.created_at, j.id) AS turn
+                  FROM jobs j
+                  WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) AND j.attempts < ?
+                    AND NOT EXISTS (
+                      SELECT 1 FROM jobs o WHERE o.user_id = j.user_id AND o.kind = j.kind AND o.id <> j.id
+                        AND o.status = 'running' AND o.lease_until >= ?)
+                )
+                WHERE turn = 1${only}
+                ORDER BY created_at LIMIT ?)
+              RETURNING *`,
+        args: [
+          claim.owner,
+          claim.leaseUntil,
+          claim.now,
+          claim.now,
+          claim.maxAttempts,
+          claim.now,
+          ...(claim.id === undefined ? [] : [claim.id]),
+          claim.limit,
+        ],
+      });
+      return result.rows.map((row) => ({
+        job: toJob(row),
+        userId: String(row.user_id),
+        input: parseJson(row.input_json),
+        checkpoint: parseJson(row.checkpoint_json),
+        attempt: Number(row.attempts),
+        scheduleId: row.schedule_id === null ? null : String(row.schedule_id),
+      }));
+    },
+
+    /** Whether a run of the schedule was queued at or after `since`. */
+    async queuedForScheduleSince(scheduleId: string, since: string): Promise<boolean> {
+      const result = await db.execute({
+        sql: "SELECT 1 FROM jobs WHERE schedule_id = ? AND created_at >= ? LIMIT 1",
+        args: [scheduleId, since],
+      });
+      return result.rows.length > 0;
+    },
+
+    /** Whether any job waits for a worker (cheap: asked by every idle poll). */
+    async anyClaimable(now: string, maxAttempts: number): Promise<boolean> {
+      const result = await db.execute({
+        sql: `SELECT 1 FROM jobs WHERE (status = 'queued' OR (status = 'running' AND lease_until < ?)) AND attempts < ? LIMIT 1`,
+        args: [now, maxAttempts],
+      });
+      return result.rows.length > 0;
     },
 
     async find(userId: string, id: string): Promise<Job | null> {
@@ -61,30 +156,47 @@ export function createJobsRepo(db: Db) {
       return row ? toJob(row) : null;
     },
 
+    /** Progress and a renewed lease; false when `owner` no longer holds the job (another instance took it over). */
     async progress(
       id: string,
+      owner: string,
       update: { done: number; total: number | null; phase: string; leaseUntil: string },
-    ) {
-      await db.execute({
-        sql: "UPDATE jobs SET progress_done = ?, progress_total = ?, phase = ?, lease_until = ? WHERE id = ? AND status = 'running'",
-        args: [update.done, update.total, update.phase, update.leaseUntil, id],
+    ): Promise<boolean> {
+      const result = await db.execute({
+        sql: "UPDATE jobs SET progress_done = ?, progress_total = ?, phase = ?, lease_until = ? WHERE id = ? AND owner = ? AND status = 'running'",
+        args: [update.done, update.total, update.phase, update.leaseUntil, id, owner],
       });
+      return result.rowsAffected > 0;
     },
 
+    /** Saves where the work got to, for whichever instance resumes it; false when `owner` lost the job. */
+    async checkpoint(id: string, owner: string, value: unknown): Promise<boolean> {
+      const result = await db.execute({
+        sql: "UPDATE jobs SET checkpoint_json = ? WHERE id = ? AND owner = ? AND status = 'running'",
+        args: [JSON.stringify(value), id, owner],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /** Ends the job; false (nothing written) when `owner` no longer holds it. */
     async finish(
       id: string,
+      owner: string,
       outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown; now: string },
-    ) {
-      await db.execute({
-        sql: `UPDATE jobs SET status = ?, message = ?, result_json = ?, finished_at = ?, lease_until = NULL WHERE id = ?`,
+    ): Promise<boolean> {
+      const done = await db.execute({
+        sql: `UPDATE jobs SET status = ?, message = ?, result_json = ?, finished_at = ?, lease_until = NULL
+              WHERE id = ? AND owner = ? AND status = 'running'`,
         args: [
           outcome.status,
           outcome.message,
           outcome.result === null ? null : JSON.stringify(outcome.result),
           outcome.now,
           id,
+          owner,
         ],
       });
+      return done.rowsAffected > 0;
     },
 
     async leaseExpired(id: string, now: string): Promise<boolean> {
@@ -95,25 +207,40 @@ export function createJobsRepo(db: Db) {
       return Number(result.rows[0]?.expired) === 1;
     },
 
-    /** Marks jobs whose lease ran out (their process stopped) as failed; answers the ids it failed. */
-    async failExpired(now: string, message: string, keep: string[]): Promise<string[]> {
+    /**
+     * Fails the live jobs no instance will resume: their lease ran out after their last allowed
+     * attempt. Answers the ids it failed.
+     */
+    async failExhausted(now: string, message: string, maxAttempts: number): Promise<string[]> {
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'failed', message = ?, finished_at = ?, lease_until = NULL
-              WHERE status IN ('queued', 'running') AND lease_until IS NOT NULL AND lease_until < ?
-                AND id NOT IN (SELECT value FROM json_each(?))
+              WHERE status = 'running' AND lease_until < ? AND attempts >= ?
               RETURNING id`,
-        args: [message, now, now, JSON.stringify(keep)],
+        args: [message, now, now, maxAttempts],
       });
       return result.rows.map((row) => String(row.id));
     },
 
-    /** Fails the named jobs that are still live (this process stops with them unfinished). */
-    async failLive(ids: string[], message: string, now: string): Promise<string[]> {
+    /** Fails one job held by `owner` at once (its input cannot be run: nothing would resume it). */
+    async fail(id: string, owner: string, message: string, now: string): Promise<boolean> {
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'failed', message = ?, finished_at = ?, lease_until = NULL
-              WHERE status IN ('queued', 'running') AND id IN (SELECT value FROM json_each(?))
+              WHERE id = ? AND owner = ? AND status = 'running'`,
+        args: [message, now, id, owner],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * Hands the named jobs `owner` holds back to the queue (this instance stops): another instance,
+     * or this one's next start, claims them at once and resumes from their checkpoint.
+     */
+    async release(ids: string[], owner: string): Promise<string[]> {
+      const result = await db.execute({
+        sql: `UPDATE jobs SET status = 'queued', owner = NULL, lease_until = NULL
+              WHERE owner = ? AND status = 'running' AND id IN (SELECT value FROM json_each(?))
               RETURNING id`,
-        args: [message, now, JSON.stringify(ids)],
+        args: [owner, JSON.stringify(ids)],
       });
       return result.rows.map((row) => String(row.id));
     },
@@ -121,6 +248,10 @@ export function createJobsRepo(db: Db) {
 }
 
 export type JobsRepo = ReturnType<typeof createJobsRepo>;
+
+function parseJson(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : null;
+}
 
 function toJob(row: Row): Job {
   let result: Record<string, unknown> | null = null;

@@ -6,9 +6,12 @@ import {
   NotFoundError,
   ServiceStoppingError,
 } from "../http/errors.ts";
-import type { JobKind, JobsRepo } from "./repo.ts";
+import type { ClaimedJob, JobKind, JobsRepo } from "./repo.ts";
 
 export const SERVER_STOPPED = "The server stopped while this job was running";
+/** A job whose instance died this many times is not tried again (it may be what kills them). */
+export const MAX_ATTEMPTS = 3;
+export const NOT_RESUMABLE = "This job cannot be resumed after its server stopped; start it again";
 
 export interface JobProgress {
   done?: number;
@@ -16,11 +19,22 @@ export interface JobProgress {
   phase?: string;
 }
 
-/** What a job's work sees: report progress (written throttled, pushed to event streams). */
+/** What a job's work sees: its input, where an earlier attempt got to, and progress reporting. */
 export interface JobContext {
   jobId: string;
   userId: string;
+  /** As stored at enqueue; the work validates it (a row may come from an older version). */
+  input: unknown;
+  /** What the last attempt saved with `checkpoint()`; null on a first attempt. */
+  resumeFrom: unknown;
+  /** 1 on the first attempt; more when another instance resumes the job. */
+  attempt: number;
   progress(update: JobProgress): void;
+  /**
+   * Saves where the work got to after a finished step, so another instance resumes from here
+   * if this one stops. Throws when this instance no longer holds the job.
+   */
+  checkpoint(value: unknown): Promise<void>;
 }
 
 export interface JobOutcome<K extends JobKind = JobKind> {
@@ -42,42 +56,62 @@ export interface JobRunnerDeps {
   now: () => Date;
   newId: () => string;
   log: (line: string) => void;
-  /** How long a job stays claimed without a heartbeat before another start/tick declares it dead. */
+  /** How long a job stays claimed without a heartbeat before another instance resumes it. */
   leaseMs?: number;
+  /** Jobs this instance runs at once from the queue (a user's own start always runs at once). */
+  concurrency?: number;
   /**
-   * Told which jobs this process just declared dead (their lease ran out elsewhere), so what they
-   * left open (their history entry) ends with them; a failure here is logged (the entry's own lease
-   * still ends it).
+   * Told which jobs ended failed because no instance will resume them (attempts used up, input
+   * that cannot run), so what they left open (their history entry) ends with them; a failure here
+   * is logged (the entry's own lease still ends it).
    */
   onStopped?: (jobIds: string[]) => Promise<void>;
 }
 
 const HEARTBEAT_MS = 10_000;
 const PROGRESS_WRITE_MS = 300;
+const DEFAULT_CONCURRENCY = 4;
 
 /**
- * Long work as job rows (ARCHITECTURE "Long work"): the POST answers the job at once, the work runs
- * in this process, progress is written to the row and pushed to listeners (the SSE stream). The row
- * carries a lease renewed by a heartbeat; if the process dies, the next start or read finds the
- * lease expired and fails the job with SERVER_STOPPED. One live job per user and kind: a second
- * start answers 409 with the live job's id (`jobId`).
+ * Thrown by `checkpoint()` when another instance took the job over (this one stalled past its
+ * lease): the work stops without touching what the job left open, which is the new holder's now.
+ */
+export class JobLostError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId}: another instance holds it now`);
+    this.name = "JobLostError";
+  }
+}
+
+/**
+ * Long work as durable job rows (ARCHITECTURE "Long work", "Many instances"). A start queues a
+ * row with the work's input and answers it at once; a worker claims it with a lease it renews by
+ * heartbeat and runs the handler registered for its kind. Any instance may claim: this one at once
+ * for its own user's start, any other from its poll or tick. When an instance stops, its jobs are
+ * released (SIGTERM) or their lease runs out (a crash), and another instance claims them again and
+ * resumes from the work's last checkpoint. Progress is in the row, so streams work from anywhere.
+ * One live job per user and kind for a user's start: a second answers 409 with the live job's id.
  */
 export function createJobRunner(deps: JobRunnerDeps) {
   const leaseMs = deps.leaseMs ?? 60_000;
+  const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   // A short (configured) lease needs a heartbeat well inside it, or a live job would look dead.
   const heartbeatMs = Math.min(HEARTBEAT_MS, leaseMs / 3);
+  // This process's claims: a job's row names it as owner while this process runs it.
+  const owner = deps.newId();
+  const handlers = new Map<JobKind, JobWork>();
   const running = new Map<string, Promise<void>>();
   const listeners = new Map<string, Set<() => void>>();
   const leaseUntil = () => new Date(deps.now().getTime() + leaseMs).toISOString();
+  let stopping = false;
 
   function notify(jobId: string) {
     for (const listener of listeners.get(jobId) ?? []) listener();
   }
 
-  let stopping = false;
-
-  async function recoverStale(): Promise<string[]> {
-    const failed = await deps.repo.failExpired(deps.now().toISOString(), SERVER_STOPPED, [...running.keys()]);
+  /** Fails what no instance will resume, and ends what those jobs left open. */
+  async function failExhausted(): Promise<string[]> {
+    const failed = await deps.repo.failExhausted(deps.now().toISOString(), SERVER_STOPPED, MAX_ATTEMPTS);
     return closeStopped(failed);
   }
 
@@ -93,55 +127,149 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return failed;
   }
 
-  /** Reads write nothing unless this job's own lease ran out in another (stopped) process. */
+  /**
+   * Claims what this instance may run (one job by id, or up to its spare capacity) and starts it.
+   * Answers the runs it started.
+   */
+  async function claim(options: { id?: string } = {}): Promise<Promise<void>[]> {
+    if (stopping) return [];
+    const limit = options.id === undefined ? concurrency - running.size : 1;
+    const claimed = await deps.repo.claim({
+      owner,
+      now: deps.now().toISOString(),
+      leaseUntil: leaseUntil(),
+      limit,
+      maxAttempts: MAX_ATTEMPTS,
+      id: options.id,
+    });
+    return claimed.map((job) => {
+      if (job.attempt > 1) deps.log(`job ${job.job._id} (${job.job.kind}): resumed, attempt ${job.attempt}`);
+      const run = execute(job).finally(() => {
+        running.delete(job.job._id);
+        // A finished job frees a place: take the next queued one (a user's schedules wait their turn).
+        if (!stopping) void pump();
+      });
+      running.set(job.job._id, run);
+      return run;
+    });
+  }
+
+  /** Claims and runs queued jobs until none is left this instance may take; resolves when they end. */
+  async function drain(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const runs = await claim();
+      if (runs.length === 0) {
+        if (running.size === 0) return ran;
+        // Wait for one of ours to end, then look again: it may have freed a user's turn.
+        await Promise.race(running.values());
+        continue;
+      }
+      ran += runs.length;
+    }
+  }
+
+  /** Takes what is claimable now without waiting for it; a failure is logged (the next poll tries again). */
+  async function pump(): Promise<void> {
+    try {
+      await claim();
+    } catch (error) {
+      deps.log(`jobs: claim failed: ${describeError(error)}`);
+    }
+  }
+
   async function get(userId: string, jobId: string): Promise<Job> {
     const job = await deps.repo.find(userId, jobId);
     if (!job) throw new NotFoundError("Job not found");
-    const live = job.status === "running" || job.status === "queued";
-    if (live && !running.has(jobId) && (await deps.repo.leaseExpired(jobId, deps.now().toISOString()))) {
-      await recoverStale();
+    // A reader that finds the job waiting, or its instance gone, takes it over (no wait for a poll or tick).
+    const waiting =
+      job.status === "queued" ||
+      (job.status === "running" && (await deps.repo.leaseExpired(jobId, deps.now().toISOString())));
+    if (waiting && !running.has(jobId)) {
+      await failExhausted();
+      await claim({ id: jobId }).catch((error: unknown) =>
+        deps.log(`job ${jobId}: not taken over: ${describeError(error)}`),
+      );
       return (await deps.repo.find(userId, jobId)) ?? job;
     }
     return job;
   }
 
-  async function start<K extends JobKind>(
+  async function start(
     userId: string,
-    kind: K,
-    work: JobWork<K>,
+    kind: JobKind,
+    input: unknown,
     options: { busyMessage: string; phase?: string },
   ): Promise<Job> {
     if (stopping) throw new ServiceStoppingError();
-    await recoverStale();
+    await failExhausted();
     const jobId = deps.newId();
     const phase = options.phase ?? "Starting";
     // The job in the way may end between the refused insert and the look-up: then try again.
     for (let attempt = 1; ; attempt += 1) {
       const now = deps.now().toISOString();
-      const row = { id: jobId, userId, kind, now, leaseUntil: leaseUntil(), phase };
-      if (await deps.repo.insertIfIdle(row)) break;
-      const running = await deps.repo.liveJobId(userId, kind, now);
+      if (await deps.repo.enqueue({ id: jobId, userId, kind, now, phase, input, exclusive: true })) break;
+      const live = await deps.repo.liveJobId(userId, kind);
       // The 409 names the running job so a client can follow it instead of giving up.
-      if (running || attempt === 3)
-        throw new ConflictError(options.busyMessage, running ? { jobId: running } : {});
+      if (live || attempt === 3) throw new ConflictError(options.busyMessage, live ? { jobId: live } : {});
     }
+    // The user waits for this one: this instance runs it now, whatever its queue holds.
+    await claim({ id: jobId });
     const job = await deps.repo.find(userId, jobId);
     if (!job) throw new Error(`job ${jobId} vanished right after it was created`);
-    running.set(jobId, run(job, userId, work));
     return job;
   }
 
-  async function run(job: Job, userId: string, work: JobWork): Promise<void> {
+  /**
+   * Queues a job nobody is waiting on at the door (a schedule's run): no 409, it waits its user's
+   * turn. With `scheduleId`, not while that schedule has a live job. Answers the job's id, or null.
+   */
+  async function enqueue(
+    userId: string,
+    kind: JobKind,
+    input: unknown,
+    options: { phase?: string; scheduleId?: string } = {},
+  ): Promise<string | null> {
+    const id = deps.newId();
+    const queued = await deps.repo.enqueue({
+      id,
+      userId,
+      kind,
+      now: deps.now().toISOString(),
+      phase: options.phase ?? "Queued",
+      input,
+      exclusive: false,
+      scheduleId: options.scheduleId ?? null,
+    });
+    return queued ? id : null;
+  }
+
+  async function execute(claimed: ClaimedJob): Promise<void> {
     // Let the POST answer first; the work starts on the next turn of the event loop.
     await Promise.resolve();
-    const state = { done: 0, total: null as number | null, phase: job.progress.phase };
+    const { job } = claimed;
+    const work = handlers.get(job.kind);
+    if (!work) {
+      deps.log(`job ${job._id}: no handler for kind ${job.kind}`);
+      if (await deps.repo.fail(job._id, owner, NOT_RESUMABLE, deps.now().toISOString()))
+        await closeStopped([job._id]);
+      notify(job._id);
+      return;
+    }
+    const state = { done: job.progress.done, total: job.progress.total, phase: job.progress.phase };
+    let lost = false;
     let lastWrite = 0;
     let writing: Promise<void> = Promise.resolve();
     const write = () => {
       lastWrite = Date.now();
       const snapshot = { ...state, leaseUntil: leaseUntil() };
       writing = writing
-        .then(() => deps.repo.progress(job._id, snapshot))
+        .then(async () => {
+          if (!(await deps.repo.progress(job._id, owner, snapshot)) && !lost) {
+            lost = true;
+            deps.log(`job ${job._id}: another instance took it over; this one's writes stop counting`);
+          }
+        })
         .then(() => notify(job._id))
         .catch((error: unknown) => deps.log(`job ${job._id}: progress not saved: ${describeError(error)}`));
     };
@@ -150,7 +278,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
     (heartbeat as { unref?: () => void }).unref?.();
     const context: JobContext = {
       jobId: job._id,
-      userId,
+      userId: claimed.userId,
+      input: claimed.input,
+      resumeFrom: claimed.checkpoint,
+      attempt: claimed.attempt,
       progress(update) {
         const phaseChanged = update.phase !== undefined && update.phase !== state.phase;
         if (update.done !== undefined) state.done = update.done;
@@ -158,7 +289,14 @@ export function createJobRunner(deps: JobRunnerDeps) {
         if (update.phase !== undefined) state.phase = update.phase;
         if (phaseChanged || Date.now() - lastWrite >= PROGRESS_WRITE_MS) write();
       },
+      async checkpoint(value) {
+        if (!(await deps.repo.checkpoint(job._id, owner, value))) {
+          lost = true;
+          throw new JobLostError(job._id);
+        }
+      },
     };
+    write();
     let outcome: { status: "succeeded" | "failed"; message: string | null; result: unknown };
     let afterwards: JobOutcome["afterwards"];
     try {
@@ -167,15 +305,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
       afterwards = done.afterwards;
     } catch (error) {
       outcome = { status: "failed", message: failureText(error), result: null };
-      deps.log(
-        `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describeError(error)}`,
-      );
+      if (!(error instanceof JobLostError))
+        deps.log(
+          `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describeError(error)}`,
+        );
     } finally {
       clearInterval(heartbeat);
     }
     await writing;
     try {
-      await deps.repo.finish(job._id, { ...outcome, now: deps.now().toISOString() });
+      // Conditional on this instance's claim: a job another instance took over is its to finish.
+      const finished = await deps.repo.finish(job._id, owner, { ...outcome, now: deps.now().toISOString() });
+      if (!finished) deps.log(`job ${job._id}: ended here after another instance took it over; not recorded`);
     } catch (error) {
       deps.log(`job ${job._id}: final state not saved: ${describeError(error)}`);
     }
@@ -187,13 +328,26 @@ export function createJobRunner(deps: JobRunnerDeps) {
         deps.log(`job ${job._id}: follow-up work failed: ${describeError(error)}`);
       }
     }
-    running.delete(job._id);
   }
 
   return {
+    /** The work for jobs of `kind`, on whichever instance claims them. Register before serving. */
+    handle<K extends JobKind>(kind: K, work: JobWork<K>): void {
+      handlers.set(kind, work as unknown as JobWork);
+    },
     start,
+    enqueue,
     get,
-    recoverStale,
+    drain,
+    /**
+     * The poll's and tick's step: fails what no instance will resume, then takes what is claimable
+     * without waiting for it. A quiet database answers one read.
+     */
+    async sweep(): Promise<void> {
+      await failExhausted();
+      if (stopping || running.size >= concurrency) return;
+      if (await deps.repo.anyClaimable(deps.now().toISOString(), MAX_ATTEMPTS)) await pump();
+    },
     /** Calls `listener` whenever the job's row changes in this process; returns the unsubscribe. */
     subscribe(jobId: string, listener: () => void): () => void {
       let set = listeners.get(jobId);
@@ -212,9 +366,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
     /**
-     * The graceful stop's step: no new job starts (503), the running ones get `graceMs` to finish,
-     * and those still running then are failed with SERVER_STOPPED at once (their history entries
-     * ended with them), so nobody waits a lease to learn the work stopped. Answers their ids.
+     * The graceful stop's step: nothing new is claimed (a start answers 503), the running jobs get
+     * `graceMs` to finish, and those still running are handed back to the queue at once, so
+     * another instance (or this one's next start) resumes them from their last checkpoint without
+     * waiting for a lease to run out. Answers their ids.
      */
     async stop(graceMs: number): Promise<string[]> {
       stopping = true;
@@ -225,12 +380,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       await Promise.race([this.idle(), grace]);
       clearTimeout(timer);
       if (running.size === 0) return [];
-      const unfinished = await deps.repo.failLive(
-        [...running.keys()],
-        SERVER_STOPPED,
-        deps.now().toISOString(),
-      );
-      return closeStopped(unfinished);
+      return deps.repo.release([...running.keys()], owner);
     },
   };
 }

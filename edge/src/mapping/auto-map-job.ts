@@ -13,17 +13,25 @@ export interface AutoMapJobDeps {
   newId: () => string;
 }
 
-/** Starts auto mapping as a job and answers it at once; its result is an AutoMapResult. One at a time per user. */
-export function startAutoMapJob(deps: AutoMapJobDeps, userId: string): Promise<Job> {
+/**
+ * Auto mapping as a job, on whichever instance claims it; its result is an AutoMapResult. A resumed
+ * one simply runs again: mappings the stopped attempt created are found as already mapped.
+ */
+export function handleAutoMapJobs(deps: AutoMapJobDeps): void {
+  deps.jobs.handle("auto-map", async (context) => {
+    const result = await autoMapBySku(deps, context.userId, (done, total) =>
+      context.progress({ done, total, phase: "Creating mappings" }),
+    );
+    return { message: MESSAGES.mapping.autoMapped, result };
+  });
+}
+
+/** Starts auto mapping and answers the job at once. One at a time per user. */
+export function startAutoMapJob(deps: Pick<AutoMapJobDeps, "jobs">, userId: string): Promise<Job> {
   return deps.jobs.start(
     userId,
     "auto-map",
-    async (context) => {
-      const result = await autoMapBySku(deps, userId, (done, total) =>
-        context.progress({ done, total, phase: "Creating mappings" }),
-      );
-      return { message: MESSAGES.mapping.autoMapped, result };
-    },
+    {},
     { busyMessage: "Auto mapping is already running; wait for it to finish.", phase: "Matching SKUs" },
   );
 }

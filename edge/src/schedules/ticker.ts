@@ -2,13 +2,20 @@ import { nextRun } from "@stockbridge/shared";
 import type { HistoryRepo } from "../history/repo.ts";
 import { RUN_STOPPED } from "../history/run-lease.ts";
 import { describeError } from "../http/errors.ts";
-import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
 import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
 
 export interface ScheduleTickerDeps {
   repo: SchedulesRepo;
   history: HistoryRepo;
-  runSync(input: RunSyncInput): Promise<RunSyncResult>;
+  /**
+   * Queues the schedule's run as a sync job any instance may claim (fan-out); null when the
+   * schedule's previous run is still queued or running.
+   */
+  enqueueRun(schedule: ClaimedSchedule): Promise<string | null>;
+  /** Whether a run of the schedule was queued at or after `since` (a tick that stopped after queueing it). */
+  runQueuedSince(scheduleId: string, since: string): Promise<boolean>;
+  /** Runs queued jobs on this instance until none is left that it may take; other instances take theirs. */
+  runQueuedJobs(): Promise<unknown>;
   /** Whether the user's subscription still grants access; runs of users without one are skipped. */
   hasAccess?(userId: string): Promise<boolean>;
   /**
@@ -16,8 +23,8 @@ export interface ScheduleTickerDeps {
    * the plan includes), or null. Such a run is skipped; the schedule list says why.
    */
   planRefusal?(userId: string, schedule: ClaimedSchedule): Promise<string | null>;
-  /** Jobs whose process died are failed on each tick too (the jobs runner's recoverStale). */
-  recoverStaleJobs(): Promise<unknown>;
+  /** Jobs whose process died are resumed (or failed when no attempt is left) on each tick too. */
+  sweepJobs(): Promise<unknown>;
   now: () => Date;
   newId: () => string;
   log: (line: string) => void;
@@ -31,7 +38,7 @@ export interface ScheduleTickerDeps {
 }
 
 export interface TickReport {
-  /** Schedules whose sync ran in this tick. */
+  /** Schedules whose sync was queued as a job in this tick (the tick then runs what it can of the queue). */
   ran: string[];
   /** Schedules whose earlier run had died with its process, recorded as failed and moved on. */
   interrupted: string[];
@@ -46,13 +53,13 @@ const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /**
  * The cron side of schedules (ARCHITECTURE "Many instances"). Each tick claims due schedules with
- * one atomic UPDATE, so any number of instances tick without running a schedule twice; runs them;
- * then sets lastRun and the next run computed from the time the run ended, so runs missed while
- * the server was down are not replayed in a burst.
+ * one atomic UPDATE, so any number of instances tick without running a schedule twice; queues one
+ * sync job per schedule (fan-out: any instance may run it, one user's runs take turns, each
+ * connection bounded by its Acumatica seats); sets lastRun and the next run from now, so runs
+ * missed while the server was down are not replayed in a burst; then runs what it can of the queue.
  */
 export function createScheduleTicker(deps: ScheduleTickerDeps) {
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  const leaseUntil = () => new Date(deps.now().getTime() + leaseMs).toISOString();
 
   async function runDueSchedules(at: Date = deps.now()): Promise<TickReport> {
     // One owner per tick: two ticks of the same process must not share a claim either.
@@ -67,27 +74,24 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
 
     for (const schedule of interrupted) await settleInterrupted(schedule, owner);
 
-    // Different users' runs go side by side; one user's schedules run one after another, as they
-    // share that user's Shopify bucket and Acumatica sessions.
-    const byUser = new Map<string, ClaimedSchedule[]>();
-    for (const schedule of due)
-      byUser.set(schedule.userId, [...(byUser.get(schedule.userId) ?? []), schedule]);
     const ran: string[] = [];
     const skipped: string[] = [];
     await Promise.all(
-      [...byUser.values()].map(async (schedules) => {
-        for (const schedule of schedules) {
-          if (!(await allowed(schedule.userId)) || (await refusedByPlan(schedule))) {
-            await release(schedule, owner, null);
-            skipped.push(schedule._id);
-          } else {
-            await noticeDue(schedule, at);
-            await runOne(schedule, owner);
-            ran.push(schedule._id);
-          }
+      due.map(async (schedule) => {
+        if (!(await allowed(schedule.userId)) || (await refusedByPlan(schedule))) {
+          await release(schedule, owner, null);
+          skipped.push(schedule._id);
+          return;
         }
+        await noticeDue(schedule, at);
+        if (await queueRun(schedule, owner)) ran.push(schedule._id);
       }),
     );
+    try {
+      await deps.runQueuedJobs();
+    } catch (error) {
+      deps.log(`tick: queued jobs not run: ${describeError(error)}`);
+    }
     return { ran, interrupted: interrupted.map((s) => s._id), skipped };
   }
 
@@ -133,40 +137,30 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
     }
   }
 
-  async function runOne(schedule: ClaimedSchedule, owner: string): Promise<void> {
+  /** Queues the schedule's run and moves the schedule on; false when its previous run still goes. */
+  async function queueRun(schedule: ClaimedSchedule, owner: string): Promise<boolean> {
     const startedAt = deps.now().toISOString();
-    const heartbeat = setInterval(() => {
-      deps.repo
-        .renewLease(schedule._id, owner, leaseUntil())
-        .catch((error: unknown) =>
-          deps.log(`schedule ${schedule._id}: lease not renewed: ${describeError(error)}`),
-        );
-    }, leaseMs / 3);
-    // A heartbeat must not keep a process (or a test run) alive on its own.
-    (heartbeat as { unref?: () => void }).unref?.();
+    let jobId: string | null;
     try {
-      const result = await deps.runSync({
-        userId: schedule.userId,
-        scope: schedule.isFullSync ? "all" : { mappingIds: schedule.mappingIds },
-        syncOptions: schedule.syncOptions,
-        trigger: "schedule",
-        scheduleId: schedule._id,
-        scheduleName: schedule.name,
-        checkOnly: schedule.checkOnly,
-      });
-      if (result.status === "failed") deps.log(`schedule ${schedule._id}: run failed: ${result.error}`);
+      jobId = await deps.enqueueRun(schedule);
     } catch (error) {
-      // The engine has recorded the failed run in execution history; the schedule still moves on.
-      deps.log(`schedule ${schedule._id}: run failed: ${describeError(error)}`);
-    } finally {
-      clearInterval(heartbeat);
+      // Not queued: the claim's lease runs out and the next tick records the run as interrupted.
+      deps.log(`schedule ${schedule._id}: run not queued: ${describeError(error)}`);
+      return false;
     }
-    await release(schedule, owner, startedAt);
+    if (!jobId) deps.log(`schedule ${schedule._id}: previous run still in progress; this one skipped`);
+    await release(schedule, owner, jobId ? startedAt : null);
+    return jobId !== null;
   }
 
   async function settleInterrupted(schedule: ClaimedSchedule, owner: string): Promise<void> {
     const since = schedule.interruptedAt ?? schedule.lastRun ?? deps.now().toISOString();
     const endDate = deps.now().toISOString();
+    // The tick that claimed it stopped after queueing its run: the job runs (or resumes) on its own.
+    if (await queuedSince(schedule, since)) {
+      await release(schedule, owner, since);
+      return;
+    }
     deps.log(`schedule ${schedule._id}: ${RUN_STOPPED}`);
     try {
       const entries = await deps.history.failOfSchedule(
@@ -198,6 +192,15 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
     await release(schedule, owner, since);
   }
 
+  async function queuedSince(schedule: ClaimedSchedule, since: string): Promise<boolean> {
+    try {
+      return await deps.runQueuedSince(schedule._id, since);
+    } catch (error) {
+      deps.log(`schedule ${schedule._id}: queued run not checked: ${describeError(error)}`);
+      return false;
+    }
+  }
+
   async function release(schedule: ClaimedSchedule, owner: string, lastRun: string | null): Promise<void> {
     try {
       const next = nextRun(schedule.schedule, schedule.timezone, deps.now()).toISOString();
@@ -210,12 +213,12 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
 
   return {
     runDueSchedules,
-    /** What Deno.cron calls every minute: stale jobs first, then due schedules. */
+    /** What Deno.cron calls every minute: stopped jobs first, then due schedules. */
     async tick(): Promise<TickReport> {
       try {
-        await deps.recoverStaleJobs();
+        await deps.sweepJobs();
       } catch (error) {
-        deps.log(`tick: stale jobs not recovered: ${describeError(error)}`);
+        deps.log(`tick: stopped jobs not swept: ${describeError(error)}`);
       }
       return runDueSchedules(deps.now());
     },

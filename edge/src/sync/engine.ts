@@ -7,11 +7,12 @@ import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
-import { AppError, UpstreamError } from "../http/errors.ts";
+import { AppError, ConflictError, UpstreamError } from "../http/errors.ts";
+import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
-import { recordHeldRun } from "./hold.ts";
+import { recordHeldRun, storeRunPlan } from "./hold.ts";
 import { comparedFields, type MappingPlan, planMapping, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { safetyReasons } from "./safety.ts";
@@ -84,6 +85,19 @@ export interface RunSyncInput {
   /** A check-only schedule's run: plans and records drift and a history entry, writes nothing. */
   checkOnly?: boolean;
   onProgress?: (progress: SyncProgress) => void | Promise<void>;
+  /**
+   * A job's checkpoints (jobs/runner.ts): told the entry the run opened, and once the plan is stored
+   * with it before any write, so another instance can resume the run if this one stops.
+   */
+  onCheckpoint?: (checkpoint: SyncCheckpoint) => Promise<void>;
+  /** The entry an earlier attempt of this job opened: the run continues it instead of opening one. */
+  resumeEntry?: string | null;
+}
+
+/** Where a sync job got to: its history entry, and whether its plan is stored (writes may have begun). */
+export interface SyncCheckpoint {
+  historyId: string;
+  planStored: boolean;
 }
 
 export interface RunSyncResult extends SyncRun {
@@ -99,6 +113,8 @@ export interface RunSyncResult extends SyncRun {
 }
 
 const READING = "Reading Acumatica and Shopify";
+/** A resumed run whose entry another instance already ended (its lease ran out first). */
+export const RUN_CLOSED = "This run's history entry was already closed; it was not resumed";
 export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
 
 /** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */
@@ -121,22 +137,28 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function runSync(input: RunSyncInput): Promise<RunSyncResult> {
     const dryRun = input.dryRun === true;
     const targets = await deps.repo.targets(input.userId, input.scope);
-    const historyId = dryRun ? null : deps.newId();
-    if (!historyId) return run(input, targets, null);
+    if (dryRun) return run(input, targets, null);
+    const historyId = input.resumeEntry ?? deps.newId();
     const now = deps.now();
-    await deps.history.start({
-      id: historyId,
-      userId: input.userId,
-      trigger: input.trigger,
-      scheduleId: input.scheduleId ?? null,
-      scheduleName: input.scheduleName ?? null,
-      startDate: now.toISOString(),
-      leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
-      jobId: input.jobId ?? null,
-      scope: input.retryOf ? { retryOf: input.retryOf } : input.scope,
-      syncOptions: input.syncOptions,
-      checkOnly: input.checkOnly === true,
-    });
+    if (input.resumeEntry) {
+      // The stopped attempt read and planned nothing that was kept: this one reads and plans again.
+      const open = await deps.history.renew(historyId, new Date(now.getTime() + runLeaseMs).toISOString());
+      if (!open) throw new ConflictError(RUN_CLOSED);
+    } else
+      await deps.history.start({
+        id: historyId,
+        userId: input.userId,
+        trigger: input.trigger,
+        scheduleId: input.scheduleId ?? null,
+        scheduleName: input.scheduleName ?? null,
+        startDate: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + runLeaseMs).toISOString(),
+        jobId: input.jobId ?? null,
+        scope: input.retryOf ? { retryOf: input.retryOf } : input.scope,
+        syncOptions: input.syncOptions,
+        checkOnly: input.checkOnly === true,
+      });
+    await input.onCheckpoint?.({ historyId, planStored: false });
     const stop = keepRunAlive(deps.history, historyId, { leaseMs: runLeaseMs, now: deps.now, log: deps.log });
     try {
       return await run(input, targets, historyId);
@@ -187,12 +209,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
         return { ...finished({ dryRun, historyId, results, status: "held", error: null }), holdReasons };
       }
+      if (planned && input.onCheckpoint) {
+        // The checkpoint before the first write: from here a resumed job applies this plan. Saved
+        // again first, which throws if another instance took the job over while this one read.
+        await input.onCheckpoint({ historyId: historyId!, planStored: false });
+        if (!(await storeRunPlan(deps.held, { id: historyId!, userId: input.userId, plans })))
+          throw new ConflictError(RUN_CLOSED);
+        await input.onCheckpoint({ historyId: historyId!, planStored: true });
+      }
       let found: RunFindings["found"];
       ({ results, cache, found } = planned
         ? await apply(planned.port, plans, historyId!, progress)
         : { results: [], cache: [], found: [] });
       findings = { fields, found };
     } catch (error) {
+      // The job is another instance's now, and so is its entry: leave both to it.
+      if (error instanceof JobLostError) throw error;
       const message = describe(error);
       // Failed as a whole: the entry lists every mapping in the run's scope with the reason.
       if (historyId) {
@@ -217,11 +249,14 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
 
     await progress("Recording the results", targets.length);
+    // Throws if another instance took the job over while this one wrote: it records the outcome.
+    if (historyId) await input.onCheckpoint?.({ historyId, planStored: true });
     const now = deps.now().toISOString();
     await deps.repo.applyCache(input.userId, cache, now);
     const drifted = await recordDrift(input, historyId, findings);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
     await finishRun(input.userId, historyId!, results, { counts: outcome.counts, drifted });
+    if (input.onCheckpoint) await deps.held.dropPlan(historyId!);
     return outcome;
   }
 

@@ -64,9 +64,9 @@ export function createHeldApplier(deps: HeldApplyDeps) {
         skippedCount: entry.skippedCount,
         status: "failed",
         error: describe(error),
-        // finish replaces the run's failure rows: the ones found when it was held stay.
+        // finish replaces the run's failure and skip rows: the ones found when it was planned stay.
         failures: entry.failedMappings,
-        skips: [],
+        skips: entry.skippedMappings,
       });
       throw error;
     } finally {
@@ -208,9 +208,9 @@ export function createHeldApplier(deps: HeldApplyDeps) {
       // The same rule as every run: completed only when nothing failed.
       status: runStatus({ success, failure }),
       error: null,
-      // finish replaces the run's failure rows: the ones found when it was held come first.
+      // finish replaces the run's failure and skip rows: the ones found when it was planned come first.
       failures: [...entry.failedMappings, ...failures],
-      skips: [],
+      skips: entry.skippedMappings,
     });
     return {
       dryRun: false,

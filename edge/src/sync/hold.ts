@@ -1,5 +1,5 @@
 import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
-import type { RunFailure } from "../history/repo.ts";
+import type { RunFailure, RunSkip } from "../history/repo.ts";
 import { describeError } from "../http/errors.ts";
 import type { MappingPlan } from "./plan.ts";
 import { record, text } from "./shopify-gid.ts";
@@ -17,35 +17,54 @@ export async function recordHeldRun(
 ): Promise<void> {
   const changes = heldChangesOf(run.plans);
   const names = await locationNames(deps, changes);
-  let successCount = 0;
-  let skippedCount = 0;
-  const failures: RunFailure[] = [];
-  for (const plan of run.plans) {
-    const failed = plan.outcome === "failed" ? plan.reason : plan.refused.join("; ");
-    if (failed) {
-      failures.push({
-        mappingId: plan.target.mappingId,
-        shopifySku: plan.target.shopifySku,
-        acumaticaSku: plan.target.acumaticaSku,
-        error: failed,
-      });
-    } else if (plan.outcome === "unchanged") successCount += 1;
-    else if (plan.outcome === "skipped") skippedCount += 1;
-  }
+  const { skips: _skips, ...before } = beforeWrites(run.plans);
   await deps.held.hold({
     id: run.id,
     userId: run.userId,
     heldAt: run.heldAt,
     reasons: run.reasons,
-    successCount,
-    failureCount: failures.length,
-    skippedCount,
-    failures,
+    ...before,
     changes: changes.map((change) => ({
       ...change,
       locationName: change.locationId ? (names.get(change.locationId) ?? null) : null,
     })),
   });
+}
+
+/**
+ * A job's checkpoint before its writes: the plan stored with the open entry, so an instance that
+ * resumes the job applies exactly it (held-apply.ts) instead of reading and planning again.
+ * Answers false when the entry is no longer open.
+ */
+export function storeRunPlan(
+  held: Pick<HeldRepo, "storePlan">,
+  run: { id: string; userId: string; plans: readonly MappingPlan[] },
+): Promise<boolean> {
+  return held.storePlan({
+    id: run.id,
+    userId: run.userId,
+    ...beforeWrites(run.plans),
+    changes: heldChangesOf(run.plans),
+  });
+}
+
+/** What a plan settles before any write: mappings in line, values that cannot be sent, skips. */
+function beforeWrites(plans: readonly MappingPlan[]) {
+  let successCount = 0;
+  const failures: RunFailure[] = [];
+  const skips: RunSkip[] = [];
+  for (const plan of plans) {
+    const item = {
+      mappingId: plan.target.mappingId,
+      shopifySku: plan.target.shopifySku,
+      acumaticaSku: plan.target.acumaticaSku,
+    };
+    const failed = plan.outcome === "failed" ? plan.reason : plan.refused.join("; ");
+    if (failed) failures.push({ ...item, error: failed });
+    else if (plan.outcome === "unchanged") successCount += 1;
+    else if (plan.outcome === "skipped") skips.push({ ...item, reason: plan.reason ?? "skipped" });
+  }
+  return { successCount, failureCount: failures.length, skippedCount: skips.length, failures, skips };
 }
 
 /** The plan's writes as rows: price, compare-at price and quantity each a change of its own. */

@@ -52,7 +52,7 @@ export function syncHandlers(deps: {
         if (unknown.length > 0) throw new NotFoundError(notFoundText(unknown));
       }
       const job = await startSyncJob(
-        { jobs: deps.jobs, engine: deps.engine },
+        { jobs: deps.jobs },
         {
           userId: caller.userId,
           scope: mappingIds ? { mappingIds } : "all",
