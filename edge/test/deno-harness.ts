@@ -153,13 +153,14 @@ export async function waitFor(api: ApiClient, job: Job): Promise<Job> {
   );
 }
 
-/** Reads until `done` says the state was reached; gives up (failing the test) after 60 s. */
+/** Reads until `done` says the state was reached; gives up (failing the test) after `patienceMs` (60 s). */
 export async function pollUntil<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
+  patienceMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + patienceMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createJobsRepo } from "../src/jobs/repo.ts";
+import { createJobRunner } from "../src/jobs/runner.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
+import { createTestApp } from "./helpers.ts";
 
 let app: ConnectedApp | undefined;
 afterEach(async () => {
@@ -114,5 +117,76 @@ describe("GET /api/jobs/:id/events", () => {
     const other = await app.registerUser();
     expect((await app.request(`/api/jobs/${job._id}/events?token=${other.token}`)).status).toBe(404);
     await app.waitForJob(job._id);
+  });
+});
+
+describe("the job queue shared by several instances", () => {
+  it("runs every queued job exactly once across two instances draining at once, one job per user at a time", async () => {
+    const { db, registerUser } = await createTestApp();
+    const users = await Promise.all([1, 2, 3, 4, 5].map(() => registerUser()));
+    const ran: { jobId: string; instance: string }[] = [];
+    const active = new Map<string, number>();
+    let overlapped = false;
+    const instance = (name: string) => {
+      const runner = createJobRunner({
+        repo: createJobsRepo(db),
+        now: () => new Date(),
+        newId: () => crypto.randomUUID(),
+        log: () => {},
+        concurrency: 3,
+      });
+      runner.handle("auto-map", async (context) => {
+        const running = (active.get(context.userId) ?? 0) + 1;
+        active.set(context.userId, running);
+        if (running > 1) overlapped = true;
+        // Real work yields: give the other instance every chance to claim the same job or user.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        ran.push({ jobId: context.jobId, instance: name });
+        active.set(context.userId, running - 1);
+        return {
+          result: {
+            created: 0,
+            alreadyMapped: 0,
+            duplicateSkus: { shopify: [], acumatica: [] },
+            overPlanLimit: 0,
+            planLimit: null,
+          },
+        };
+      });
+      return runner;
+    };
+    const [a, b] = [instance("a"), instance("b")];
+    const queued: string[] = [];
+    for (const user of users)
+      for (let n = 0; n < 6; n += 1) {
+        const id = await a.enqueue(user.user._id, "auto-map", {});
+        if (id) queued.push(id);
+      }
+    expect(queued).toHaveLength(30);
+
+    await Promise.all([a.drain(), b.drain()]);
+
+    expect(ran.map((run) => run.jobId).sort()).toEqual([...queued].sort());
+    expect(overlapped).toBe(false);
+    expect(new Set(ran.map((run) => run.instance))).toEqual(new Set(["a", "b"]));
+    const statuses = await db.execute("SELECT status, COUNT(*) AS n FROM jobs GROUP BY status");
+    expect(statuses.rows.map((row) => [row.status, Number(row.n)])).toEqual([["succeeded", 30]]);
+  });
+
+  it("does not queue a schedule's run while its previous run is still live", async () => {
+    const { db, registerUser } = await createTestApp();
+    const user = await registerUser();
+    const runner = createJobRunner({
+      repo: createJobsRepo(db),
+      now: () => new Date(),
+      newId: () => crypto.randomUUID(),
+      log: () => {},
+    });
+    const first = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-1" });
+    const second = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-1" });
+    const other = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-2" });
+    expect(first).not.toBeNull();
+    expect(second).toBeNull();
+    expect(other).not.toBeNull();
   });
 });

@@ -19,6 +19,24 @@ export interface ClaimedJob {
 
 const LIVE = "status IN ('queued', 'running')";
 
+/**
+ * Jobs a worker may claim, each with its turn among its user's jobs of the same kind: queued ones
+ * and running ones whose lease ran out (their instance stopped), with attempts left, and none while
+ * that user's job of the kind runs under a live lease elsewhere (one user's syncs share their
+ * Shopify bucket). Turn 1 is the one to take. Arguments: claimableArgs.
+ */
+const CLAIMABLE = `SELECT j.id, j.created_at,
+    ROW_NUMBER() OVER (PARTITION BY j.user_id, j.kind ORDER BY j.created_at, j.id) AS turn
+  FROM jobs j
+  WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) AND j.attempts < ?
+    AND NOT EXISTS (
+      SELECT 1 FROM jobs o WHERE o.user_id = j.user_id AND o.kind = j.kind AND o.id <> j.id
+        AND o.status = 'running' AND o.lease_until >= ?)`;
+
+function claimableArgs(now: string, maxAttempts: number): (string | number)[] {
+  return [now, maxAttempts, now];
+}
+
 /** The only SQL for job rows. */
 export function createJobsRepo(db: Db) {
   return {
@@ -77,10 +95,8 @@ export function createJobsRepo(db: Db) {
     },
 
     /**
-     * Claims up to `limit` jobs for `owner` in one UPDATE, so two instances never claim the same
-     * one: queued jobs, and running ones whose lease ran out (their instance stopped), oldest
-     * first, at most one per user and kind and none while that user's job of the kind runs under a
-     * live lease elsewhere (one user's syncs share their Shopify bucket). `id`: only that job.
+     * Claims up to `limit` claimable jobs (CLAIMABLE) for `owner` in one UPDATE, so two instances
+     * never claim the same one: oldest first, at most one per user and kind. `id`: only that job.
      */
     async claim(claim: {
       owner: string;
@@ -95,26 +111,13 @@ export function createJobsRepo(db: Db) {
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
                 started_at = COALESCE(started_at, ?)
-              WHERE id IN (
-                SELECT id FROM (
-                  SELECT j.id, j.created_at,
-                    ROW_NUMBER() OVER (PARTITION BY j.user_id, j.kind ORDER BY j.created_at, j.id) AS turn
-                  FROM jobs j
-                  WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) AND j.attempts < ?
-                    AND NOT EXISTS (
-                      SELECT 1 FROM jobs o WHERE o.user_id = j.user_id AND o.kind = j.kind AND o.id <> j.id
-                        AND o.status = 'running' AND o.lease_until >= ?)
-                )
-                WHERE turn = 1${only}
-                ORDER BY created_at LIMIT ?)
+              WHERE id IN (SELECT id FROM (${CLAIMABLE}) WHERE turn = 1${only} ORDER BY created_at LIMIT ?)
               RETURNING *`,
         args: [
           claim.owner,
           claim.leaseUntil,
           claim.now,
-          claim.now,
-          claim.maxAttempts,
-          claim.now,
+          ...claimableArgs(claim.now, claim.maxAttempts),
           ...(claim.id === undefined ? [] : [claim.id]),
           claim.limit,
         ],
@@ -138,11 +141,11 @@ export function createJobsRepo(db: Db) {
       return result.rows.length > 0;
     },
 
-    /** Whether any job waits for a worker (cheap: asked by every idle poll). */
+    /** Whether any job waits for a worker and may be claimed now (cheap: asked by every idle poll). */
     async anyClaimable(now: string, maxAttempts: number): Promise<boolean> {
       const result = await db.execute({
-        sql: `SELECT 1 FROM jobs WHERE (status = 'queued' OR (status = 'running' AND lease_until < ?)) AND attempts < ? LIMIT 1`,
-        args: [now, maxAttempts],
+        sql: `SELECT 1 FROM (${CLAIMABLE}) WHERE turn = 1 LIMIT 1`,
+        args: claimableArgs(now, maxAttempts),
       });
       return result.rows.length > 0;
     },

@@ -2,6 +2,7 @@ import type { Job, JobResult } from "@stockbridge/shared";
 import {
   AppError,
   ConflictError,
+  DatabaseBusyError,
   describeError,
   NotFoundError,
   ServiceStoppingError,
@@ -304,6 +305,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
       outcome = { status: "succeeded", message: done.message ?? null, result: done.result };
       afterwards = done.afterwards;
     } catch (error) {
+      // A database busy past its budget is a moment, not the job's fault: the job goes back to the
+      // queue and resumes from its checkpoint (its attempts still bound how often).
+      if (error instanceof DatabaseBusyError && claimed.attempt < MAX_ATTEMPTS) {
+        clearInterval(heartbeat);
+        await writing;
+        deps.log(`job ${job._id} (${job.kind}): the database was busy; queued again to resume`);
+        await deps.repo
+          .release([job._id], owner)
+          .catch((cause: unknown) => deps.log(`job ${job._id}: not queued again: ${describeError(cause)}`));
+        notify(job._id);
+        return;
+      }
       outcome = { status: "failed", message: failureText(error), result: null };
       if (!(error instanceof JobLostError))
         deps.log(

@@ -7,7 +7,7 @@ import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
-import { AppError, ConflictError, UpstreamError } from "../http/errors.ts";
+import { AppError, ConflictError, DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
@@ -223,8 +223,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         : { results: [], cache: [], found: [] });
       findings = { fields, found };
     } catch (error) {
-      // The job is another instance's now, and so is its entry: leave both to it.
+      // The job is another instance's now, and so is its entry: leave both to it. A job's run that
+      // met a busy database is resumed (jobs/runner.ts) and continues its entry.
       if (error instanceof JobLostError) throw error;
+      if (error instanceof DatabaseBusyError && input.onCheckpoint) throw error;
       const message = describe(error);
       // Failed as a whole: the entry lists every mapping in the run's scope with the reason.
       if (historyId) {
