@@ -417,6 +417,73 @@ describe("catalog pull jobs", () => {
     expect(total).toBe(resumed.result?.total);
   });
 
+  it("resumes an Acumatica pull from its checkpoint: the pages its stopped attempt kept are not read again", async () => {
+    const target = await connected({
+      size: 300,
+      tuning: { acumaticaPageSize: 50, acumaticaParallelPages: 1 },
+    });
+    const full = await target.waitForJob((await target.api.call("syncAcumaticaProducts")).job._id);
+    const stock = Number(full.result?.stockItems);
+    expect(stock).toBeGreaterThan(100);
+    // A pull that stopped after keeping its first page of stock items. Its staged rows are left out
+    // here, so what the resumed pull reads shows in the catalog: everything but that first page.
+    await target.db.execute({
+      sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at, owner, attempts, checkpoint_json)
+            VALUES ('stopped', ?, 'acumatica-pull', 'running', 'Reading Acumatica stock items', ?, ?, ?, 'stopped-instance', 1, ?)`,
+      args: [
+        target.user.user._id,
+        "2026-11-21T10:01:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+        JSON.stringify({ entity: "StockItem", pages: 1, stockItems: 50, nonStockItems: 0 }),
+      ],
+    });
+    target.clock.advance(2 * 60_000);
+
+    await target.api.call("job", { params: { id: "stopped" } });
+    const resumed = await target.waitForJob("stopped");
+    expect(resumed).toMatchObject({
+      status: "succeeded",
+      result: { stockItems: stock, nonStockItems: full.result?.nonStockItems },
+    });
+    const { total } = await target.api.call("acumaticaProducts");
+    expect(total).toBe(Number(full.result?.total) - 50);
+  });
+
+  it("resumes a paged Shopify pull after the last page its stopped attempt kept", async () => {
+    const target = await connected({ size: 300 });
+    const full = await target.waitForJob((await target.api.call("syncShopifyProducts")).job._id);
+    expect(full.result).toMatchObject({ mode: "paged" });
+    const saved = await target.db.execute({
+      sql: "SELECT checkpoint_json FROM jobs WHERE id = ?",
+      args: [full._id],
+    });
+    const checkpoint = JSON.parse(String(saved.rows[0]?.checkpoint_json)) as { variants: number };
+    // The last checkpoint is the cursor before the last page: everything before it counts as kept.
+    expect(checkpoint).toMatchObject({ mode: "paged", after: expect.any(String) });
+    expect(checkpoint.variants).toBeGreaterThan(0);
+    await target.db.execute({
+      sql: `INSERT INTO jobs (id, user_id, kind, status, phase, lease_until, created_at, started_at, owner, attempts, checkpoint_json)
+            VALUES ('stopped', ?, 'shopify-pull', 'running', 'Reading Shopify variants', ?, ?, ?, 'stopped-instance', 1, ?)`,
+      args: [
+        target.user.user._id,
+        "2026-11-21T10:01:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+        "2026-11-21T09:59:00.000Z",
+        JSON.stringify(checkpoint),
+      ],
+    });
+    target.clock.advance(2 * 60_000);
+
+    await target.api.call("job", { params: { id: "stopped" } });
+    const resumed = await target.waitForJob("stopped");
+    expect(resumed).toMatchObject({ status: "succeeded", result: { total: expect.any(Number) } });
+    // Only the last page was read again (its staged rows are what the swap kept here).
+    const { total } = await target.api.call("shopifyProducts");
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThan(Number(full.result?.total));
+  });
+
   it("fails a pull whose process stopped on its last attempt, and lets a new pull start", async () => {
     const target = await connected({ size: 300 });
     await insertStoppedPull(target, { id: "crashed", attempts: 3 });

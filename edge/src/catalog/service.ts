@@ -8,13 +8,16 @@ import {
   type ShopifyProductQuery,
 } from "@stockbridge/shared";
 import type { ConnectionsService } from "../connections/service.ts";
-import { readAcumaticaCatalog } from "../connectors/acumatica/catalog-reader.ts";
+import {
+  type AcumaticaPullCheckpoint,
+  readAcumaticaCatalog,
+} from "../connectors/acumatica/catalog-reader.ts";
 import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
-import { readShopifyCatalog } from "../connectors/shopify/catalog-reader.ts";
-import { UpstreamError } from "../http/errors.ts";
-import type { JobContext, JobRunner } from "../jobs/runner.ts";
+import { readShopifyCatalog, type ShopifyPullCheckpoint } from "../connectors/shopify/catalog-reader.ts";
+import { DatabaseBusyError, UpstreamError } from "../http/errors.ts";
+import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
 import type { CatalogRepo } from "./repo.ts";
 
 export interface CatalogTuning {
@@ -55,12 +58,14 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   const tuning = { ...DEFAULT_CATALOG_TUNING, ...deps.tuning };
   const { repo } = deps;
 
-  // A pull resumed on another instance reads again from the start: its staged rows belonged to the
-  // attempt that stopped (they are discarded first), and nothing is swapped in before the end.
+  // A pull resumed on another instance keeps what its earlier attempt staged (nothing is swapped in
+  // before the end): a bulk file read again restages the same keys (the last values win), a paged
+  // read goes on after its last kept page.
   deps.jobs.handle("shopify-pull", async (job: JobContext) => {
     const { userId } = job;
     const credentials = await deps.connections.shopifyCredentials(userId);
-    await repo.discardStaging("shopify", { userId });
+    const resumeFrom = shopifyCheckpointOf(job.resumeFrom);
+    if (!resumeFrom) await repo.discardStaging("shopify", { userId });
     const client = deps.connectors.shopify(credentials);
     try {
       const summary = await readShopifyCatalog(client, {
@@ -70,6 +75,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
         onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
         onProgress: (progress) => job.progress(progress),
+        resumeFrom,
+        onCheckpoint: (checkpoint) => job.checkpoint(checkpoint),
       });
       job.progress({ phase: "Saving the catalog" });
       const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
@@ -93,6 +100,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         },
       };
     } catch (error) {
+      // A job another instance holds now, or one going back to the queue, keeps what it staged.
+      if (error instanceof JobLostError || error instanceof DatabaseBusyError) throw error;
       await repo.discardStaging("shopify", { jobId: job.jobId });
       throw failure(error, "Shopify", MESSAGES.products.syncShopifyFailed);
     }
@@ -101,7 +110,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   deps.jobs.handle("acumatica-pull", async (job: JobContext) => {
     const { userId } = job;
     const connection = await deps.connections.acumaticaCredentials(userId);
-    await repo.discardStaging("acumatica", { userId });
+    // A resumed pull keeps the pages its earlier attempt staged and reads on after them.
+    const resumeFrom = acumaticaCheckpointOf(job.resumeFrom);
+    if (!resumeFrom) await repo.discardStaging("acumatica", { userId });
     const stats = newAcumaticaStats();
     try {
       const summary = await deps.connectors.acumatica(
@@ -112,6 +123,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
             parallelPages: tuning.acumaticaParallelPages,
             onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
             onProgress: (progress) => job.progress(progress),
+            resumeFrom,
+            onPage: (checkpoint) => job.checkpoint(checkpoint),
           }),
         { stats },
       );
@@ -129,6 +142,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         },
       };
     } catch (error) {
+      // A job another instance holds now, or one going back to the queue, keeps what it staged.
+      if (error instanceof JobLostError || error instanceof DatabaseBusyError) throw error;
       await repo.discardStaging("acumatica", { jobId: job.jobId });
       throw failure(error, "Acumatica", MESSAGES.products.syncAcumaticaFailed);
     }
@@ -181,6 +196,38 @@ export function createCatalogService(deps: CatalogServiceDeps) {
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;
+
+/** A checkpoint this version wrote (a row from another version may not be one). */
+function shopifyCheckpointOf(value: unknown): ShopifyPullCheckpoint | null {
+  if (typeof value !== "object" || value === null) return null;
+  const checkpoint = value as Record<string, unknown>;
+  if (checkpoint.mode === "bulk" && typeof checkpoint.operationId === "string")
+    return { mode: "bulk", operationId: checkpoint.operationId };
+  if (
+    checkpoint.mode === "paged" &&
+    typeof checkpoint.after === "string" &&
+    Number.isInteger(checkpoint.variants) &&
+    Number.isInteger(checkpoint.withoutSku)
+  )
+    return {
+      mode: "paged",
+      after: checkpoint.after,
+      variants: Number(checkpoint.variants),
+      withoutSku: Number(checkpoint.withoutSku),
+    };
+  return null;
+}
+
+/** A checkpoint this version wrote (a row from another version may not be one). */
+function acumaticaCheckpointOf(value: unknown): AcumaticaPullCheckpoint | null {
+  if (typeof value !== "object" || value === null) return null;
+  const checkpoint = value as Record<string, unknown>;
+  const count = (key: string) => (Number.isInteger(checkpoint[key]) ? Number(checkpoint[key]) : null);
+  const [pages, stockItems, nonStockItems] = [count("pages"), count("stockItems"), count("nonStockItems")];
+  if (checkpoint.entity !== "StockItem" && checkpoint.entity !== "NonStockItem") return null;
+  if (pages === null || stockItems === null || nonStockItems === null) return null;
+  return { entity: checkpoint.entity, pages, stockItems, nonStockItems };
+}
 
 function pageOf(total: number, query: { page: number; limit: number }) {
   return { total, page: query.page, totalPages: Math.ceil(total / query.limit) };

@@ -17,6 +17,14 @@ export interface AcumaticaItemRow {
   isStockItem: boolean;
 }
 
+/** How far a pull got: the entity being read, its pages done, and the items counted so far. */
+export interface AcumaticaPullCheckpoint {
+  entity: "StockItem" | "NonStockItem";
+  pages: number;
+  stockItems: number;
+  nonStockItems: number;
+}
+
 export interface AcumaticaCatalogSummary {
   stockItems: number;
   nonStockItems: number;
@@ -30,6 +38,10 @@ export interface ReadAcumaticaCatalogOptions {
   parallelPages: number;
   /** Rows in chunks; the next chunk waits until this resolves. */
   onRows(rows: AcumaticaItemRow[]): Promise<void>;
+  /** Where an earlier attempt of this pull got to: pages already read (and their rows kept) are not read again. */
+  resumeFrom?: AcumaticaPullCheckpoint | null;
+  /** Told after each page's rows were kept (`onRows` resolved): save it to resume from there. */
+  onPage?(checkpoint: AcumaticaPullCheckpoint): Promise<void>;
   onProgress?(progress: { done: number; total: number | null; phase: string }): void;
 }
 
@@ -44,34 +56,49 @@ export async function readAcumaticaCatalog(
   options: ReadAcumaticaCatalogOptions,
 ): Promise<AcumaticaCatalogSummary> {
   const major = Number(apiVersion.split(".")[0]);
-  const summary: AcumaticaCatalogSummary = { stockItems: 0, nonStockItems: 0, quantityRows: 0 };
+  const from = options.resumeFrom ?? null;
+  const summary: AcumaticaCatalogSummary = {
+    stockItems: from?.stockItems ?? 0,
+    nonStockItems: from?.nonStockItems ?? 0,
+    quantityRows: 0,
+  };
   const progress = (phase: string) =>
     options.onProgress?.({ done: summary.stockItems + summary.nonStockItems, total: null, phase });
+  const saved = (entity: AcumaticaPullCheckpoint["entity"], pages: number) =>
+    options.onPage?.({ entity, pages, stockItems: summary.stockItems, nonStockItems: summary.nonStockItems });
 
-  progress("Reading Acumatica warehouse quantities");
-  const { totals: quantities, rows: quantityRows } = await readWarehouseTotals(api, major);
-  summary.quantityRows = quantityRows;
+  if (from?.entity !== "NonStockItem") {
+    // Read again on a resumed pull too: one inquiry, and quantities may have moved meanwhile.
+    progress("Reading Acumatica warehouse quantities");
+    const { totals: quantities, rows: quantityRows } = await readWarehouseTotals(api, major);
+    summary.quantityRows = quantityRows;
 
-  progress("Reading Acumatica stock items");
-  const stockFields = ["InventoryID", "Description", "DefaultPrice", "MSRP"];
-  await readPages(api, "StockItem", stockFields, options, async (records) => {
-    const rows = records.map((record) => {
-      const row = itemRow(record, true);
-      const totals = quantities.get(row.sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
-      return { ...row, ...totals };
-    });
-    summary.stockItems += rows.length;
-    await options.onRows(rows);
     progress("Reading Acumatica stock items");
-  });
+    const stockFields = ["InventoryID", "Description", "DefaultPrice", "MSRP"];
+    const firstPage = from?.entity === "StockItem" ? from.pages : 0;
+    await readPages(api, "StockItem", stockFields, { ...options, firstPage }, async (records, pages) => {
+      const rows = records.map((record) => {
+        const row = itemRow(record, true);
+        const totals = quantities.get(row.sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+        return { ...row, ...totals };
+      });
+      summary.stockItems += rows.length;
+      await options.onRows(rows);
+      await saved("StockItem", pages);
+      progress("Reading Acumatica stock items");
+    });
+    await saved("NonStockItem", 0);
+  }
 
   progress("Reading Acumatica non-stock items");
   // NonStockItem has MSRP only from 22.200.001 on.
   const nonStockFields = ["InventoryID", "Description", "DefaultPrice", ...(major >= 22 ? ["MSRP"] : [])];
-  await readPages(api, "NonStockItem", nonStockFields, options, async (records) => {
+  const firstPage = from?.entity === "NonStockItem" ? from.pages : 0;
+  await readPages(api, "NonStockItem", nonStockFields, { ...options, firstPage }, async (records, pages) => {
     const rows = records.map((record) => itemRow(record, false));
     summary.nonStockItems += rows.length;
     await options.onRows(rows);
+    await saved("NonStockItem", pages);
     progress("Reading Acumatica non-stock items");
   });
   return summary;
@@ -80,14 +107,15 @@ export async function readAcumaticaCatalog(
 /**
  * Pages of `$top` records until a short page, `parallelPages` requests kept in flight: as soon as
  * a page arrives the next one is asked for, so the ERP is never idle while a page is written.
- * Pages are handled in order; requests already sent past the end are awaited (empty) and dropped.
+ * Pages are handled in order, from `firstPage`; `handle` learns how many pages are done with it.
+ * Requests already sent past the end are awaited (empty) and dropped.
  */
 async function readPages(
   api: AcumaticaApi,
   entity: string,
   fields: string[],
-  options: ReadAcumaticaCatalogOptions,
-  handle: (records: Wrapped[]) => Promise<void>,
+  options: ReadAcumaticaCatalogOptions & { firstPage: number },
+  handle: (records: Wrapped[], pagesDone: number) => Promise<void>,
 ) {
   const size = options.pageSize;
   const page = async (index: number) => {
@@ -101,7 +129,8 @@ async function readPages(
     return records as Wrapped[];
   };
   const inFlight: Promise<Wrapped[]>[] = [];
-  let next = 0;
+  let next = options.firstPage;
+  let done = options.firstPage;
   const ask = () => {
     const request = page(next++);
     // A failure surfaces when its turn comes (or is dropped if the end was reached first).
@@ -114,7 +143,8 @@ async function readPages(
       const records = await (inFlight.shift() as Promise<Wrapped[]>);
       const ended = records.length < size;
       if (!ended) ask();
-      if (records.length > 0) await handle(records);
+      done += 1;
+      if (records.length > 0) await handle(records, done);
       if (ended) return;
     }
   } finally {

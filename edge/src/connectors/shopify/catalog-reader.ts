@@ -51,7 +51,19 @@ export interface ReadShopifyCatalogOptions {
   /** Rows in chunks, in order; the next chunk is read only after this resolves (flat memory). */
   onRows(rows: ShopifyVariantRow[]): Promise<void>;
   onProgress?(progress: { done: number; total: number | null; phase: string }): void;
+  /** Where an earlier attempt of this pull got to (its rows so far are kept): read on from there. */
+  resumeFrom?: ShopifyPullCheckpoint | null;
+  /** Told once the bulk export is started, and after each page's rows were kept: save it to resume. */
+  onCheckpoint?(checkpoint: ShopifyPullCheckpoint): Promise<void>;
 }
+
+/**
+ * How far a pull got: the bulk export it started (a resumed pull follows the same one and reads its
+ * file again), or the cursor after the last page whose rows were kept, with the counts so far.
+ */
+export type ShopifyPullCheckpoint =
+  | { mode: "bulk"; operationId: string }
+  | { mode: "paged"; after: string; variants: number; withoutSku: number };
 
 const MAX_QUERY_COST = 1000;
 const CHUNK = 500;
@@ -76,7 +88,11 @@ export async function readShopifyCatalog(
     exportWaitMs: 0,
   };
   const sink = createSink(summary, options, count);
-  if (count === null || count > options.bulkThreshold) {
+  const from = options.resumeFrom ?? null;
+  if (from?.mode === "paged") {
+    summary.variants = from.variants;
+    summary.withoutSku = from.withoutSku;
+  } else if (count === null || count > options.bulkThreshold) {
     // Waits while a sync's read or another pull holds every slot; pages if none comes free in time.
     const slot = await waitForBulkSlot(options.bulkSlots, {
       type: "QUERY",
@@ -85,9 +101,12 @@ export async function readShopifyCatalog(
     });
     if (slot) {
       try {
-        const started = await startBulk(client, summary.locationId);
+        // The export an earlier attempt started is followed, not started again (it may be done).
+        const started =
+          from?.mode === "bulk" ? from.operationId : await startBulk(client, summary.locationId);
         if (started) {
           summary.mode = "bulk";
+          if (from?.mode !== "bulk") await options.onCheckpoint?.({ mode: "bulk", operationId: started });
           await readBulk(client, { id: started, slot }, options, sink, summary);
           await sink.flush();
           return summary;
@@ -97,7 +116,17 @@ export async function readShopifyCatalog(
       }
     }
   }
-  await readPages(client, summary.locationId, sink);
+  await readPages(client, summary.locationId, sink, {
+    after: from?.mode === "paged" ? from.after : null,
+    // Saved only once the page's rows are kept (the sink flushed them).
+    onPage: (after) =>
+      options.onCheckpoint?.({
+        mode: "paged",
+        after,
+        variants: summary.variants,
+        withoutSku: summary.withoutSku,
+      }) ?? Promise.resolve(),
+  });
   await sink.flush();
   return summary;
 }
@@ -160,12 +189,17 @@ interface PageAnswer {
   productVariants: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] };
 }
 
-async function readPages(client: ShopifyClient, locationId: string | null, sink: Sink) {
+async function readPages(
+  client: ShopifyClient,
+  locationId: string | null,
+  sink: Sink,
+  options: { after: string | null; onPage(after: string): Promise<void> },
+) {
   const query = variantPageQuery(locationId !== null);
   // Five points per variant with the primary location's level, three without; corrected by the first answer.
   let perNode = locationId ? 5 : 3;
   let maxCost = MAX_QUERY_COST;
-  let after: string | null = null;
+  let after: string | null = options.after;
   for (;;) {
     const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
@@ -193,6 +227,7 @@ async function readPages(client: ShopifyClient, locationId: string | null, sink:
     await sink.flush();
     if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
     after = page.pageInfo.endCursor;
+    await options.onPage(after);
   }
 }
 
