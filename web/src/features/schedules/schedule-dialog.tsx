@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { browserTimeZone } from "../../lib/time-zone.ts";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { FormDialog } from "../../ui/form-dialog.tsx";
 import { Select } from "../../ui/select.tsx";
@@ -21,7 +22,6 @@ import { plansQuery } from "../subscription/queries.ts";
 import { MappingMultiSelect } from "./mapping-multi-select.tsx";
 import { mappingsByIdsQuery, scheduleKeys } from "./queries.ts";
 import {
-  browserTimeZone,
   canSubmitSchedule,
   formFromSchedule,
   type HourInterval,
