@@ -182,10 +182,11 @@ describe("Shopify Products and Acumatica Products", () => {
         "On Hand",
         "Type",
       ]);
+      // The connection test read the store's currency (USD): prices carry its symbol.
       const prices = await columnTexts(page, "Shopify", 3);
-      expect(prices.every((price) => /^\d+\.\d{2}$/.test(price))).toBe(true);
+      expect(prices.every((price) => /^\$[\d,]+\.\d{2}$/.test(price))).toBe(true);
       const compareAt = await columnTexts(page, "Shopify", 4);
-      expect(compareAt.every((value) => value === "-" || /^\d+\.\d{2}$/.test(value))).toBe(true);
+      expect(compareAt.every((value) => value === "-" || /^\$[\d,]+\.\d{2}$/.test(value))).toBe(true);
       expect(new Set(await columnTexts(page, "Shopify", 7))).toContain("Physical");
 
       await checkPaging(page, "Shopify");
@@ -209,7 +210,7 @@ describe("Shopify Products and Acumatica Products", () => {
         "Type",
       ]);
       const prices = await columnTexts(page, "Acumatica", 3);
-      expect(prices.every((price) => /^\d+\.\d{2}$/.test(price))).toBe(true);
+      expect(prices.every((price) => /^\$[\d,]+\.\d{2}$/.test(price))).toBe(true);
       expect(new Set(await columnTexts(page, "Acumatica", 8))).toContain("Stock Item");
 
       await checkPaging(page, "Acumatica");

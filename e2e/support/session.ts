@@ -21,7 +21,14 @@ export function apiClient(appUrl: string, token?: string) {
 export async function openSignedInSession(
   browser: Browser,
   appUrl: string,
-  options: { width?: number; height?: number; name?: string; serviceWorkers?: "allow" | "block" } = {},
+  options: {
+    width?: number;
+    height?: number;
+    name?: string;
+    serviceWorkers?: "allow" | "block";
+    /** A tablet: touch events and a coarse primary pointer, as Chromium emulates them. */
+    touch?: boolean;
+  } = {},
 ): Promise<SignedInSession> {
   const identity = newIdentity(options.name);
   const { user, token } = await apiClient(appUrl).call("register", {
@@ -31,6 +38,7 @@ export async function openSignedInSession(
     baseURL: appUrl,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     serviceWorkers: options.serviceWorkers ?? "allow",
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
     storageState: {
       cookies: [],
       origins: [{ origin: appUrl, localStorage: [{ name: TOKEN_STORAGE_KEY, value: token }] }],

@@ -47,7 +47,7 @@ describe("GET /api/shopify/products", () => {
       answer.products.map((product) => product._id),
     );
     const none = await target.api.call("shopifyProducts", { query: { search: "no-such-sku" } });
-    expect(none).toEqual({ products: [], total: 0, page: 1, totalPages: 0 });
+    expect(none).toEqual({ products: [], total: 0, page: 1, totalPages: 0, currencyCode: null });
     // % and _ are plain characters, not patterns.
     expect((await target.api.call("shopifyProducts", { query: { search: "%" } })).total).toBe(0);
   });
@@ -106,6 +106,17 @@ describe("GET /api/shopify/products", () => {
     expect((await response.json()).message).toBe(message);
   });
 
+  it("names the currency the prices are in once the connection tests have read it", async () => {
+    const target = await pulled(40, ["shopify", "acumatica"]);
+    // Until a test reads them, the currencies are not known: prices show without a symbol.
+    expect((await target.api.call("shopifyProducts")).currencyCode).toBeNull();
+    target.shopify.configure({ currencyCode: "EUR" });
+    await target.api.call("testShopify");
+    await target.api.call("testAcumatica");
+    expect((await target.api.call("shopifyProducts")).currencyCode).toBe("EUR");
+    expect((await target.api.call("acumaticaProducts")).currencyCode).toBe("USD");
+  });
+
   it("shows a user only their own rows, and needs a subscription", async () => {
     const target = await pulled();
     const other = await target.registerUser();
@@ -118,6 +129,7 @@ describe("GET /api/shopify/products", () => {
       total: 0,
       page: 1,
       totalPages: 0,
+      currencyCode: null,
     });
   });
 });

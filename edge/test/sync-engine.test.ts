@@ -397,6 +397,24 @@ describe("isolation and skips", () => {
     expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
   });
 
+  it("leaves a non-stock item's quantities empty ('-' in the list) after a sync touched its row", async () => {
+    const w = await open({ size: 80 });
+    await w.setSettings({ syncPrice: true });
+    const service = w.pairs.find((p) => !p.item.isStockItem)!;
+    await w.map([service]);
+
+    await syncAll(w);
+
+    const item = (
+      await w.app.db.execute({
+        sql: "SELECT default_price_cents, available, on_hand, available_for_shipping FROM acumatica_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
+    expect(Number(item?.default_price_cents)).toBe(service.item.defaultPriceCents);
+    expect([item?.available, item?.on_hand, item?.available_for_shipping]).toEqual([null, null, null]);
+  });
+
   it("refuses prices for the run when the store's currency is not the ERP's, naming both, and still syncs quantities", async () => {
     const w = await open();
     await w.setSettings({ syncPrice: true, syncMsrp: true });

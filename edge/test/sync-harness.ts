@@ -357,8 +357,9 @@ async function insertPair(
         ],
       },
       {
+        // As a pull leaves them: a non-stock item has no quantities (NULL), a stock item some.
         sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents, msrp_cents, available, on_hand,
-                available_for_shipping, is_stock_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)`,
+                available_for_shipping, is_stock_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9, ?9, ?)`,
         args: [
           crypto.randomUUID(),
           userId,
@@ -368,6 +369,7 @@ async function insertPair(
           pair.item.description,
           0,
           null,
+          pair.item.isStockItem ? 0 : null,
           pair.item.isStockItem ? 1 : 0,
         ],
       },

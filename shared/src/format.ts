@@ -1,7 +1,21 @@
-/** Prices are shown in dollars with two decimals; '-' where there is no value. */
-export function formatMoney(value: number | null | undefined): string {
+/**
+ * Prices are shown with two decimals, after the currency's symbol when the currency is known
+ * ('$39.86' for USD, '€39.86' for EUR); '-' where there is no value.
+ */
+export function formatMoney(value: number | null | undefined, currencyCode?: string | null): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "-";
-  return value.toFixed(2);
+  if (!currencyCode) return value.toFixed(2);
+  try {
+    return new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: currencyCode,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(value);
+  } catch {
+    // A code Intl refuses (not three letters) is shown as the bare amount rather than failing the row.
+    return value.toFixed(2);
+  }
 }
 
 /** Converts a decimal money value to whole cents without float drift (19.99 -> 1999). */

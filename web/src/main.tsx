@@ -4,6 +4,7 @@ import { App } from "./app.tsx";
 import { safeRedirect } from "./features/auth/guards.ts";
 import { createServices } from "./lib/services.ts";
 import { createMemoryStorage, type TokenStorage } from "./lib/token-store.ts";
+import { warmStart } from "./lib/warm-start.ts";
 import { createAppRouter } from "./router.tsx";
 import "./styles.css";
 
@@ -34,6 +35,7 @@ function start(): void {
     void router.navigate({ to: "/login", search: back ? { redirect: back } : {}, replace: true });
   });
   void services.auth.restore();
+  warmStart(router, { auth: services.auth, queryClient: services.queryClient, api: services.api });
 
   const root = document.getElementById("root");
   if (!root) throw new Error("index.html has no #root element");

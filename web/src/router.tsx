@@ -1,6 +1,7 @@
 import { createRouter, Navigate } from "@tanstack/react-router";
 import type { RouteAccess } from "./features/auth/guards.ts";
 import type { Services } from "./lib/services.ts";
+import type { RouterContext } from "./router-context.ts";
 import { routeTree } from "./routeTree.gen.ts";
 
 /** Unknown paths go to the Dashboard (spec section 2); its guard sends visitors to /login. */
@@ -29,5 +30,10 @@ declare module "@tanstack/react-router" {
   interface StaticDataRouteOption {
     /** Declared by gated routes ("subscriber"); the `_app` layout's guard reads it from the matches. */
     access?: RouteAccess;
+    /**
+     * Starts the requests of the page's first screen (without waiting for them); called at start-up
+     * beside the session refresh when the app opens on this page (lib/warm-start.ts).
+     */
+    prefetch?(context: RouterContext): void;
   }
 }

@@ -1,12 +1,15 @@
-import { ACUMATICA_SORT_FIELDS, SHOPIFY_SORT_FIELDS } from "@stockbridge/shared";
+import { ACUMATICA_SORT_FIELDS, SHOPIFY_SORT_FIELDS, type ShopifyProduct } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import {
-  ACUMATICA_PRODUCT_COLUMNS,
+  acumaticaProductColumns,
   acumaticaProductType,
-  SHOPIFY_PRODUCT_COLUMNS,
+  shopifyProductColumns,
   shopifyProductType,
 } from "../src/features/products/product-columns.ts";
 import { getByPath } from "../src/ui/data-table/table-logic.ts";
+
+const SHOPIFY_PRODUCT_COLUMNS = shopifyProductColumns("USD");
+const ACUMATICA_PRODUCT_COLUMNS = acumaticaProductColumns("USD");
 
 describe("product columns", () => {
   it("name the spec's columns in order", () => {
@@ -51,6 +54,27 @@ describe("product columns", () => {
     const onHand = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "onHandInventory");
     expect(getByPath(row, String(available?.accessor))).toBe(4);
     expect(getByPath(row, String(onHand?.accessor))).toBe(6);
+  });
+
+  it("show prices with the list's currency symbol, and '-' for none", () => {
+    const price = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "price");
+    const compareAt = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "compareAtPrice");
+    const row: ShopifyProduct = {
+      _id: "p1",
+      variantId: "v1",
+      productId: "p1",
+      inventoryItemId: null,
+      title: "Widget",
+      sku: "W-1",
+      price: 39.86,
+      compareAtPrice: null,
+      isPhysicalProduct: true,
+      tracked: true,
+      inventoryLocations: [],
+      lastSynced: "2026-01-01T00:00:00Z",
+    };
+    expect(price?.cell?.(row)).toBe("$39.86");
+    expect(compareAt?.cell?.(row)).toBe("-");
   });
 
   it("label the product types in the spec's words", () => {

@@ -41,7 +41,11 @@ export interface CatalogServiceDeps {
   jobs: JobRunner;
   connections: Pick<
     ConnectionsService,
-    "shopifyCredentials" | "acumaticaCredentials" | "recordServedShopifyVersion" | "recordShopifyDeprecation"
+    | "shopifyCredentials"
+    | "acumaticaCredentials"
+    | "recordServedShopifyVersion"
+    | "recordShopifyDeprecation"
+    | "currencies"
   >;
   connectors: Connectors;
   bulkSlots: BulkSlots;
@@ -184,13 +188,27 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     },
 
     async listShopify(userId: string, query: ShopifyProductQuery): Promise<ShopifyProductList> {
-      const { rows, total, lastSynced } = await repo.list("shopify", userId, query);
-      return { products: rows.map((row) => toShopifyProduct(row, lastSynced)), ...pageOf(total, query) };
+      const [{ rows, total, lastSynced }, currencies] = await Promise.all([
+        repo.list("shopify", userId, query),
+        deps.connections.currencies(userId),
+      ]);
+      return {
+        products: rows.map((row) => toShopifyProduct(row, lastSynced)),
+        ...pageOf(total, query),
+        currencyCode: currencies.shopify,
+      };
     },
 
     async listAcumatica(userId: string, query: AcumaticaProductQuery): Promise<AcumaticaProductList> {
-      const { rows, total, lastSynced } = await repo.list("acumatica", userId, query);
-      return { products: rows.map((row) => toAcumaticaProduct(row, lastSynced)), ...pageOf(total, query) };
+      const [{ rows, total, lastSynced }, currencies] = await Promise.all([
+        repo.list("acumatica", userId, query),
+        deps.connections.currencies(userId),
+      ]);
+      return {
+        products: rows.map((row) => toAcumaticaProduct(row, lastSynced)),
+        ...pageOf(total, query),
+        currencyCode: currencies.acumatica,
+      };
     },
   };
 }

@@ -104,6 +104,12 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
     acumaticaCredentials,
     shopifyCredentials,
 
+    /** The currencies the catalogs' prices are in, as the last connection tests read them. */
+    async currencies(userId: string): Promise<{ shopify: string | null; acumatica: string | null }> {
+      const [acumatica, shopify] = await Promise.all([repo.findAcumatica(userId), repo.findShopify(userId)]);
+      return { shopify: shopify?.currencyCode ?? null, acumatica: acumatica?.baseCurrency ?? null };
+    },
+
     async list(userId: string): Promise<Connections> {
       const [acumatica, shopify] = await Promise.all([repo.findAcumatica(userId), repo.findShopify(userId)]);
       return {

@@ -79,7 +79,11 @@ export async function readErpItems(
       reading.set(key.acumaticaId, null);
       continue;
     }
-    const totals = quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+    // A non-stock item has no quantities at all (the pull stores none, the lists show '-'); a stock
+    // item without warehouse rows has none on hand.
+    const totals = record.isStockItem
+      ? (quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 })
+      : { available: null, onHand: null, availableForShipping: null };
     reading.set(key.acumaticaId, {
       inventoryId: record.inventoryId,
       defaultPriceCents: record.defaultPriceCents,

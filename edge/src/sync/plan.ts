@@ -17,9 +17,10 @@ export interface ErpValues {
   defaultPriceCents: number | null;
   msrpCents: number | null;
   isStockItem: boolean;
-  available: number;
-  onHand: number;
-  availableForShipping: number;
+  /** Null for a non-stock item, which has no quantities. */
+  available: number | null;
+  onHand: number | null;
+  availableForShipping: number | null;
 }
 
 /** Shopify's current values of one variant, at its first inventory location. */
@@ -210,10 +211,11 @@ export function quantitySkip(erp: ErpValues, shopify: ShopifyValues): string | n
   return null;
 }
 
+/** Only asked of stock items (quantitySkip), whose quantities are always read. */
 function erpQuantity(erp: ErpValues, field: Settings["quantityMapping"]["acumaticaQuantity"]): number {
-  if (field === "OnHand") return erp.onHand;
-  if (field === "AvailableForShipping") return erp.availableForShipping;
-  return erp.available;
+  if (field === "OnHand") return erp.onHand ?? 0;
+  if (field === "AvailableForShipping") return erp.availableForShipping ?? 0;
+  return erp.available ?? 0;
 }
 
 /** The planned changes as the API shows them: prices in dollars, quantities in units. */

@@ -72,12 +72,24 @@ export type ShopifyProductQuery = v.InferOutput<typeof ShopifyProductQuerySchema
 export const AcumaticaProductQuerySchema = productQuery(ACUMATICA_SORT_FIELDS);
 export type AcumaticaProductQuery = v.InferOutput<typeof AcumaticaProductQuerySchema>;
 
-function productList<T extends v.GenericSchema>(item: T) {
-  return v.object({ products: v.array(item), total: v.number(), page: v.number(), totalPages: v.number() });
+function productList<T extends v.GenericSchema>(item: T, currency: string) {
+  return v.object({
+    products: v.array(item),
+    total: v.number(),
+    page: v.number(),
+    totalPages: v.number(),
+    currencyCode: v.pipe(v.nullable(v.string()), v.description(currency)),
+  });
 }
-export const ShopifyProductListSchema = productList(ShopifyProductSchema);
+export const ShopifyProductListSchema = productList(
+  ShopifyProductSchema,
+  "The store's currency (ISO 4217) the prices are in, as the last connection test read it; null before.",
+);
 export type ShopifyProductList = v.InferOutput<typeof ShopifyProductListSchema>;
-export const AcumaticaProductListSchema = productList(AcumaticaProductSchema);
+export const AcumaticaProductListSchema = productList(
+  AcumaticaProductSchema,
+  "The ERP company's base currency (ISO 4217) the prices are in, as the last connection test read it; null before.",
+);
 export type AcumaticaProductList = v.InferOutput<typeof AcumaticaProductListSchema>;
 
 /** What a catalog pull did to the cached catalog (the swap of the staged rows). */

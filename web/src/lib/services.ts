@@ -1,11 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
-import { createDatabase, type DatabaseOptions, type StockbridgeDatabase } from "../db/database.ts";
-import { createQueryPersister } from "../db/query-persister.ts";
-import { createUserCache } from "../db/user-cache.ts";
+import type { DatabaseOptions } from "../db/database.ts";
+import type { UserCache } from "../db/user-cache.ts";
 import { type AuthStore, createAuthStore } from "../features/auth/auth-store.ts";
 import { type ApiClient, createApi } from "./api.ts";
+import type { BrowserStorage } from "./browser-storage.ts";
 import { restoreQueryCache, subscribeQueryCache } from "./persist-query-cache.ts";
 import { createQueryClient, PERSIST_MAX_AGE_MS, shouldPersistQuery } from "./query-client.ts";
 import { createTokenStore, type TokenStorage } from "./token-store.ts";
@@ -15,7 +15,6 @@ export interface Services {
   auth: AuthStore;
   queryClient: QueryClient;
   persister: Persister;
-  db: StockbridgeDatabase;
   /** Starts writing the query cache to IndexedDB; returns the function that stops it. */
   persistCache(): () => void;
 }
@@ -34,11 +33,30 @@ export interface ServicesOptions {
 /** The composition root of the browser app: one instance of each service, wired together. */
 export function createServices(options: ServicesOptions): Services {
   const tokens = createTokenStore(options.storage);
-  const db = createDatabase(options.database);
-  const persister = createQueryPersister(db, {
-    onQuotaExceeded: () =>
-      toast.warning("Browser storage is full: saved lists will not be available offline.", { id: "quota" }),
-  });
+  // IndexedDB is not needed to draw the first screen: Dexie (30 KB gzip) loads on first use, at
+  // start-up beside the session refresh, instead of inside the entry every page waits for.
+  let opened: Promise<BrowserStorage> | undefined;
+  const storage = (): Promise<BrowserStorage> => {
+    opened ??= import("./browser-storage.ts").then((module) =>
+      module.openBrowserStorage(options.database, {
+        onQuotaExceeded: () =>
+          toast.warning("Browser storage is full: saved lists will not be available offline.", {
+            id: "quota",
+          }),
+      }),
+    );
+    return opened;
+  };
+  const persister: Persister = {
+    persistClient: async (client) => (await storage()).persister.persistClient(client),
+    restoreClient: async () => (await storage()).persister.restoreClient(),
+    removeClient: async () => (await storage()).persister.removeClient(),
+  };
+  const users: UserCache = {
+    load: async () => (await storage()).users.load(),
+    save: async (user) => (await storage()).users.save(user),
+    clear: async () => (await storage()).users.clear(),
+  };
   const queryClient = createQueryClient(options.isOnline ? { isOnline: options.isOnline } : {});
   const buster = options.appVersion;
 
@@ -51,7 +69,7 @@ export function createServices(options: ServicesOptions): Services {
   const auth: AuthStore = createAuthStore({
     api,
     tokens,
-    users: createUserCache(db),
+    users,
     caches: {
       async restore() {
         await restoreQueryCache({ queryClient, persister, maxAge: PERSIST_MAX_AGE_MS, buster });
@@ -69,7 +87,6 @@ export function createServices(options: ServicesOptions): Services {
     auth,
     queryClient,
     persister,
-    db,
     persistCache: () =>
       subscribeQueryCache({
         queryClient,

@@ -45,3 +45,19 @@ export function createMemoryStorage(): TokenStorage {
     },
   };
 }
+
+/**
+ * Whether a bearer token (a JWT) is still inside its lifetime, `marginMs` ahead: its `exp` claim
+ * read without verifying (only the server can). An unreadable token counts as expired.
+ */
+export function tokenUnexpired(token: string, now: number, marginMs = 60_000): boolean {
+  try {
+    const payload: unknown = JSON.parse(
+      atob((token.split(".")[1] ?? "").replace(/-/g, "+").replace(/_/g, "/")),
+    );
+    const exp = typeof payload === "object" && payload !== null && "exp" in payload ? payload.exp : null;
+    return typeof exp === "number" && exp * 1000 > now + marginMs;
+  } catch {
+    return false;
+  }
+}

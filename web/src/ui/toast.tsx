@@ -50,7 +50,16 @@ export function AppToaster() {
 
   return (
     <div ref={outlet} className="contents">
-      <Toaster position="top-center" richColors closeButton duration={5_000} />
+      {/* Bottom right, so a toast never covers a page title or the drawer's header; lifted above the
+          offline banner while it shows (--offline-banner-height, features/pwa/offline-banner.tsx). */}
+      <Toaster
+        position="bottom-right"
+        offset={{ bottom: "calc(24px + var(--offline-banner-height, 0px))" }}
+        mobileOffset={{ bottom: "calc(16px + var(--offline-banner-height, 0px))" }}
+        richColors
+        closeButton
+        duration={5_000}
+      />
     </div>
   );
 }

@@ -5,12 +5,13 @@ import { AlertTriangle, ArrowRight } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { browserTimeZone } from "../../lib/time-zone.ts";
 import { Button } from "../../ui/button.tsx";
 import { Card } from "../../ui/card.tsx";
 import { cn } from "../../ui/cn.ts";
 import { formatRunDate } from "../history/history-logic.ts";
 import { StatusChip } from "../history/status-chip.tsx";
-import { browserTimeZone, formatRunTime } from "../schedules/schedule-form.ts";
+import { formatRunTime } from "../schedules/schedule-form.ts";
 import { count } from "./dashboard-logic.ts";
 import { dashboardQuery } from "./queries.ts";
 

@@ -1,5 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ApiClient } from "../../lib/api.ts";
+import { browserTimeZone } from "../../lib/time-zone.ts";
+import type { RouterContext } from "../../router-context.ts";
+import { meQuery } from "../auth/queries.ts";
 
 /** Keys nest from general to specific. */
 const dashboardKeys = {
@@ -15,9 +18,20 @@ export function dashboardQuery(api: ApiClient, timezone: string) {
   return queryOptions({
     queryKey: dashboardKeys.zone(timezone),
     queryFn: () => api.call("dashboard", { query: { timezone } }),
-    // Read again on every visit: runs and schedule changes elsewhere do not invalidate it.
-    staleTime: 0,
+    // Read again on every visit (runs and schedule changes elsewhere do not invalidate it), but not
+    // right after the start-up prefetch answered.
+    staleTime: 5_000,
     refetchInterval: REFRESH_MS,
     meta: { silent: true },
   });
+}
+
+/**
+ * The Dashboard's first screen: the user and GET /dashboard (its counts decide between checklist and
+ * overview), and the chart's code. Gated: an unsubscribed user's 403 is silent and unused.
+ */
+export function prefetchDashboard({ api, queryClient }: RouterContext): void {
+  void queryClient.prefetchQuery(meQuery(api));
+  void queryClient.prefetchQuery(dashboardQuery(api, browserTimeZone()));
+  void import("./runs-chart.tsx").catch(() => undefined);
 }

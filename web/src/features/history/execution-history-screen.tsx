@@ -67,6 +67,7 @@ export function ExecutionHistoryScreen({
     {
       id: "actions",
       header: "Actions",
+      pinned: true,
       align: "right",
       cell: (row) => (
         <IconButton

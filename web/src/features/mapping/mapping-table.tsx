@@ -58,6 +58,7 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
     {
       id: "actions",
       header: "Actions",
+      pinned: true,
       align: "right",
       searchable: false,
       cell: (row) => {

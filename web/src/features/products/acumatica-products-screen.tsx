@@ -1,5 +1,5 @@
 import { ACUMATICA_SORT_FIELDS, MESSAGES } from "@stockbridge/shared";
-import { ACUMATICA_PRODUCT_COLUMNS } from "./product-columns.ts";
+import { acumaticaProductColumns } from "./product-columns.ts";
 import { ProductsScreen } from "./products-screen.tsx";
 import { acumaticaProductsQuery, productKeys } from "./queries.ts";
 
@@ -9,7 +9,7 @@ export function AcumaticaProductsScreen() {
     <ProductsScreen
       system="Acumatica"
       sortFields={ACUMATICA_SORT_FIELDS}
-      columns={ACUMATICA_PRODUCT_COLUMNS}
+      columns={acumaticaProductColumns}
       list={acumaticaProductsQuery}
       connection={(user) => user?.acumaticaConnection ?? null}
       pull={{

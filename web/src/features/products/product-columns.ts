@@ -13,47 +13,70 @@ export function acumaticaProductType(product: Pick<AcumaticaProduct, "isStockIte
 // Column ids of sortable columns are the API's sort fields (SHOPIFY_SORT_FIELDS / ACUMATICA_SORT_FIELDS).
 const NUMBER = { align: "right", className: "tabular-nums" } as const;
 
-/** Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location), Type. */
-export const SHOPIFY_PRODUCT_COLUMNS: ReadonlyArray<DataTableColumn<ShopifyProduct>> = [
-  { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
-  { id: "price", header: "Price", sortable: true, cell: (row) => formatMoney(row.price), ...NUMBER },
-  {
-    id: "compareAtPrice",
-    header: "Compare At Price",
-    sortable: true,
-    cell: (row) => formatMoney(row.compareAtPrice),
-    ...NUMBER,
-  },
-  {
-    id: "available",
-    header: "Available",
-    accessor: "inventoryLocations.0.available",
-    sortable: true,
-    ...NUMBER,
-  },
-  {
-    id: "onHandInventory",
-    header: "On Hand",
-    accessor: "inventoryLocations.0.onHandInventory",
-    sortable: true,
-    ...NUMBER,
-  },
-  { id: "type", header: "Type", accessor: shopifyProductType, className: "whitespace-nowrap" },
-];
+/**
+ * Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location), Type.
+ * Prices carry the symbol of `currencyCode` (the list's), when known.
+ */
+export function shopifyProductColumns(
+  currencyCode: string | null,
+): ReadonlyArray<DataTableColumn<ShopifyProduct>> {
+  return [
+    { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
+    {
+      id: "price",
+      header: "Price",
+      sortable: true,
+      cell: (row) => formatMoney(row.price, currencyCode),
+      ...NUMBER,
+    },
+    {
+      id: "compareAtPrice",
+      header: "Compare At Price",
+      sortable: true,
+      cell: (row) => formatMoney(row.compareAtPrice, currencyCode),
+      ...NUMBER,
+    },
+    {
+      id: "available",
+      header: "Available",
+      accessor: "inventoryLocations.0.available",
+      sortable: true,
+      ...NUMBER,
+    },
+    {
+      id: "onHandInventory",
+      header: "On Hand",
+      accessor: "inventoryLocations.0.onHandInventory",
+      sortable: true,
+      ...NUMBER,
+    },
+    { id: "type", header: "Type", accessor: shopifyProductType, className: "whitespace-nowrap" },
+  ];
+}
 
 /** Acumatica Products: SKU, Price, MSRP, Available, On Hand, Available for Shipping, Type. */
-export const ACUMATICA_PRODUCT_COLUMNS: ReadonlyArray<DataTableColumn<AcumaticaProduct>> = [
-  { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
-  {
-    id: "defaultPrice",
-    header: "Price",
-    sortable: true,
-    cell: (row) => formatMoney(row.defaultPrice),
-    ...NUMBER,
-  },
-  { id: "msrp", header: "MSRP", sortable: true, cell: (row) => formatMoney(row.msrp), ...NUMBER },
-  { id: "available", header: "Available", sortable: true, ...NUMBER },
-  { id: "onHandInventory", header: "On Hand", sortable: true, ...NUMBER },
-  { id: "availableForShipping", header: "Available for Shipping", sortable: true, ...NUMBER },
-  { id: "type", header: "Type", accessor: acumaticaProductType, className: "whitespace-nowrap" },
-];
+export function acumaticaProductColumns(
+  currencyCode: string | null,
+): ReadonlyArray<DataTableColumn<AcumaticaProduct>> {
+  return [
+    { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
+    {
+      id: "defaultPrice",
+      header: "Price",
+      sortable: true,
+      cell: (row) => formatMoney(row.defaultPrice, currencyCode),
+      ...NUMBER,
+    },
+    {
+      id: "msrp",
+      header: "MSRP",
+      sortable: true,
+      cell: (row) => formatMoney(row.msrp, currencyCode),
+      ...NUMBER,
+    },
+    { id: "available", header: "Available", sortable: true, ...NUMBER },
+    { id: "onHandInventory", header: "On Hand", sortable: true, ...NUMBER },
+    { id: "availableForShipping", header: "Available for Shipping", sortable: true, ...NUMBER },
+    { id: "type", header: "Type", accessor: acumaticaProductType, className: "whitespace-nowrap" },
+  ];
+}

@@ -1,5 +1,6 @@
 import type { Job, User } from "@stockbridge/shared";
 import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { ApiClient } from "../../lib/api.ts";
 import type { ListParams } from "../../lib/list-query.ts";
 import { useApi } from "../../lib/services-context.tsx";
@@ -19,6 +20,8 @@ interface ProductPage<Row extends ProductRow> {
   products: Row[];
   total: number;
   totalPages: number;
+  /** The currency the prices are in; null until a connection test has read it. */
+  currencyCode: string | null;
 }
 
 /** What differs between the Shopify and the Acumatica product screens. */
@@ -31,7 +34,8 @@ export interface ProductsScreenProps<
   system: "Shopify" | "Acumatica";
   /** The API's sort fields; the list starts newest first (`lastSynced`, descending). */
   sortFields: readonly (S | "lastSynced")[];
-  columns: ReadonlyArray<DataTableColumn<Row>>;
+  /** The table's columns, prices shown in `currencyCode`. */
+  columns(currencyCode: string | null): ReadonlyArray<DataTableColumn<Row>>;
   /** The query of one page of the list (queries.ts). */
   list(api: ApiClient, params: ListParams<S | "lastSynced">): UseQueryOptions<Page, Error, Page, Key>;
   /** The user's saved connection of this system. */
@@ -64,6 +68,9 @@ export function ProductsScreen<
   const latest = useQuery(props.list(api, { page: 1, limit: 1 }));
   useClampPage(table.page, list.data?.totalPages, table.setPage);
   const pull = useProductPull({ ...pullOptions, start: () => pullOptions.start(api) });
+  const currencyCode = list.data?.currencyCode ?? latest.data?.currencyCode ?? null;
+  const { columns } = props;
+  const shown = useMemo(() => columns(currencyCode), [columns, currencyCode]);
 
   return (
     <ProductCatalog
@@ -74,7 +81,7 @@ export function ProductsScreen<
     >
       <DataTable
         label={`${system} products`}
-        columns={props.columns}
+        columns={shown}
         rows={list.data?.products ?? []}
         loading={list.isFetching}
         searchable

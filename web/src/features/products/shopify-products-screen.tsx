@@ -1,5 +1,5 @@
 import { MESSAGES, SHOPIFY_SORT_FIELDS } from "@stockbridge/shared";
-import { SHOPIFY_PRODUCT_COLUMNS } from "./product-columns.ts";
+import { shopifyProductColumns } from "./product-columns.ts";
 import { ProductsScreen } from "./products-screen.tsx";
 import { productKeys, shopifyProductsQuery } from "./queries.ts";
 
@@ -9,7 +9,7 @@ export function ShopifyProductsScreen() {
     <ProductsScreen
       system="Shopify"
       sortFields={SHOPIFY_SORT_FIELDS}
-      columns={SHOPIFY_PRODUCT_COLUMNS}
+      columns={shopifyProductColumns}
       list={shopifyProductsQuery}
       connection={(user) => user?.shopifyConnection ?? null}
       pull={{

@@ -118,6 +118,7 @@ export function MappingSchedulesScreen() {
     {
       id: "actions",
       header: "Actions",
+      pinned: true,
       align: "right",
       cell: (row) => {
         const active = row.status === "active";

@@ -10,17 +10,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { browserTimeZone } from "../../lib/time-zone.ts";
 import { Checkbox } from "../../ui/checkbox.tsx";
 import { FormDialog } from "../../ui/form-dialog.tsx";
 import { Select } from "../../ui/select.tsx";
 import { TextInput } from "../../ui/text-input.tsx";
+import { TimeInput } from "../../ui/time-input.tsx";
 import { toast } from "../../ui/toast.tsx";
 import { useAuth } from "../auth/use-auth.ts";
 import { plansQuery } from "../subscription/queries.ts";
 import { MappingMultiSelect } from "./mapping-multi-select.tsx";
 import { mappingsByIdsQuery, scheduleKeys } from "./queries.ts";
 import {
-  browserTimeZone,
   canSubmitSchedule,
   formFromSchedule,
   type HourInterval,
@@ -184,12 +185,11 @@ export function ScheduleDialog({ open, editing, onClose }: ScheduleDialogProps) 
           />
         ) : null}
         {timed ? (
-          <TextInput
+          <TimeInput
             label="Time"
-            type="time"
             value={form.time}
-            onChange={(event) => update({ time: event.target.value })}
-            hint={`Your time zone: ${timezone}`}
+            onChange={(time) => update({ time })}
+            hint={`24-hour, your time zone: ${timezone}`}
             required
           />
         ) : null}

@@ -124,15 +124,6 @@ export function scheduleInputOf(
   };
 }
 
-/** The browser's IANA zone: schedules run on this wall clock. */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  } catch {
-    return "UTC";
-  }
-}
-
 /** Last / next run in the browser's zone, in the spec's 'MMM d, yyyy HH:mm'. */
 export function formatRunTime(iso: string | null, empty: string): string {
   if (!iso) return empty;

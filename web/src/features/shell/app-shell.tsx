@@ -57,7 +57,8 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </header>
 
-      <aside className="fixed top-topbar bottom-0 left-0 hidden w-sidebar border-r border-gray-200 bg-white lg:block">
+      {/* The sidebar and the drawer end above the offline banner, so Logout is never under it. */}
+      <aside className="fixed top-topbar bottom-[var(--offline-banner-height,0px)] left-0 hidden w-sidebar border-r border-gray-200 bg-white lg:block">
         <SidebarNav hasAccess={hasAccess} onLogout={logout} />
       </aside>
 
@@ -68,7 +69,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         />
         <DialogPanel
           transition
-          className="fixed inset-y-0 left-0 flex w-sidebar max-w-[85vw] flex-col bg-white shadow-xl transition-transform duration-200 data-closed:-translate-x-full"
+          className="fixed top-0 bottom-[var(--offline-banner-height,0px)] left-0 flex w-sidebar max-w-[85vw] flex-col bg-white shadow-xl transition-transform duration-200 data-closed:-translate-x-full"
         >
           <div className="flex h-topbar items-center justify-between border-b border-gray-200 px-4">
             <DialogTitle className="flex items-center gap-2">
@@ -85,7 +86,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         </DialogPanel>
       </Dialog>
 
-      <main id="main-content" tabIndex={-1} className="pt-topbar focus:outline-none lg:pl-sidebar">
+      <main
+        id="main-content"
+        tabIndex={-1}
+        className="pt-topbar pb-[var(--offline-banner-height,0px)] focus:outline-none lg:pl-sidebar"
+      >
         <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</div>
       </main>
     </div>

@@ -18,10 +18,13 @@ function initials(name: string): string {
 /** The top bar's avatar menu: name (fallback 'User') and email, then Profile, Settings, Logout. */
 export function AvatarMenu({ user, onLogout }: { user: User | null; onLogout(): void }) {
   const name = displayName(user);
+  const letters = initials(name);
   return (
     <Menu>
       <MenuButton
-        aria-label="Account menu"
+        // The name starts with what the button shows (WCAG 2.5.3): "EE, Account menu" is what a voice
+        // user says; a photo shows no letters.
+        aria-label={user?.profileImage ? "Account menu" : `${letters}, Account menu`}
         className="flex items-center gap-2 rounded-full p-0.5 hover:bg-gray-100 data-open:bg-gray-100"
       >
         {user?.profileImage ? (
@@ -31,7 +34,7 @@ export function AvatarMenu({ user, onLogout }: { user: User | null; onLogout(): 
             aria-hidden="true"
             className="inline-flex size-9 items-center justify-center rounded-full bg-accent-100 text-sm font-semibold text-accent-800"
           >
-            {initials(name)}
+            {letters}
           </span>
         )}
       </MenuButton>

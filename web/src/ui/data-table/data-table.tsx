@@ -8,7 +8,7 @@ import {
   useReactTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useMemo, useRef, useState } from "react";
 import { cn } from "../cn.ts";
 import { ProgressBar } from "../progress-bar.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -28,6 +28,7 @@ import {
   type SortState,
 } from "./table-logic.ts";
 import { useDebouncedSearch } from "./use-debounced-search.ts";
+import { useScrollEdges } from "./use-scroll-edges.ts";
 
 export interface DataTableColumn<Row> {
   /** Unique; also the sort field handed to `onSortChange` in server mode. */
@@ -42,6 +43,11 @@ export interface DataTableColumn<Row> {
   searchable?: boolean;
   align?: "left" | "right" | "center";
   className?: string;
+  /**
+   * Kept in view at the right edge while the table scrolls sideways (the row actions), so no action
+   * is ever off-screen on a narrow window.
+   */
+  pinned?: boolean;
 }
 
 /** Server mode: the parent owns paging, sort and search and refetches on every callback. */
@@ -79,6 +85,10 @@ export interface DataTableProps<Row extends { _id: string }> {
 }
 
 const ALIGN = { left: "text-left", right: "text-right", center: "text-center" } as const;
+/** A pinned cell covers what scrolls under it, with the row's own background. */
+const PINNED = "sticky right-0 z-[1]";
+/** Sort headers are tapped: on a touch screen the button fills the header's height. */
+const HEADER_CELL = "px-4 py-3 pointer-coarse:py-1";
 
 /**
  * The shared table: search, sort, index column, loading bar, empty text and pagination, either
@@ -173,6 +183,8 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
   const pageRows = table.getRowModel().rows;
   const columnCount = columns.length + (showIndex ? 1 : 0);
   const canResize = sizeOptions !== null && (!server || server.onRowsPerPageChange !== undefined);
+  const scroller = useRef<HTMLDivElement>(null);
+  const edges = useScrollEdges(scroller);
 
   return (
     <div className="rounded-lg bg-white shadow-sm ring-1 ring-gray-200">
@@ -193,13 +205,31 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
         <div className={cn("absolute inset-x-0 top-0 z-10", !loading && "invisible")}>
           {loading ? <ProgressBar label={`Loading ${label}`} className="rounded-none" /> : null}
         </div>
-        <div className="overflow-x-auto">
+        {/* A table wider than its box says so: a shade over each edge that hides columns. */}
+        <div
+          aria-hidden="true"
+          data-scroll-hint="before"
+          className={cn(
+            "pointer-events-none absolute inset-y-0 left-0 z-[2] w-8 bg-linear-to-r from-gray-900/15 to-transparent transition-opacity",
+            !edges.before && "opacity-0",
+          )}
+        />
+        <div
+          aria-hidden="true"
+          data-scroll-hint="after"
+          style={{ right: edges.pinnedWidth }}
+          className={cn(
+            "pointer-events-none absolute inset-y-0 z-[2] w-8 bg-linear-to-l from-gray-900/15 to-transparent transition-opacity",
+            !edges.after && "opacity-0",
+          )}
+        />
+        <div ref={scroller} className="overflow-x-auto" data-table-scroller="">
           <table className="min-w-full divide-y divide-gray-200 text-sm" aria-busy={loading || undefined}>
             <caption className="sr-only">{label}</caption>
             <thead className="bg-gray-50">
               <tr>
                 {showIndex ? (
-                  <th scope="col" className="w-12 px-4 py-3 text-left font-semibold text-gray-700">
+                  <th scope="col" className={cn("w-12 text-left font-semibold text-gray-700", HEADER_CELL)}>
                     #
                   </th>
                 ) : null}
@@ -208,16 +238,19 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
                     key={column.id}
                     scope="col"
                     aria-sort={column.sortable ? ariaSort(sort, column.id) : undefined}
+                    data-pinned={column.pinned ? "" : undefined}
                     className={cn(
-                      "px-4 py-3 font-semibold whitespace-nowrap text-gray-700",
+                      "font-semibold whitespace-nowrap text-gray-700",
+                      HEADER_CELL,
                       ALIGN[column.align ?? "left"],
+                      column.pinned && cn(PINNED, "bg-gray-50"),
                     )}
                   >
                     {column.sortable ? (
                       <button
                         type="button"
                         onClick={() => toggleSort(column.id)}
-                        className="inline-flex items-center gap-1 rounded hover:text-gray-900"
+                        className="inline-flex items-center gap-1 rounded hover:text-gray-900 pointer-coarse:min-h-11"
                       >
                         {column.header}
                         <SortIcon state={ariaSort(sort, column.id)} />
@@ -238,7 +271,7 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
                 </tr>
               ) : (
                 pageRows.map((row, index) => (
-                  <tr key={row.id} className="hover:bg-gray-50">
+                  <tr key={row.id} className="group hover:bg-gray-50">
                     {showIndex ? (
                       <td className="px-4 py-3 text-gray-500 tabular-nums">
                         {rowNumber(pageState.pageIndex, pageState.pageSize, index)}
@@ -251,6 +284,7 @@ export function DataTable<Row extends { _id: string }>(props: DataTableProps<Row
                           "px-4 py-3 text-gray-800",
                           ALIGN[column.align ?? "left"],
                           column.className,
+                          column.pinned && cn(PINNED, "bg-white group-hover:bg-gray-50"),
                         )}
                       >
                         {renderCell(column, row.original, row.getValue(column.id))}
