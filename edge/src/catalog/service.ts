@@ -10,11 +10,13 @@ import {
 import type { ConnectionsService } from "../connections/service.ts";
 import { readAcumaticaCatalog } from "../connectors/acumatica/catalog-reader.ts";
 import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
+import { readWarehouses } from "../connectors/acumatica/warehouses.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog } from "../connectors/shopify/catalog-reader.ts";
 import { UpstreamError } from "../http/errors.ts";
 import type { JobContext, JobRunner } from "../jobs/runner.ts";
+import type { SitesRepo } from "../locations/repo.ts";
 import type { CatalogRepo } from "./repo.ts";
 
 export interface CatalogTuning {
@@ -35,6 +37,8 @@ export const DEFAULT_CATALOG_TUNING: CatalogTuning = {
 
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
+  /** Where a pull keeps the store's locations / the ERP's warehouses it read. */
+  sites: SitesRepo;
   jobs: JobRunner;
   connections: Pick<
     ConnectionsService,
@@ -74,6 +78,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           });
           job.progress({ phase: "Saving the catalog" });
           const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
+          await deps.sites.saveLocations(userId, summary.locations, deps.now().toISOString());
           if (client.servedVersion)
             await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
           if (client.deprecationNotice)
@@ -111,19 +116,22 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         await repo.discardStaging("acumatica", { userId });
         const stats = newAcumaticaStats();
         try {
-          const summary = await deps.connectors.acumatica(
+          const { summary, warehouses } = await deps.connectors.acumatica(
             connection,
-            (api) =>
-              readAcumaticaCatalog(api, connection.apiVersion, {
+            async (api) => {
+              const summary = await readAcumaticaCatalog(api, connection.apiVersion, {
                 pageSize: tuning.acumaticaPageSize,
                 parallelPages: tuning.acumaticaParallelPages,
                 onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
                 onProgress: (progress) => job.progress(progress),
-              }),
+              });
+              return { summary, warehouses: await readWarehouses(api) };
+            },
             { stats },
           );
           job.progress({ phase: "Saving the catalog" });
           const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
+          await deps.sites.saveWarehouses(userId, warehouses, deps.now().toISOString());
           return {
             message: MESSAGES.products.synchronized,
             afterwards: () => repo.indexSearch("acumatica", userId),
@@ -214,7 +222,19 @@ function toShopifyProduct(values: unknown[], lastSynced: string): ShopifyProduct
 
 /** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
 function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
-  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem] = values;
+  const [
+    id,
+    acumaticaId,
+    sku,
+    description,
+    price,
+    msrp,
+    available,
+    onHand,
+    forShipping,
+    stockItem,
+    warehouses,
+  ] = values;
   return {
     _id: String(id),
     acumaticaId: String(acumaticaId),
@@ -226,13 +246,26 @@ function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaPro
     onHandInventory: nullableNumber(onHand),
     availableForShipping: nullableNumber(forShipping),
     isStockItem: Number(stockItem) === 1,
+    warehouses: storedWarehouses(warehouses),
     lastSynced,
   };
 }
 
-/** locations_json is only written by the pull and the sync engine, always as this list's shape. */
+/** warehouses_json is only written by the pull and the sync engine, always as this list's shape. */
+function storedWarehouses(value: unknown): AcumaticaProductList["products"][number]["warehouses"] {
+  return Array.isArray(value) ? (value as AcumaticaProductList["products"][number]["warehouses"]) : [];
+}
+
+/**
+ * locations_json is only written by the pull and the sync engine, always as this list's shape;
+ * rows pulled before locations had names (migration 28) read an empty name until the next pull.
+ */
 function storedLocations(value: unknown): ShopifyProductList["products"][number]["inventoryLocations"] {
-  return value as ShopifyProductList["products"][number]["inventoryLocations"];
+  const levels = value as Omit<
+    ShopifyProductList["products"][number]["inventoryLocations"][number],
+    "name"
+  >[];
+  return levels.map((level) => ({ name: "", ...level }));
 }
 
 function nullableText(value: unknown): string | null {

@@ -2,6 +2,8 @@ import { toCents } from "@stockbridge/shared";
 import { AcumaticaError } from "../connectors/acumatica/failures.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import {
+  addRow,
+  emptyTotals,
   number,
   readWarehouseTotals,
   type Totals,
@@ -79,7 +81,7 @@ export async function readErpItems(
       reading.set(key.acumaticaId, null);
       continue;
     }
-    const totals = quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+    const totals = quantities.get(record.inventoryId) ?? emptyTotals();
     reading.set(key.acumaticaId, {
       inventoryId: record.inventoryId,
       defaultPriceCents: record.defaultPriceCents,
@@ -190,12 +192,15 @@ async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Pro
         { $expand: "Results" },
         { InventoryID: { value: inventoryId } },
       );
-      const sum = { available: 0, onHand: 0, availableForShipping: 0 };
+      const sum = emptyTotals();
       for (const row of answer?.Results ?? []) {
-        if (!text(row.WarehouseID)) continue;
-        sum.available += number(row.QtyAvailable) ?? 0;
-        sum.onHand += number(row.QtyOnHand) ?? 0;
-        sum.availableForShipping += number(row.QtyAvailableForShipment) ?? 0;
+        const warehouseId = text(row.WarehouseID);
+        if (!warehouseId) continue;
+        addRow(sum, warehouseId, {
+          available: number(row.QtyAvailable) ?? 0,
+          onHand: number(row.QtyOnHand) ?? 0,
+          availableForShipping: number(row.QtyAvailableForShipment) ?? 0,
+        });
       }
       totals.set(inventoryId, sum);
     }),
