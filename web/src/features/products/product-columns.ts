@@ -13,7 +13,35 @@ export function acumaticaProductType(product: Pick<AcumaticaProduct, "isStockIte
 // Column ids of sortable columns are the API's sort fields (SHOPIFY_SORT_FIELDS / ACUMATICA_SORT_FIELDS).
 const NUMBER = { align: "right", className: "tabular-nums" } as const;
 
-/** Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location), Type. */
+/**
+ * Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location, or the
+ * location the merchant picked), Type. The server sorts quantities by the first location only, so
+ * another location's columns do not sort.
+ */
+export function shopifyProductColumns(
+  locationId: string | null,
+): ReadonlyArray<DataTableColumn<ShopifyProduct>> {
+  if (locationId === null) return SHOPIFY_PRODUCT_COLUMNS;
+  const at = (row: ShopifyProduct) => row.inventoryLocations.find((level) => level.locationId === locationId);
+  return SHOPIFY_PRODUCT_COLUMNS.map((column) =>
+    column.id === "available"
+      ? { ...column, accessor: undefined, sortable: false, cell: (row) => quantity(at(row)?.available) }
+      : column.id === "onHandInventory"
+        ? {
+            ...column,
+            accessor: undefined,
+            sortable: false,
+            cell: (row) => quantity(at(row)?.onHandInventory),
+          }
+        : column,
+  );
+}
+
+/** A quantity cell: '-' where the variant is not stocked. */
+function quantity(value: number | null | undefined): string {
+  return value === null || value === undefined ? "-" : String(value);
+}
+
 export const SHOPIFY_PRODUCT_COLUMNS: ReadonlyArray<DataTableColumn<ShopifyProduct>> = [
   { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
   { id: "price", header: "Price", sortable: true, cell: (row) => formatMoney(row.price), ...NUMBER },
