@@ -117,9 +117,10 @@ export function createLocationsService(deps: LocationsServiceDeps) {
       if (saved.locations.length > 0) return saved;
       const [kept, keptWarehouses] = await Promise.all([sites.locations(userId), sites.warehouses(userId)]);
       const primary = kept?.find((location) => location.isPrimary && location.isActive);
-      if (!primary) return { locations: [] };
+      // Both lists are needed to spell it out truthfully; until then it stays unlisted.
+      if (!primary || !keptWarehouses) return { locations: [] };
       return {
-        locations: [{ shopifyLocationId: primary.id, warehouseIds: (keptWarehouses ?? []).map((w) => w.id) }],
+        locations: [{ shopifyLocationId: primary.id, warehouseIds: keptWarehouses.map((w) => w.id) }],
       };
     },
   };
