@@ -1,9 +1,10 @@
-import { ACUMATICA_SORT_FIELDS, SHOPIFY_SORT_FIELDS } from "@stockbridge/shared";
+import { ACUMATICA_SORT_FIELDS, SHOPIFY_SORT_FIELDS, type ShopifyProduct } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import {
   ACUMATICA_PRODUCT_COLUMNS,
   acumaticaProductType,
   SHOPIFY_PRODUCT_COLUMNS,
+  shopifyProductColumns,
   shopifyProductType,
 } from "../src/features/products/product-columns.ts";
 import { getByPath } from "../src/ui/data-table/table-logic.ts";
@@ -51,6 +52,22 @@ describe("product columns", () => {
     const onHand = SHOPIFY_PRODUCT_COLUMNS.find((column) => column.id === "onHandInventory");
     expect(getByPath(row, String(available?.accessor))).toBe(4);
     expect(getByPath(row, String(onHand?.accessor))).toBe(6);
+  });
+
+  it("read Available and On Hand from the location the merchant picked, '-' where not stocked, unsorted", () => {
+    const row = {
+      inventoryLocations: [
+        { locationId: "1", name: "Main", available: 4, onHandInventory: 6 },
+        { locationId: "2", name: "Store", available: 9, onHandInventory: 10 },
+      ],
+    } as unknown as ShopifyProduct;
+    const at = (locationId: string, id: string) =>
+      shopifyProductColumns(locationId).find((column) => column.id === id)!;
+    expect(at("2", "available").cell?.(row)).toBe("9");
+    expect(at("2", "onHandInventory").cell?.(row)).toBe("10");
+    expect(at("3", "available").cell?.(row)).toBe("-");
+    expect(at("2", "available").sortable).toBe(false);
+    expect(shopifyProductColumns(null)).toBe(SHOPIFY_PRODUCT_COLUMNS);
   });
 
   it("label the product types in the spec's words", () => {
