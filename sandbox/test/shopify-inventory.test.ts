@@ -422,7 +422,8 @@ describe("locations", () => {
     const stockedItems = seededVariants(h.catalog)
       .map(({ variant }) => variant)
       .filter((variant) => variant.tracked && variant.levels.length > 0);
-    const at = (id: number) => stockedItems.filter((variant) => variant.levels.some((l) => l.locationId === id));
+    const at = (id: number) =>
+      stockedItems.filter((variant) => variant.levels.some((l) => l.locationId === id));
     expect(at(primary!.id).length).toBe(stockedItems.length);
     expect(at(partial!.id).length).toBeGreaterThan(0);
     expect(at(partial!.id).length).toBeLessThan(stockedItems.length);
