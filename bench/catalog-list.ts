@@ -163,6 +163,17 @@ function row(n: number): ShopifyVariantRow {
     locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
     available: n % 7 === 0 ? null : (n * 31) % 80,
     onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
+    levels:
+      n % 7 === 0
+        ? []
+        : [
+            {
+              locationId: "gid://shopify/Location/70001",
+              name: "Main Warehouse",
+              available: (n * 31) % 80,
+              onHand: ((n * 31) % 80) + (n % 5),
+            },
+          ],
   };
 }
 

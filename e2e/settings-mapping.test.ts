@@ -1,6 +1,7 @@
 import { MESSAGES } from "@stockbridge/shared";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { connectSandbox } from "./support/catalog-setup.ts";
 import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
 import { apiClient, expectToast, type SignedInSession } from "./support/session.ts";
 
@@ -100,6 +101,66 @@ describe("Settings > Mapping: price mapping", () => {
       // Unchecking the last one shows the rule at once.
       await again.price.getByLabel("Sync MSRP").uncheck();
       await again.price.getByRole("alert").filter({ hasText: MESSAGES.settings.atLeastOnePrice }).waitFor();
+    });
+  });
+});
+
+describe("Settings > Mapping: location mapping", () => {
+  it("asks for the connections first, then maps warehouses to locations by keyboard, saves, and names the rule a bad mapping breaks", async () => {
+    await signedIn(async ({ page, appUrl, token }) => {
+      const api = apiClient(appUrl, token);
+      await openMappingTab(page);
+      const card = page.getByRole("region", { name: "Location Mapping" });
+      // No Shopify connection yet: the card says so and offers to try again.
+      await card.getByRole("alert").waitFor();
+      const retry = card.getByRole("button", { name: "Try again" });
+
+      await connectSandbox(api);
+      await retry.focus();
+      await page.keyboard.press("Enter");
+      const main = card.getByRole("group", { name: /Main Warehouse/ });
+      const downtown = card.getByRole("group", { name: "Downtown Store" });
+      await main.getByLabel("RETAIL").waitFor();
+      // The default: the primary location fed by every warehouse; deactivated locations are not offered.
+      for (const warehouse of ["RETAIL", "RETURNS", "WHOLESALE"]) {
+        await expect(main.getByLabel(warehouse).isChecked()).resolves.toBe(true);
+        await expect(downtown.getByLabel(warehouse).isChecked()).resolves.toBe(false);
+      }
+      await expect(card.getByRole("group", { name: "Harbor Pop-up" }).count()).resolves.toBe(0);
+
+      // A warehouse ticked under another location moves there (it feeds one location at most).
+      await downtown.getByLabel("RETAIL").focus();
+      await page.keyboard.press("Space");
+      await expect(downtown.getByLabel("RETAIL").isChecked()).resolves.toBe(true);
+      await expect(main.getByLabel("RETAIL").isChecked()).resolves.toBe(false);
+      await card.getByRole("button", { name: "Save Location Mapping" }).focus();
+      await page.keyboard.press("Enter");
+      await expectToast(page, MESSAGES.settings.locationSaved);
+      expect((await api.call("settings")).locationMapping).toEqual({
+        locations: [
+          { shopifyLocationId: "gid://shopify/Location/70001", warehouseIds: ["RETURNS", "WHOLESALE"] },
+          { shopifyLocationId: "gid://shopify/Location/70002", warehouseIds: ["RETAIL"] },
+        ],
+      });
+
+      await page.reload();
+      await showMappingTab(page);
+      const again = page.getByRole("region", { name: "Location Mapping" });
+      await again.getByRole("group", { name: "Downtown Store" }).getByLabel("RETAIL").waitFor();
+      await expect(
+        again.getByRole("group", { name: "Downtown Store" }).getByLabel("RETAIL").isChecked(),
+      ).resolves.toBe(true);
+
+      // Nothing ticked anywhere: the server refuses, and the toast names the rule.
+      for (const group of [/Main Warehouse/, "Downtown Store"] as const) {
+        for (const warehouse of ["RETAIL", "RETURNS", "WHOLESALE"]) {
+          const box = again.getByRole("group", { name: group }).getByLabel(warehouse);
+          if (await box.isChecked()) await box.uncheck();
+        }
+      }
+      await again.getByRole("button", { name: "Save Location Mapping" }).click();
+      await expectToast(page, "locations must map at least one Shopify location");
+      expect((await api.call("settings")).locationMapping.locations).toHaveLength(2);
     });
   });
 });

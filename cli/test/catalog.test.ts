@@ -64,9 +64,18 @@ describe("products", () => {
     const listed = await runCli(["products", "list", "shopify", "--search", sku], { env });
     expect(listed.code).toBe(0);
     const [header, ...rows] = listed.stdout.split("\n");
-    expect(header).toMatch(/^SKU +Title +Price +Compare At Price +Available +On Hand +Type$/);
+    expect(header).toMatch(
+      /^SKU +Title +Price +Compare At Price +Available +On Hand +Type +Other Locations$/,
+    );
     expect(rows[0]).toContain(sku);
     expect(listed.stdout).toMatch(/Page 1 of 1 \(\d+ products?\)/);
+
+    // A variant stocked at a second location lists it after the first location's columns.
+    const { products: listedFirst } = await user.api.call("shopifyProducts", { query: { limit: "50" } });
+    const twice = listedFirst.find((product) => product.inventoryLocations.length === 2)!;
+    const other = twice.inventoryLocations[1]!;
+    const located = await runCli(["products", "list", "shopify", "--search", twice.sku], { env });
+    expect(located.stdout).toContain(`${other.name} ${other.available}/${other.onHandInventory}`);
 
     const erp = await runCli(["products", "list", "acumatica", "--search", sku, "--json"], { env });
     expect(erp.code).toBe(0);

@@ -2,7 +2,7 @@ import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, inject, it } from "vitest";
 import { checkoutSessionId } from "../../e2e/support/subscribe.ts";
 import { type CliResult, cliEnv, runCli } from "./support/cli.ts";
-import { newUser } from "./support/users.ts";
+import { newConnectedSubscriber, newUser } from "./support/users.ts";
 
 /** No colour escapes, whatever the command printed (NO_COLOR is set for every run here). */
 function expectPlain(result: CliResult): void {
@@ -39,7 +39,59 @@ describe("settings", () => {
       quantityMapping: { acumaticaQuantity: "OnHand", shopifyQuantity: "Available" },
     });
     const { priceMapping, quantityMapping } = saved;
-    expect(await user.api.call("settings")).toEqual({ priceMapping, quantityMapping });
+    expect(await user.api.call("settings")).toEqual({
+      priceMapping,
+      quantityMapping,
+      locationMapping: { locations: [] },
+    });
+  });
+
+  it("shows the location mapping and replaces it with --location, by location name, with the server's rule for a bad one", async () => {
+    const appUrl = inject("appUrl");
+    const user = await newConnectedSubscriber(appUrl, inject("sandboxUrl"));
+    const env = { ...cliEnv(appUrl, { token: user.token }), NO_COLOR: "1" };
+
+    const before = await runCli(["settings", "show"], { env });
+    expect(before.code).toBe(0);
+    expect(before.stdout).toContain(
+      "Location Mapping\n  The primary Shopify location, fed by every warehouse (the default)",
+    );
+
+    const set = await runCli(
+      [
+        "settings",
+        "set",
+        "--location",
+        "Main Warehouse=WHOLESALE",
+        "--location",
+        "downtown store=RETAIL, RETURNS",
+      ],
+      { env },
+    );
+    expectPlain(set);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain(MESSAGES.settings.locationSaved);
+    expect(set.stdout).toContain("  Main Warehouse ← WHOLESALE\n  Downtown Store ← RETAIL, RETURNS");
+    expect((await user.api.call("settings")).locationMapping).toEqual({
+      locations: [
+        { shopifyLocationId: "gid://shopify/Location/70001", warehouseIds: ["WHOLESALE"] },
+        { shopifyLocationId: "gid://shopify/Location/70002", warehouseIds: ["RETAIL", "RETURNS"] },
+      ],
+    });
+
+    const twice = await runCli(
+      ["settings", "set", "--location", "Main Warehouse=WHOLESALE", "--location", "Downtown Store=WHOLESALE"],
+      { env },
+    );
+    expect(twice.code).not.toBe(0);
+    expect(twice.stderr).toContain(
+      "A warehouse may feed only one location: WHOLESALE feeds two (choose one location for it)",
+    );
+    const malformed = await runCli(["settings", "set", "--location", "WHOLESALE"], { env });
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.stderr).toContain('--location must be "<location>=<warehouse>,<warehouse>..."');
+    const shown = await runCli(["settings", "show", "--json"], { env });
+    expect(JSON.parse(shown.stdout).locationMapping.locations).toHaveLength(2);
   });
 
   it("sets the safety limits (0 turns one off) and shows the server's rule for one out of bounds", async () => {

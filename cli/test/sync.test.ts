@@ -97,6 +97,27 @@ describe("sync", () => {
     expect(total).toBe(0);
   });
 
+  it("shows a dry run's quantity changes per mapped location, named", async () => {
+    const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
+    const user = await newMappedSubscriber(appUrl, sandboxUrl);
+    const env = cliEnv(appUrl, { token: user.token });
+    await user.api.call("saveLocationMapping", {
+      body: {
+        locations: [
+          { shopifyLocationId: "gid://shopify/Location/70001", warehouseIds: ["WHOLESALE"] },
+          { shopifyLocationId: "gid://shopify/Location/70002", warehouseIds: ["RETAIL", "RETURNS"] },
+        ],
+      },
+    });
+
+    const run = await runCli(["sync", "--all", "--quantity", "--dry-run"], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/quantity at Main Warehouse \d+ → \d+/);
+    expect(run.stdout).toMatch(/quantity at Downtown Store \d+ → \d+/);
+    // An item stocked at the primary location only says why the other one is left alone.
+    expect(run.stdout).toContain("(Not stocked at Downtown Store)");
+  });
+
   it("follows the sync already running instead of starting another, and exits 1 when it fails", async () => {
     const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
     const user = await newMappedSubscriber(appUrl, sandboxUrl);

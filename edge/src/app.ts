@@ -54,6 +54,9 @@ import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createSlotGate } from "./jobs/slots.ts";
 import { createSlotsRepo } from "./jobs/slots-repo.ts";
+import { createSitesRepo } from "./locations/repo.ts";
+import { locationHandlers } from "./locations/routes.ts";
+import { createLocationsService } from "./locations/service.ts";
 import { handleAutoMapJobs, startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
@@ -225,8 +228,10 @@ export function createApp(deps: AppDeps) {
   });
   // Shopify's bulk operation limit is per app and store: every pull and sync counts against it.
   const bulkSlots = createBulkSlots(db, now);
+  const sites = createSitesRepo(db);
   const catalog = createCatalogService({
     repo: createCatalogRepo(db, createSearchCache()),
+    sites,
     jobs,
     connections,
     connectors,
@@ -238,6 +243,7 @@ export function createApp(deps: AppDeps) {
 
   // Repos and services more than one feature uses: built once, shared.
   const settingsRepo = createSettingsRepo(db);
+  const locations = createLocationsService({ sites, settings: settingsRepo, connections, connectors, now });
   const schedulesRepo = createSchedulesRepo(db);
   const mappingRepo = createMappingRepo(db);
   const mappings = createMappingService({ repo: mappingRepo, plans: planGate, now, newId });
@@ -364,7 +370,8 @@ export function createApp(deps: AppDeps) {
       ...catalogHandlers(catalog),
       ...jobHandlers(jobs),
       ...billingHandlers(billing),
-      ...settingsHandlers(createSettingsService({ repo: settingsRepo, now })),
+      ...settingsHandlers(createSettingsService({ repo: settingsRepo, locations, now })),
+      ...locationHandlers(locations),
       ...mappingHandlers({
         mappings,
         startAutoMap: (userId) => startAutoMapJob({ jobs }, userId),

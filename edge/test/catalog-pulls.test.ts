@@ -58,7 +58,7 @@ async function allAcumatica(target: ConnectedApp) {
 }
 
 describe("Shopify catalog pull", () => {
-  it("reads every variant with an SKU in cost-sized pages, with the primary location's quantities", async () => {
+  it("reads every variant with an SKU in cost-sized pages, with every location's quantities", async () => {
     const target = await connected({ size: 300 });
     const job = await pull(target, "shopify");
     const seed = generateCatalog({ seed: 42, size: 300 }).shopify;
@@ -79,9 +79,10 @@ describe("Shopify catalog pull", () => {
     const products = await allShopify(target);
     expect(products).toHaveLength(withSku.length);
     const { product, variant } = withSku.find(
-      ({ variant }) => variant.compareAtPriceCents !== null && variant.levels.length > 0,
+      ({ variant }) => variant.compareAtPriceCents !== null && variant.levels.length > 1,
     )!;
     const level = variant.levels.find((candidate) => candidate.locationId === 70_001)!;
+    const second = variant.levels.find((candidate) => candidate.locationId === 70_002)!;
     const row = products.find(
       (candidate) => candidate.variantId === `gid://shopify/ProductVariant/${variant.id}`,
     );
@@ -93,14 +94,26 @@ describe("Shopify catalog pull", () => {
       compareAtPrice: variant.compareAtPriceCents! / 100,
       isPhysicalProduct: true,
       tracked: variant.tracked,
+      // The primary location first (the columns the spec shows), then the other active ones.
       inventoryLocations: [
         {
           locationId: "gid://shopify/Location/70001",
+          name: "Main Warehouse",
           available: level.available,
           onHandInventory: level.available + level.committed + level.unavailable,
         },
+        {
+          locationId: "gid://shopify/Location/70002",
+          name: "Downtown Store",
+          available: second.available,
+          onHandInventory: second.available + second.committed + second.unavailable,
+        },
       ],
     });
+    const primaryOnly = withSku.find(({ variant }) => variant.tracked && variant.levels.length === 1)!;
+    expect(
+      products.find((candidate) => candidate.sku === primaryOnly.variant.sku)?.inventoryLocations,
+    ).toEqual([expect.objectContaining({ locationId: "gid://shopify/Location/70001" })]);
     const service = withSku.find(({ variant }) => !variant.requiresShipping)!;
     expect(products.find((candidate) => candidate.sku === service.variant.sku)).toMatchObject({
       isPhysicalProduct: false,
@@ -251,6 +264,15 @@ describe("Acumatica catalog pull", () => {
       available: sum((w) => w.available),
       onHandInventory: sum((w) => w.onHand),
       availableForShipping: sum((w) => w.availableForShipment),
+      // And per warehouse, for the location mapping.
+      warehouses: stock.warehouses
+        .map((w) => ({
+          warehouseId: w.warehouseId,
+          available: w.available,
+          onHandInventory: w.onHand,
+          availableForShipping: w.availableForShipment,
+        }))
+        .sort((a, b) => a.warehouseId.localeCompare(b.warehouseId)),
     });
     const service = items.find((item) => !item.isStockItem)!;
     expect(products.find((row) => row.sku === service.inventoryId)).toMatchObject({
@@ -259,13 +281,21 @@ describe("Acumatica catalog pull", () => {
       available: null,
       onHandInventory: null,
       availableForShipping: null,
+      warehouses: [],
     });
+    // The pull keeps the ERP's warehouses for Settings.
+    expect(await target.api.call("acumaticaWarehouses")).toEqual([
+      { id: "RETAIL", description: "Retail warehouse" },
+      { id: "RETURNS", description: "Returns (not for shipping)" },
+      { id: "WHOLESALE", description: "Wholesale warehouse" },
+    ]);
 
     const state = target.acumatica.state();
-    // login, GET /entity, one inquiry for every quantity, the pages, logout: never one call per item.
+    // login, GET /entity, one inquiry for every quantity, the pages, the warehouse list, logout:
+    // never one call per item.
     const pages =
       Math.ceil(Number(state.stockItems) / 50) + 1 + Math.ceil(Number(state.nonStockItems) / 50) + 1;
-    expect(state.calls).toBeLessThanOrEqual(3 + pages + 3 + 1);
+    expect(state.calls).toBeLessThanOrEqual(3 + pages + 3 + 1 + 1);
     expect(state).toMatchObject({ logins: 1, logouts: 1, loginsOpen: 0 });
   });
 

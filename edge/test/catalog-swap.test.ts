@@ -56,6 +56,7 @@ function item(sku: string, priceCents: number): AcumaticaItemRow {
     onHand: 2,
     availableForShipping: 1,
     isStockItem: true,
+    warehouses: [{ warehouseId: "MAIN", available: 1, onHand: 2, availableForShipping: 1 }],
   };
 }
 

@@ -15,12 +15,12 @@ import {
 } from "../src/connectors/shopify/bulk-operations.ts";
 import { BULK_SLOT_LEASE_MS, createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
 import {
-  PRIMARY_LOCATION_QUERY,
   RUN_BULK_QUERY,
   VARIANT_COUNT_QUERY,
   variantPageQuery,
 } from "../src/connectors/shopify/catalog-queries.ts";
 import { createShopifyClient, ShopifyError } from "../src/connectors/shopify/graphql-client.ts";
+import { LOCATIONS_QUERY } from "../src/connectors/shopify/locations.ts";
 import { readLines } from "../src/connectors/stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../src/connectors/transport.ts";
 import { openDatabase } from "../src/db/client.ts";
@@ -150,9 +150,9 @@ describe("the catalog queries", () => {
     "are valid on Admin %s (the count from 2024-10 on)",
     (version) => {
       for (const query of [
-        PRIMARY_LOCATION_QUERY,
-        variantPageQuery(true),
-        variantPageQuery(false),
+        LOCATIONS_QUERY,
+        variantPageQuery(2),
+        variantPageQuery(0),
         RUN_BULK_QUERY,
         CURRENT_BULK_OPERATION_QUERY,
       ]) {

@@ -9,6 +9,8 @@ describe("settings", () => {
     expect(await client(token).call("settings")).toEqual({
       quantityMapping: { acumaticaQuantity: "Available", shopifyQuantity: "Available" },
       priceMapping: { syncPrice: false, syncMsrp: false },
+      // The default (primary location, every warehouse) is spelled out once the locations are known.
+      locationMapping: { locations: [] },
     });
     expect(await client(token).call("quantityMapping")).toEqual({
       quantityMapping: { acumaticaQuantity: "Available", shopifyQuantity: "Available" },
@@ -31,6 +33,7 @@ describe("settings", () => {
     expect(await client(token).call("settings")).toEqual({
       quantityMapping: { acumaticaQuantity: "AvailableForShipping", shopifyQuantity: "OnHand" },
       priceMapping: { syncPrice: true, syncMsrp: false },
+      locationMapping: { locations: [] },
     });
   });
 

@@ -20,6 +20,7 @@ import {
  */
 const SERVED = [...SCHEMA_KEYS, "2025-04", "2025-07", "unstable"];
 const LOCATION = "gid://shopify/Location/1";
+const OTHER_LOCATION = "gid://shopify/Location/2";
 
 /** Every GraphQL document the edge sends, taken from the constants its code sends. */
 const { BULK_OPERATION_BY_ID_QUERY: _sentByVersion, ...EVERY_VERSION } = OPERATIONS;
@@ -27,12 +28,12 @@ const DOCUMENTS: Record<string, string> = {
   SHOP_QUERY,
   SHOP_CURRENCY_QUERY,
   ...EVERY_VERSION,
-  "bulkVariantsQuery (the sync's bulk read)": bulkVariantsQuery(LOCATION),
-  "catalog PRIMARY_LOCATION_QUERY": catalogQueries.PRIMARY_LOCATION_QUERY,
-  "catalog variantPageQuery(with location)": catalogQueries.variantPageQuery(true),
-  "catalog variantPageQuery(without location)": catalogQueries.variantPageQuery(false),
-  "catalog variantBulkQuery(with location)": catalogQueries.variantBulkQuery(LOCATION),
-  "catalog variantBulkQuery(without location)": catalogQueries.variantBulkQuery(null),
+  "bulkVariantsQuery (the sync's bulk read, two locations)": bulkVariantsQuery([LOCATION, OTHER_LOCATION]),
+  "bulkVariantsQuery (the sync's bulk read, no location)": bulkVariantsQuery([]),
+  "catalog variantPageQuery(two locations)": catalogQueries.variantPageQuery(2),
+  "catalog variantPageQuery(no location)": catalogQueries.variantPageQuery(0),
+  "catalog variantBulkQuery(two locations)": catalogQueries.variantBulkQuery([LOCATION, OTHER_LOCATION]),
+  "catalog variantBulkQuery(no location)": catalogQueries.variantBulkQuery([]),
   "catalog RUN_BULK_QUERY": catalogQueries.RUN_BULK_QUERY,
 };
 

@@ -367,7 +367,11 @@ describe("isolation and skips", () => {
     const reasonOf = (id: string) => run.results.find((r) => r.mappingId === id);
     expect(reasonOf(mapped[0]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.untracked });
     expect(reasonOf(mapped[1]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.bundle });
-    expect(reasonOf(mapped[2]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.notStocked });
+    // Named by the location (the primary one under the default mapping).
+    expect(reasonOf(mapped[2]!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: "Not stocked at Main Warehouse",
+    });
     expect(reasonOf(mapped[3]!.mappingId)).toMatchObject({ outcome: "succeeded" });
     expect(reasonOf(missingVariant!.mappingId)).toMatchObject({
       outcome: "skipped",

@@ -101,6 +101,7 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
     locationId: "gid://shopify/Location/1",
     available: 5,
     onHand: 5,
+    levels: [{ locationId: "gid://shopify/Location/1", available: 5, onHand: 5 }],
   };
   const erp = (values: Partial<ErpValues>): ErpValues => ({
     inventoryId: "SKU-1",
@@ -110,11 +111,13 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
     available: 5,
     onHand: 5,
     availableForShipping: 5,
+    warehouses: [],
     ...values,
   });
   const settings: Settings = {
     priceMapping: { syncPrice: true, syncMsrp: true },
     quantityMapping: { acumaticaQuantity: "Available", shopifyQuantity: "Available" },
+    locationMapping: { locations: [] },
   };
   const all = { price: true, quantity: true };
 
@@ -140,7 +143,7 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
       reason,
       refused: [reason],
       prices: null,
-      quantity: null,
+      quantities: [],
     });
   });
 
@@ -156,7 +159,7 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
     expect(plan).toMatchObject({
       outcome: "planned",
       prices: { priceCents: 1_250 },
-      quantity: null,
+      quantities: [],
       refused: ["Quantity 3000000000 is above 2,147,483,647, the largest number Shopify's API takes"],
     });
   });
@@ -174,7 +177,7 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
       outcome: "planned",
       refused: [],
       prices: { priceCents: -500 },
-      quantity: { to: 2_147_483_647 },
+      quantities: [{ to: 2_147_483_647 }],
     });
   });
 });

@@ -385,3 +385,76 @@ describe("inventorySetQuantities input errors", () => {
     expect(await availableAt(h, notStocked, location)).toBe(4);
   });
 });
+
+describe("locations", () => {
+  const LOCATIONS = `query($inactive: Boolean) {
+    locations(first: 10, includeInactive: $inactive) { nodes { id name isActive isPrimary shipsInventory } }
+    location { id }
+  }`;
+  interface LocationsAnswer {
+    locations: { nodes: { id: string; name: string; isActive: boolean; isPrimary: boolean }[] };
+    location: { id: string };
+  }
+
+  it("lists the active locations, and the deactivated one only with includeInactive", async () => {
+    const h = await start();
+    const shopify = h.client();
+    const active = await shopify.request<LocationsAnswer>(LOCATIONS, { variables: { inactive: false } });
+    const every = await shopify.request<LocationsAnswer>(LOCATIONS, { variables: { inactive: true } });
+    const [primary, partial, closed] = h.catalog.shopify.locations;
+    // Sorted by name, Shopify's default order.
+    expect(active.data!.locations.nodes.map((location) => location.id)).toEqual([
+      locationGid(partial!.id),
+      locationGid(primary!.id),
+    ]);
+    expect(every.data!.locations.nodes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: locationGid(closed!.id), isActive: false, isPrimary: false }),
+        expect.objectContaining({ id: locationGid(primary!.id), isActive: true, isPrimary: true }),
+      ]),
+    );
+    expect(every.data!.location.id).toBe(locationGid(primary!.id));
+  });
+
+  it("stocks some items at the second location only, and nothing at the deactivated one", async () => {
+    const h = await start();
+    const [primary, partial, closed] = h.catalog.shopify.locations;
+    const stockedItems = seededVariants(h.catalog)
+      .map(({ variant }) => variant)
+      .filter((variant) => variant.tracked && variant.levels.length > 0);
+    const at = (id: number) =>
+      stockedItems.filter((variant) => variant.levels.some((l) => l.locationId === id));
+    expect(at(primary!.id).length).toBe(stockedItems.length);
+    expect(at(partial!.id).length).toBeGreaterThan(0);
+    expect(at(partial!.id).length).toBeLessThan(stockedItems.length);
+    expect(at(closed!.id)).toEqual([]);
+  });
+
+  it("refuses a quantity at a location where the item is not stocked, naming that item", async () => {
+    const h = await start();
+    const [, partial] = h.catalog.shopify.locations;
+    const variant = seededVariants(h.catalog)
+      .map(({ variant }) => variant)
+      .find((v) => v.tracked && !v.isBundle && v.levels.length === 1)!;
+    const { data } = await h.client().request<SetPayload>(SET, {
+      variables: {
+        input: input([
+          {
+            inventoryItemId: itemGid(variant.inventoryItemId),
+            locationId: locationGid(partial!.id),
+            quantity: 3,
+            changeFromQuantity: null,
+          },
+        ]),
+      },
+    });
+    expect(data!.inventorySetQuantities!.inventoryAdjustmentGroup).toBeNull();
+    expect(data!.inventorySetQuantities!.userErrors).toEqual([
+      {
+        code: "ITEM_NOT_STOCKED_AT_LOCATION",
+        field: ["input", "quantities", "0", "locationId"],
+        message: "The specified inventory item is not stocked at the location.",
+      },
+    ]);
+  });
+});

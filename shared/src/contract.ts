@@ -37,6 +37,12 @@ import {
 } from "./schemas/history.ts";
 import { JobSchema } from "./schemas/jobs.ts";
 import {
+  AcumaticaWarehouseListSchema,
+  LocationMappingResultSchema,
+  LocationMappingSchema,
+  ShopifyLocationListSchema,
+} from "./schemas/locations.ts";
+import {
   MappingHistoryQuerySchema,
   MappingHistorySchema,
   MappingIdsInputSchema,
@@ -441,6 +447,28 @@ export const contract = {
     defaultError: MESSAGES.products.syncAcumaticaFailed,
     failures: ["missing", "conflict", "job-running"],
   }),
+  shopifyLocations: endpoint({
+    method: "GET",
+    path: "/shopify/locations",
+    summary: "List the Shopify locations",
+    description:
+      "The store's locations, deactivated ones included (`isActive` false), with the primary one marked. Read with the catalog pull and kept with it; read from Shopify now when none are kept. 404 when no Shopify connection is saved; 502 with Shopify's reason when the read fails.",
+    access: "user",
+    output: ShopifyLocationListSchema,
+    defaultError: MESSAGES.settings.locationsFailed,
+    failures: ["missing", "shopify"],
+  }),
+  acumaticaWarehouses: endpoint({
+    method: "GET",
+    path: "/acumatica/warehouses",
+    summary: "List the Acumatica warehouses",
+    description:
+      "The ERP's warehouses (the Warehouse entity: WarehouseID and Description). Read with the catalog pull and kept with it; read from Acumatica now when none are kept. 404 when no Acumatica connection is saved; 502 with Acumatica's reason when the read fails.",
+    access: "user",
+    output: AcumaticaWarehouseListSchema,
+    defaultError: MESSAGES.settings.warehousesFailed,
+    failures: ["missing", "acumatica"],
+  }),
 
   autoMap: endpoint({
     method: "POST",
@@ -683,6 +711,18 @@ export const contract = {
     body: SafetyLimitsSchema,
     output: SafetyLimitsSchema,
     defaultError: MESSAGES.settings.safetyFailed,
+  }),
+  saveLocationMapping: endpoint({
+    method: "PUT",
+    path: "/settings/location-mapping",
+    summary: "Save the location mapping",
+    description:
+      "Sets which Acumatica warehouses feed each Shopify location: a quantity sync writes each mapped location with the chosen Acumatica quantity summed over its warehouses, and skips an item not stocked at a location ('Not stocked at {location}'). 400 names the rule broken: no location at all, a location twice, a warehouse feeding two locations, a location that is not an active location of the store, a warehouse Acumatica does not have. The ids are checked against the locations and warehouses last read (read now when none are known).",
+    access: "user",
+    body: LocationMappingSchema,
+    output: LocationMappingResultSchema,
+    defaultError: MESSAGES.settings.locationFailed,
+    failures: ["missing", "shopify", "acumatica"],
   }),
 
   executionHistory: endpoint({

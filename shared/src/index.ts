@@ -16,6 +16,7 @@ export * from "./schemas/dashboard.ts";
 export * from "./schemas/drift.ts";
 export * from "./schemas/history.ts";
 export * from "./schemas/jobs.ts";
+export * from "./schemas/locations.ts";
 export * from "./schemas/mapping.ts";
 export * from "./schemas/notifications.ts";
 export * from "./schemas/products.ts";

@@ -70,6 +70,11 @@ export const MESSAGES = {
     atLeastOnePrice: "At least one price field must be synced",
     safetyFailed: "Failed to update safety limits",
     safetySaved: "Safety limits saved successfully",
+    locationFailed: "Failed to update location mapping settings",
+    locationSaved: "Location mapping settings saved successfully",
+    locationRequired: "locations must map at least one Shopify location",
+    locationsFailed: "Failed to fetch Shopify locations",
+    warehousesFailed: "Failed to fetch Acumatica warehouses",
   },
   history: {
     fetchFailed: "Failed to fetch execution history",
@@ -290,3 +295,16 @@ export function planMappingLimit(input: {
 export function schedulePausedByPlan(limitMessage: string): string {
   return `Not running: ${limitMessage}`;
 }
+
+/** Location mapping rules (Settings > Mapping, 'Location Mapping'), each naming the id that breaks it. */
+export const LOCATION_RULES = {
+  locationTwice: (id: string) => `locations must name each Shopify location once (${id} is there twice)`,
+  warehouseTwice: (id: string) =>
+    `A warehouse may feed only one location: ${id} feeds two (choose one location for it)`,
+  unknownLocation: (id: string) =>
+    `shopifyLocationId must be an active location of the store: ${id} is not (pull the Shopify catalog if it is new)`,
+  unknownWarehouse: (id: string) =>
+    `warehouseIds must name Acumatica warehouses: ${id} is not one (see GET /api/acumatica/warehouses)`,
+  /** The skip reason of one location an item is not stocked at. */
+  notStockedAt: (name: string) => `Not stocked at ${name}`,
+} as const;

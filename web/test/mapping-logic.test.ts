@@ -116,6 +116,14 @@ describe("describeChange", () => {
       to: "21",
     });
   });
+
+  it("names the location of a quantity change when the plan writes several", () => {
+    expect(describeChange({ field: "quantity", from: 4, to: 9, location: "Downtown Store" })).toEqual({
+      label: "Quantity (Downtown Store)",
+      from: "4",
+      to: "9",
+    });
+  });
 });
 
 describe("syncOutcomeToast", () => {

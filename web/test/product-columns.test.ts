@@ -77,6 +77,24 @@ describe("product columns", () => {
     expect(compareAt?.cell?.(row)).toBe("-");
   });
 
+  it("read Available and On Hand from the location the merchant picked, '-' where not stocked, unsorted", () => {
+    const row = {
+      inventoryLocations: [
+        { locationId: "1", name: "Main", available: 4, onHandInventory: 6 },
+        { locationId: "2", name: "Store", available: 9, onHandInventory: 10 },
+      ],
+    } as unknown as ShopifyProduct;
+    const at = (locationId: string, id: string) =>
+      shopifyProductColumns("USD", locationId).find((column) => column.id === id)!;
+    expect(at("2", "available").cell?.(row)).toBe("9");
+    expect(at("2", "onHandInventory").cell?.(row)).toBe("10");
+    expect(at("3", "available").cell?.(row)).toBe("-");
+    expect(at("2", "available").sortable).toBe(false);
+    expect(shopifyProductColumns("USD", null).find((column) => column.id === "available")?.sortable).toBe(
+      true,
+    );
+  });
+
   it("label the product types in the spec's words", () => {
     expect(shopifyProductType({ isPhysicalProduct: true })).toBe("Physical");
     expect(shopifyProductType({ isPhysicalProduct: false })).toBe("Service");

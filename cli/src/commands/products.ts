@@ -179,6 +179,8 @@ const SHOPIFY_COLUMNS: ReadonlyArray<Column<ShopifyProduct>> = [
   { header: "Available", value: (row) => row.inventoryLocations[0]?.available, align: "right" },
   { header: "On Hand", value: (row) => row.inventoryLocations[0]?.onHandInventory, align: "right" },
   { header: "Type", value: (row) => (row.isPhysicalProduct ? "Physical" : "Service") },
+  // The spec's columns are the first location's; the others a variant is stocked at follow.
+  { header: "Other Locations", value: (row) => otherLocations(row) },
 ];
 
 const ACUMATICA_COLUMNS: ReadonlyArray<Column<AcumaticaProduct>> = [
@@ -191,3 +193,14 @@ const ACUMATICA_COLUMNS: ReadonlyArray<Column<AcumaticaProduct>> = [
   { header: "Available for Shipping", value: (row) => row.availableForShipping, align: "right" },
   { header: "Type", value: (row) => (row.isStockItem ? "Stock Item" : "Non-Stock") },
 ];
+
+/** `Downtown Store 12/15` (available / on hand) for each location after the first. */
+function otherLocations(row: ShopifyProduct): string {
+  return row.inventoryLocations
+    .slice(1)
+    .map(
+      (level) =>
+        `${level.name || level.locationId} ${level.available ?? "-"}/${level.onHandInventory ?? "-"}`,
+    )
+    .join(", ");
+}

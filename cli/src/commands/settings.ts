@@ -1,5 +1,6 @@
 import {
   ACUMATICA_QUANTITY_FIELDS,
+  type LocationMapping,
   MESSAGES,
   type NotificationSettings,
   type NotificationSettingsInput,
@@ -8,6 +9,7 @@ import {
   type SafetyLimits,
   type Settings,
   SHOPIFY_QUANTITY_FIELDS,
+  type ShopifyLocation,
 } from "@stockbridge/shared";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
@@ -28,9 +30,16 @@ interface SetOptions {
   onPartial?: boolean;
   onMissed?: boolean;
   onHeld?: boolean;
+  location?: LocationFeedOption[];
 }
 
-/** Everything `settings show` reads: the Mapping tab's three cards and Settings > Notifications. */
+/** One `--location "<location>=<warehouse>,..."`: the location by id or name, as typed. */
+interface LocationFeedOption {
+  location: string;
+  warehouseIds: string[];
+}
+
+/** Everything `settings show` reads: the Mapping tab's cards and Settings > Notifications. */
 interface AllSettings extends Settings {
   safetyLimits: SafetyLimits;
   notifications: NotificationSettings;
@@ -83,6 +92,11 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
     .option("--no-on-missed", "no email or webhook when a schedule is missed")
     .option("--on-held", "alert by email and webhook when a run is held for review")
     .option("--no-on-held", "no email or webhook when a run is held for review")
+    .option(
+      "--location <location=warehouses>",
+      'a Shopify location (id or name) and the ERP warehouses that feed it, e.g. "Main Warehouse=WHOLESALE,RETAIL"; repeat for each location (the given ones replace the location mapping)',
+      locationFeed,
+    )
     .action((options: SetOptions, command: Command) =>
       runCommand(io, command, (context) => set(context, options)),
     );
@@ -97,7 +111,7 @@ async function show(context: CommandContext): Promise<void> {
   ]);
   const data: AllSettings = { ...mapping, safetyLimits, notifications };
   if (context.json) return printJson(context.io.stdout, data);
-  printSettings(context, data);
+  printSettings(context, data, await locationsIfKnown(context));
 }
 
 /** Each card is saved on its own (its own endpoint), and only when one of its flags was given. */
@@ -106,9 +120,10 @@ async function set(context: CommandContext, options: SetOptions): Promise<void> 
   const quantityChange = options.acumaticaQuantity !== undefined || options.shopifyQuantity !== undefined;
   const safetyChange = options.maxPriceChange !== undefined || options.maxZeroed !== undefined;
   const alertChange = NOTIFICATION_FLAGS.some((flag) => options[flag] !== undefined);
-  if (!priceChange && !quantityChange && !safetyChange && !alertChange) {
+  const locationChange = options.location !== undefined;
+  if (!priceChange && !quantityChange && !safetyChange && !alertChange && !locationChange) {
     throw usageError(
-      "Nothing to set: use --sync-price, --sync-msrp (or their --no- forms), --acumatica-quantity, --shopify-quantity, --max-price-change, --max-zeroed, --email, --webhook-url or --[no-]on-failed|partial|missed|held.",
+      "Nothing to set: use --sync-price, --sync-msrp (or their --no- forms), --acumatica-quantity, --shopify-quantity, --max-price-change, --max-zeroed, --email, --webhook-url, --[no-]on-failed|partial|missed|held or --location.",
     );
   }
   context.requireSignedIn();
@@ -118,7 +133,7 @@ async function set(context: CommandContext, options: SetOptions): Promise<void> 
     context.api.call("notificationSettings"),
   ]);
   const saved: string[] = [];
-  let { priceMapping, quantityMapping } = current;
+  let { priceMapping, quantityMapping, locationMapping } = current;
   let safetyLimits = currentLimits;
   let notifications = currentAlerts;
   if (priceChange) {
@@ -136,6 +151,11 @@ async function set(context: CommandContext, options: SetOptions): Promise<void> 
     };
     ({ quantityMapping } = await context.api.call("saveQuantityMapping", { body }));
     saved.push(MESSAGES.settings.quantitySaved);
+  }
+  if (options.location) {
+    const body = await locationMappingOf(context, options.location);
+    ({ locationMapping } = await context.api.call("saveLocationMapping", { body }));
+    saved.push(MESSAGES.settings.locationSaved);
   }
   if (safetyChange) {
     const body: SafetyLimits = {
@@ -158,10 +178,57 @@ async function set(context: CommandContext, options: SetOptions): Promise<void> 
     notifications = await context.api.call("saveNotificationSettings", { body });
     saved.push(MESSAGES.notifications.settingsSaved);
   }
-  const data: AllSettings = { priceMapping, quantityMapping, safetyLimits, notifications };
+  const data: AllSettings = { priceMapping, quantityMapping, locationMapping, safetyLimits, notifications };
   if (context.json) return printJson(context.io.stdout, data);
   for (const line of saved) context.out(line);
-  printSettings(context, data);
+  printSettings(context, data, await locationsIfKnown(context));
+}
+
+/** Parses one `--location`; repeated flags collect into a list. */
+function locationFeed(text: string, previous: LocationFeedOption[] = []): LocationFeedOption[] {
+  const at = text.lastIndexOf("=");
+  const location = at < 0 ? "" : text.slice(0, at).trim();
+  if (!location) {
+    throw new InvalidArgumentError(
+      '--location must be "<location>=<warehouse>,<warehouse>..." (the location by id or name).',
+    );
+  }
+  const warehouseIds = text
+    .slice(at + 1)
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return [...previous, { location, warehouseIds }];
+}
+
+/**
+ * The body to save: each location named by id or (case-insensitively) by name. An id or name the
+ * store does not have is sent as typed, so the server's 400 names the rule it breaks.
+ */
+async function locationMappingOf(
+  context: CommandContext,
+  feeds: readonly LocationFeedOption[],
+): Promise<LocationMapping> {
+  const locations = await context.api.call("shopifyLocations");
+  return {
+    locations: feeds.map((feed) => {
+      const named = locations.filter(
+        (location) => location.name.toLowerCase() === feed.location.toLowerCase(),
+      );
+      const byId = locations.find((location) => location.id === feed.location);
+      const id = byId?.id ?? (named.length === 1 ? named[0]!.id : feed.location);
+      return { shopifyLocationId: id, warehouseIds: feed.warehouseIds };
+    }),
+  };
+}
+
+/** The store's locations for names, or none (no Shopify connection yet): ids are shown instead. */
+async function locationsIfKnown(context: CommandContext): Promise<ShopifyLocation[]> {
+  try {
+    return await context.api.call("shopifyLocations");
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -180,8 +247,8 @@ function percentValue(flag: string): (text: string) => number {
 
 const NOTIFICATION_FLAGS = ["email", "webhookUrl", "onFailed", "onPartial", "onMissed", "onHeld"] as const;
 
-function printSettings(context: CommandContext, settings: AllSettings): void {
-  const { priceMapping, quantityMapping, safetyLimits, notifications } = settings;
+function printSettings(context: CommandContext, settings: AllSettings, locations: ShopifyLocation[]): void {
+  const { priceMapping, quantityMapping, locationMapping, safetyLimits, notifications } = settings;
   const onOff = (on: boolean) => (on ? "on" : "off");
   const limit = (percent: number) => (percent === 0 ? "off" : `${percent} %`);
   context.out("Price Mapping");
@@ -190,6 +257,12 @@ function printSettings(context: CommandContext, settings: AllSettings): void {
   context.out("Quantity Mapping");
   context.out(`  Acumatica quantity: ${quantityMapping.acumaticaQuantity}`);
   context.out(`  Shopify quantity:   ${quantityMapping.shopifyQuantity}`);
+  context.out("Location Mapping");
+  if (locationMapping.locations.length === 0)
+    context.out("  The primary Shopify location, fed by every warehouse (the default)");
+  const nameOf = (id: string) => locations.find((location) => location.id === id)?.name ?? id;
+  for (const feed of locationMapping.locations)
+    context.out(`  ${nameOf(feed.shopifyLocationId)} ← ${feed.warehouseIds.join(", ") || "no warehouse"}`);
   context.out("Safety Limits");
   context.out(`  Maximum price change:        ${limit(safetyLimits.maxPriceChangePercent)}`);
   context.out(`  Maximum quantities set to 0: ${limit(safetyLimits.maxZeroedPercent)}`);

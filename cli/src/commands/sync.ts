@@ -196,5 +196,7 @@ function changeText(change: FieldChange): string {
   const value = (amount: number | null) =>
     change.field === "quantity" ? String(amount ?? "-") : formatMoney(amount);
   const field = change.field === "compareAtPrice" ? "compare-at price" : change.field;
-  return `${field} ${value(change.from)} → ${value(change.to)}`;
+  // A saved location mapping writes several locations: each quantity says where.
+  const where = change.location ? ` at ${change.location}` : "";
+  return `${field}${where} ${value(change.from)} → ${value(change.to)}`;
 }

@@ -199,9 +199,12 @@ export function createCatalogRepo(
           row.available,
           row.onHand,
           JSON.stringify(
-            row.locationId
-              ? [{ locationId: row.locationId, available: row.available, onHandInventory: row.onHand }]
-              : [],
+            row.levels.map((level) => ({
+              locationId: level.locationId,
+              name: level.name,
+              available: level.available,
+              onHandInventory: level.onHand,
+            })),
           ),
         ]),
       );
@@ -224,6 +227,14 @@ export function createCatalogRepo(
           row.onHand,
           row.availableForShipping,
           row.isStockItem ? 1 : 0,
+          JSON.stringify(
+            row.warehouses.map((warehouse) => ({
+              warehouseId: warehouse.warehouseId,
+              available: warehouse.available,
+              onHandInventory: warehouse.onHand,
+              availableForShipping: warehouse.availableForShipping,
+            })),
+          ),
         ]),
       );
     },

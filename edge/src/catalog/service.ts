@@ -13,11 +13,13 @@ import {
   readAcumaticaCatalog,
 } from "../connectors/acumatica/catalog-reader.ts";
 import { newAcumaticaStats } from "../connectors/acumatica/session.ts";
+import { readWarehouses } from "../connectors/acumatica/warehouses.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog, type ShopifyPullCheckpoint } from "../connectors/shopify/catalog-reader.ts";
 import { DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
+import type { SitesRepo } from "../locations/repo.ts";
 import type { CatalogRepo } from "./repo.ts";
 
 export interface CatalogTuning {
@@ -38,6 +40,8 @@ export const DEFAULT_CATALOG_TUNING: CatalogTuning = {
 
 export interface CatalogServiceDeps {
   repo: CatalogRepo;
+  /** Where a pull keeps the store's locations / the ERP's warehouses it read. */
+  sites: SitesRepo;
   jobs: JobRunner;
   connections: Pick<
     ConnectionsService,
@@ -84,6 +88,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       });
       job.progress({ phase: "Saving the catalog" });
       const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
+      await deps.sites.saveLocations(userId, summary.locations, deps.now().toISOString());
       if (client.servedVersion)
         await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
       if (client.deprecationNotice)
@@ -119,21 +124,24 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     if (!resumeFrom) await repo.discardStaging("acumatica", { userId });
     const stats = newAcumaticaStats();
     try {
-      const summary = await deps.connectors.acumatica(
+      const { summary, warehouses } = await deps.connectors.acumatica(
         connection,
-        (api) =>
-          readAcumaticaCatalog(api, connection.apiVersion, {
+        async (api) => {
+          const summary = await readAcumaticaCatalog(api, connection.apiVersion, {
             pageSize: tuning.acumaticaPageSize,
             parallelPages: tuning.acumaticaParallelPages,
             onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
             onProgress: (progress) => job.progress(progress),
             resumeFrom,
             onPage: (checkpoint) => job.checkpoint(checkpoint),
-          }),
+          });
+          return { summary, warehouses: await readWarehouses(api) };
+        },
         { stats },
       );
       job.progress({ phase: "Saving the catalog" });
       const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
+      await deps.sites.saveWarehouses(userId, warehouses, deps.now().toISOString());
       return {
         message: MESSAGES.products.synchronized,
         afterwards: () => repo.indexSearch("acumatica", userId),
@@ -290,7 +298,19 @@ function toShopifyProduct(values: unknown[], lastSynced: string): ShopifyProduct
 
 /** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
 function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
-  const [id, acumaticaId, sku, description, price, msrp, available, onHand, forShipping, stockItem] = values;
+  const [
+    id,
+    acumaticaId,
+    sku,
+    description,
+    price,
+    msrp,
+    available,
+    onHand,
+    forShipping,
+    stockItem,
+    warehouses,
+  ] = values;
   return {
     _id: String(id),
     acumaticaId: String(acumaticaId),
@@ -302,13 +322,26 @@ function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaPro
     onHandInventory: nullableNumber(onHand),
     availableForShipping: nullableNumber(forShipping),
     isStockItem: Number(stockItem) === 1,
+    warehouses: storedWarehouses(warehouses),
     lastSynced,
   };
 }
 
-/** locations_json is only written by the pull and the sync engine, always as this list's shape. */
+/** warehouses_json is only written by the pull and the sync engine, always as this list's shape. */
+function storedWarehouses(value: unknown): AcumaticaProductList["products"][number]["warehouses"] {
+  return Array.isArray(value) ? (value as AcumaticaProductList["products"][number]["warehouses"]) : [];
+}
+
+/**
+ * locations_json is only written by the pull and the sync engine, always as this list's shape;
+ * rows pulled before locations had names (migration 28) read an empty name until the next pull.
+ */
 function storedLocations(value: unknown): ShopifyProductList["products"][number]["inventoryLocations"] {
-  return value as ShopifyProductList["products"][number]["inventoryLocations"];
+  const levels = value as Omit<
+    ShopifyProductList["products"][number]["inventoryLocations"][number],
+    "name"
+  >[];
+  return levels.map((level) => ({ name: "", ...level }));
 }
 
 function nullableText(value: unknown): string | null {

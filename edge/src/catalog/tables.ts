@@ -43,6 +43,7 @@ const ACUMATICA_COLUMNS = [
   "on_hand",
   "available_for_shipping",
   "is_stock_item",
+  "warehouses_json",
 ];
 
 export const SHOPIFY_TABLE: CatalogTable = {
@@ -73,7 +74,7 @@ export const ACUMATICA_TABLE: CatalogTable = {
   skuIndex: "acumatica_products_sku",
   skuSearch: "acumatica_products_sku_search",
   listed: `json_array(p.id, p.acumatica_id, p.sku, p.description, p.default_price_cents, p.msrp_cents, p.available,
-    p.on_hand, p.available_for_shipping, p.is_stock_item)`,
+    p.on_hand, p.available_for_shipping, p.is_stock_item, json(p.warehouses_json))`,
   sorts: {
     sku: { column: "sku_key" },
     defaultPrice: { column: "default_price_cents" },

@@ -1,4 +1,10 @@
-import type { PriceMapping, QuantityMapping, SafetyLimits, Settings } from "@stockbridge/shared";
+import type {
+  LocationMapping,
+  PriceMapping,
+  QuantityMapping,
+  SafetyLimits,
+  Settings,
+} from "@stockbridge/shared";
 import {
   DEFAULT_ACUMATICA_QUANTITY,
   DEFAULT_SAFETY_LIMITS,
@@ -13,6 +19,8 @@ export const DEFAULT_SETTINGS: Settings = {
     shopifyQuantity: DEFAULT_SHOPIFY_QUANTITY,
   },
   priceMapping: { syncPrice: false, syncMsrp: false },
+  // No location listed: the default, the primary location fed by every warehouse.
+  locationMapping: { locations: [] },
 };
 
 /** The only SQL for the settings table; a user without a row reads the defaults. */
@@ -20,7 +28,8 @@ export function createSettingsRepo(db: Db) {
   return {
     async read(userId: string): Promise<Settings> {
       const result = await db.execute({
-        sql: "SELECT acumatica_quantity, shopify_quantity, sync_price, sync_msrp FROM settings WHERE user_id = ?",
+        sql: `SELECT acumatica_quantity, shopify_quantity, sync_price, sync_msrp, location_mapping_json
+              FROM settings WHERE user_id = ?`,
         args: [userId],
       });
       const row = result.rows[0];
@@ -31,7 +40,17 @@ export function createSettingsRepo(db: Db) {
           shopifyQuantity: String(row.shopify_quantity) as QuantityMapping["shopifyQuantity"],
         },
         priceMapping: { syncPrice: Number(row.sync_price) === 1, syncMsrp: Number(row.sync_msrp) === 1 },
+        locationMapping: storedLocationMapping(row.location_mapping_json),
       };
+    },
+
+    async saveLocationMapping(userId: string, mapping: LocationMapping, now: string): Promise<void> {
+      await db.execute({
+        sql: `INSERT INTO settings (user_id, location_mapping_json, updated_at) VALUES (?, ?, ?)
+              ON CONFLICT(user_id) DO UPDATE SET location_mapping_json = excluded.location_mapping_json,
+                updated_at = excluded.updated_at`,
+        args: [userId, JSON.stringify({ locations: mapping.locations }), now],
+      });
     },
 
     async saveQuantity(userId: string, mapping: QuantityMapping, now: string): Promise<void> {
@@ -77,3 +96,9 @@ export function createSettingsRepo(db: Db) {
 }
 
 export type SettingsRepo = ReturnType<typeof createSettingsRepo>;
+
+/** Only saveLocationMapping writes the column, after the shared schema checked it; NULL is the default. */
+function storedLocationMapping(value: unknown): Settings["locationMapping"] {
+  if (typeof value !== "string") return { locations: [] };
+  return JSON.parse(value) as Settings["locationMapping"];
+}

@@ -1,8 +1,11 @@
 import type { PriceMapping, QuantityMapping, SafetyLimits, Settings } from "@stockbridge/shared";
+import type { LocationsService } from "../locations/service.ts";
 import type { SettingsRepo } from "./repo.ts";
 
 export interface SettingsServiceDeps {
   repo: SettingsRepo;
+  /** Spells out the default location mapping from the kept locations and warehouses. */
+  locations: Pick<LocationsService, "shown">;
   now: () => Date;
 }
 
@@ -10,8 +13,9 @@ export interface SettingsServiceDeps {
 export function createSettingsService(deps: SettingsServiceDeps) {
   const { repo } = deps;
   return {
-    read(userId: string): Promise<Settings> {
-      return repo.read(userId);
+    async read(userId: string): Promise<Settings> {
+      const settings = await repo.read(userId);
+      return { ...settings, locationMapping: await deps.locations.shown(userId, settings.locationMapping) };
     },
 
     async saveQuantityMapping(userId: string, mapping: QuantityMapping): Promise<QuantityMapping> {

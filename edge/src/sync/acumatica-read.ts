@@ -2,6 +2,8 @@ import { toCents } from "@stockbridge/shared";
 import { AcumaticaError } from "../connectors/acumatica/failures.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import {
+  addRow,
+  emptyTotals,
   number,
   readWarehouseTotals,
   type Totals,
@@ -82,8 +84,8 @@ export async function readErpItems(
     // A non-stock item has no quantities at all (the pull stores none, the lists show '-'); a stock
     // item without warehouse rows has none on hand.
     const totals = record.isStockItem
-      ? (quantities.get(record.inventoryId) ?? { available: 0, onHand: 0, availableForShipping: 0 })
-      : { available: null, onHand: null, availableForShipping: null };
+      ? (quantities.get(record.inventoryId) ?? emptyTotals())
+      : { available: null, onHand: null, availableForShipping: null, warehouses: [] };
     reading.set(key.acumaticaId, {
       inventoryId: record.inventoryId,
       defaultPriceCents: record.defaultPriceCents,
@@ -194,12 +196,15 @@ async function perItemQuantities(api: AcumaticaApi, inventoryIds: string[]): Pro
         { $expand: "Results" },
         { InventoryID: { value: inventoryId } },
       );
-      const sum = { available: 0, onHand: 0, availableForShipping: 0 };
+      const sum = emptyTotals();
       for (const row of answer?.Results ?? []) {
-        if (!text(row.WarehouseID)) continue;
-        sum.available += number(row.QtyAvailable) ?? 0;
-        sum.onHand += number(row.QtyOnHand) ?? 0;
-        sum.availableForShipping += number(row.QtyAvailableForShipment) ?? 0;
+        const warehouseId = text(row.WarehouseID);
+        if (!warehouseId) continue;
+        addRow(sum, warehouseId, {
+          available: number(row.QtyAvailable) ?? 0,
+          onHand: number(row.QtyOnHand) ?? 0,
+          availableForShipping: number(row.QtyAvailableForShipment) ?? 0,
+        });
       }
       totals.set(inventoryId, sum);
     }),

@@ -13,14 +13,14 @@ import type { SettingsRepo } from "../settings/repo.ts";
 import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
 import { recordHeldRun, storeRunPlan } from "./hold.ts";
-import { comparedFields, type MappingPlan, planMapping, resultOf } from "./plan.ts";
+import { comparedFields, type MappingPlan, planMapping, quantityKey, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { safetyReasons } from "./safety.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 import { type PriceWrite, writePrices } from "./shopify-prices.ts";
 import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
-import { readPrimaryLocation, readShopifyVariants } from "./shopify-read.ts";
+import { readShopifyVariants, readSyncLocations } from "./shopify-read.ts";
 
 /** How the engine reaches the user's two systems (built from the saved connections). */
 export interface SyncConnectors {
@@ -368,7 +368,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const port = await deps.connectors.shopify(input.userId);
     const prices = input.syncOptions.price;
     // The two systems are read at the same time: each paces itself by its own limits.
-    const [{ erp, erpCurrency }, shopify, shopCurrency] = await Promise.all([
+    const [{ erp, erpCurrency }, { shopify, locations }, shopCurrency] = await Promise.all([
       deps.connectors.acumatica(
         input.userId,
         async (api, apiVersion) => {
@@ -389,12 +389,19 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         },
       ),
       (async () => {
-        const locationId = input.syncOptions.quantity ? await readPrimaryLocation(port) : null;
-        return readShopifyVariants(
+        // The locations the location mapping writes (by default the primary one).
+        const locations = input.syncOptions.quantity
+          ? await readSyncLocations(port, settings.locationMapping)
+          : [];
+        const shopify = await readShopifyVariants(
           port,
           targets.map((target) => target.shopifyVariantId),
-          { bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD), locationId },
+          {
+            bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
+            locations: locations.map((location) => location.id),
+          },
         );
+        return { shopify, locations };
       })(),
       prices ? readShopCurrency(port) : null,
     ]);
@@ -406,7 +413,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         erp.get(target.acumaticaId) ?? null,
         shopify.get(target.shopifyVariantId) ?? null,
         settings,
-        { ...input.syncOptions, priceRefused },
+        { ...input.syncOptions, priceRefused, locations },
       ),
     );
     // The transport that read is the one that writes: it knows the bucket and the served version.
@@ -432,11 +439,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           variantId: item.shopify.variantId,
           ...item.prices,
         });
-      if (item.quantity)
+      for (const quantity of item.quantities)
         quantityItems.push({
-          mappingId: item.target.mappingId,
+          mappingId: quantityKey(item.target.mappingId, quantity.locationId),
           variantId: item.shopify.variantId,
-          ...item.quantity,
+          ...quantity,
         });
     }
     // Prices and quantities are different fields of different objects: both write at once.

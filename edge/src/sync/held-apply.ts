@@ -239,7 +239,7 @@ export function createHeldApplier(deps: HeldApplyDeps) {
     const read = (ids: string[], locationId: string | null) =>
       readShopifyVariants(port, [...new Set(ids)], {
         bulk: ids.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
-        locationId,
+        locations: locationId ? [locationId] : [],
       });
     const byLocation = new Map<string | null, ShopifyReading>();
     byLocation.set(

@@ -92,15 +92,15 @@ export function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
         from: plan.shopify.compareAtCents,
         to: plan.prices.compareAtCents,
       });
-    if (plan.quantity)
+    for (const quantity of plan.quantities)
       rows.push({
         ...base,
         field: "quantity",
-        inventoryItemId: plan.quantity.inventoryItemId,
-        locationId: plan.quantity.locationId,
-        quantityName: plan.quantity.name,
-        from: plan.quantity.from,
-        to: plan.quantity.to,
+        inventoryItemId: quantity.inventoryItemId,
+        locationId: quantity.locationId,
+        quantityName: quantity.name,
+        from: quantity.from,
+        to: quantity.to,
       });
   }
   return rows;

@@ -1,5 +1,6 @@
 import type { DriftField, FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
-import { fromCents } from "@stockbridge/shared";
+import { fromCents, LOCATION_RULES } from "@stockbridge/shared";
+import type { WarehouseQuantities } from "../connectors/acumatica/warehouse-totals.ts";
 import { unsendableReason } from "./shopify-limits.ts";
 
 /** A mapping as the engine reads it: ids and SKU snapshots (the catalog rows may be gone). */
@@ -11,7 +12,7 @@ export interface SyncTarget {
   acumaticaSku: string;
 }
 
-/** The ERP's current values of one item (prices in cents, quantities summed over warehouses). */
+/** The ERP's current values of one item (prices in cents, quantities summed over warehouses and per warehouse). */
 export interface ErpValues {
   inventoryId: string;
   defaultPriceCents: number | null;
@@ -21,9 +22,28 @@ export interface ErpValues {
   available: number | null;
   onHand: number | null;
   availableForShipping: number | null;
+  warehouses: WarehouseQuantities[];
 }
 
-/** Shopify's current values of one variant, at its first inventory location. */
+/** A Shopify location a quantity sync writes, and the ERP warehouses whose quantities it sums. */
+export interface SyncLocation {
+  id: string;
+  name: string;
+  /** null: every warehouse (the default mapping: the primary location only). */
+  warehouseIds: string[] | null;
+}
+
+/** A variant's quantities at one location where it is stocked. */
+export interface ShopifyLevel {
+  locationId: string;
+  available: number | null;
+  onHand: number | null;
+}
+
+/**
+ * Shopify's current values of one variant: `locationId` / `available` / `onHand` at the first
+ * location read (null when not stocked there), `levels` at every location read where it is stocked.
+ */
 export interface ShopifyValues {
   variantId: string;
   productId: string;
@@ -35,6 +55,7 @@ export interface ShopifyValues {
   locationId: string | null;
   available: number | null;
   onHand: number | null;
+  levels: ShopifyLevel[];
 }
 
 export type QuantityName = "available" | "on_hand";
@@ -43,8 +64,15 @@ export interface QuantityWrite {
   name: QuantityName;
   inventoryItemId: string;
   locationId: string;
+  /** For people: skip reasons and errors name the location. */
+  locationName: string;
   from: number;
   to: number;
+}
+
+/** The key of one mapping's quantity write at one location (a mapping writes one per location). */
+export function quantityKey(mappingId: string, locationId: string): string {
+  return `${mappingId}@${locationId}`;
 }
 
 /** One field whose Shopify value differs from the ERP's: cents for prices, units for quantities. */
@@ -63,7 +91,10 @@ export interface MappingPlan {
   shopify: ShopifyValues | null;
   /** Only the price fields that differ; `compareAtCents: null` clears the compare-at price. */
   prices: { priceCents?: number; compareAtCents?: number | null } | null;
-  quantity: QuantityWrite | null;
+  /** One write per mapped location whose quantity differs. */
+  quantities: QuantityWrite[];
+  /** Quantity changes name their location (a saved location mapping; the default writes one location). */
+  namedLocations: boolean;
   /** "failed": every field to write holds an ERP value that cannot be sent (see `refused`). */
   outcome: "planned" | "unchanged" | "skipped" | "failed";
   /** Why the mapping (or one of its fields) was skipped; for "failed", why it cannot be sent. */
@@ -84,23 +115,29 @@ export const SKIP = {
   nonStock: "not a stock item in Acumatica: it has no quantities",
   bundle: "bundle: Shopify does not let apps set a bundle's stock",
   untracked: "untracked: Shopify does not track this variant's inventory",
-  notStocked: "not stocked at the location: the variant has no Shopify inventory location",
 } as const;
 
 /**
  * Old -> new for each enabled field of one mapping, or why it is skipped. ERP is the source of
- * truth: DefaultPrice -> price, MSRP -> compare-at (none clears it), the configured quantity -> the
- * configured Shopify quantity at the variant's first location.
+ * truth: DefaultPrice -> price, MSRP -> compare-at (none clears it), the configured quantity summed
+ * over each location's warehouses -> the configured Shopify quantity at that location.
  */
 export function planMapping(
   target: SyncTarget,
   erp: ErpValues | null,
   shopify: ShopifyValues | null,
   settings: Settings,
-  /** `priceRefused`: why no price may be sent this run (it becomes the price's skip reason). */
-  options: SyncOptions & { priceRefused?: string | null },
+  /**
+   * `priceRefused`: why no price may be sent this run (it becomes the price's skip reason);
+   * `locations`: where quantities go (without them: the first location read, fed by every warehouse).
+   */
+  options: SyncOptions & { priceRefused?: string | null; locations?: readonly SyncLocation[] },
 ): MappingPlan {
-  const base = { target, erp, shopify, prices: null, quantity: null, refused: [], drift: [] };
+  const locations: readonly SyncLocation[] =
+    options.locations ??
+    (shopify?.locationId ? [{ id: shopify.locationId, name: shopify.locationId, warehouseIds: null }] : []);
+  const namedLocations = locations.some((location) => location.warehouseIds !== null);
+  const base = { target, erp, shopify, prices: null, quantities: [], namedLocations, refused: [], drift: [] };
   if (!shopify) return { ...base, outcome: "skipped", reason: SKIP.missingShopify };
   if (!erp) return { ...base, outcome: "skipped", reason: SKIP.missingAcumatica };
 
@@ -143,42 +180,55 @@ export function planMapping(
     }
   }
 
-  let quantity: QuantityWrite | null = null;
+  const quantities: QuantityWrite[] = [];
   if (options.quantity) {
     const skip = quantitySkip(erp, shopify);
     if (skip) reasons.push(skip);
+    else if (locations.length === 0) reasons.push(LOCATION_RULES.notStockedAt("any location"));
     else {
-      fields += 1;
       const name: QuantityName =
         settings.quantityMapping.shopifyQuantity === "OnHand" ? "on_hand" : "available";
-      const from = (name === "available" ? shopify.available : shopify.onHand) ?? 0;
-      // Shopify refuses negative quantities; an oversold ERP item means none to sell.
-      const to = Math.max(0, erpQuantity(erp, settings.quantityMapping.acumaticaQuantity));
-      if (from !== to)
-        drift.push({ field: "quantity", locationId: shopify.locationId, shopify: from, erp: to });
-      const refusal = unsendableReason("quantity", to);
-      if (refusal) refused.push(refusal);
-      else if (from !== to)
-        quantity = {
-          name,
-          inventoryItemId: shopify.inventoryItemId!,
-          locationId: shopify.locationId!,
-          from,
-          to,
-        };
+      for (const location of locations) {
+        const level = shopify.levels.find((candidate) => candidate.locationId === location.id);
+        // Never activated here: stocking an item somewhere is the merchant's decision.
+        if (!level) {
+          reasons.push(LOCATION_RULES.notStockedAt(location.name));
+          continue;
+        }
+        fields += 1;
+        const from = (name === "available" ? level.available : level.onHand) ?? 0;
+        // Shopify refuses negative quantities; an oversold ERP item means none to sell.
+        const to = Math.max(
+          0,
+          erpQuantity(erp, settings.quantityMapping.acumaticaQuantity, location.warehouseIds),
+        );
+        if (from !== to) drift.push({ field: "quantity", locationId: location.id, shopify: from, erp: to });
+        const refusal = unsendableReason("quantity", to);
+        if (refusal) refused.push(refusal);
+        else if (from !== to)
+          quantities.push({
+            name,
+            inventoryItemId: shopify.inventoryItemId!,
+            locationId: location.id,
+            locationName: location.name,
+            from,
+            to,
+          });
+      }
     }
   }
 
   const reason = reasons.length > 0 ? reasons.join("; ") : null;
   if (fields === 0) return { ...base, outcome: "skipped", reason };
   const hasPrices = "priceCents" in prices || "compareAtCents" in prices;
-  if (!hasPrices && !quantity && refused.length > 0)
+  const writes = hasPrices || quantities.length > 0;
+  if (!writes && refused.length > 0)
     return { ...base, outcome: "failed", reason: refused.join("; "), refused, drift };
   return {
     ...base,
     prices: hasPrices ? prices : null,
-    quantity,
-    outcome: hasPrices || quantity ? "planned" : "unchanged",
+    quantities,
+    outcome: writes ? "planned" : "unchanged",
     reason,
     refused,
     drift,
@@ -202,20 +252,42 @@ export function comparedFields(
   return fields;
 }
 
-/** Why a mapping's quantity cannot be synced at all, or null when it can (the safety limits count those). */
+/**
+ * Why a mapping's quantity cannot be synced at all, or null when it can at some location (the
+ * safety limits count those): an item stocked at none of the run's locations has nothing to sync.
+ */
 export function quantitySkip(erp: ErpValues, shopify: ShopifyValues): string | null {
   if (!erp.isStockItem) return SKIP.nonStock;
   if (shopify.isBundle) return SKIP.bundle;
   if (!shopify.tracked || !shopify.inventoryItemId) return SKIP.untracked;
-  if (!shopify.locationId) return SKIP.notStocked;
   return null;
 }
 
-/** Only asked of stock items (quantitySkip), whose quantities are always read. */
-function erpQuantity(erp: ErpValues, field: Settings["quantityMapping"]["acumaticaQuantity"]): number {
-  if (field === "OnHand") return erp.onHand ?? 0;
-  if (field === "AvailableForShipping") return erp.availableForShipping ?? 0;
-  return erp.available ?? 0;
+/**
+ * The chosen quantity over the location's warehouses (null: every warehouse, the ERP's total). Only
+ * asked of stock items (quantitySkip), whose quantities are always read.
+ */
+function erpQuantity(
+  erp: ErpValues,
+  field: Settings["quantityMapping"]["acumaticaQuantity"],
+  warehouseIds: readonly string[] | null,
+): number {
+  const pick = (quantities: {
+    available: number | null;
+    onHand: number | null;
+    availableForShipping: number | null;
+  }) =>
+    (field === "OnHand"
+      ? quantities.onHand
+      : field === "AvailableForShipping"
+        ? quantities.availableForShipping
+        : quantities.available) ?? 0;
+  if (warehouseIds === null) return pick(erp);
+  const wanted = new Set(warehouseIds.map((id) => id.toUpperCase()));
+  let sum = 0;
+  for (const warehouse of erp.warehouses)
+    if (wanted.has(warehouse.warehouseId.toUpperCase())) sum += pick(warehouse);
+  return sum;
 }
 
 /** The planned changes as the API shows them: prices in dollars, quantities in units. */
@@ -237,7 +309,11 @@ export function changesOf(plan: MappingPlan): FieldChange[] {
       });
     }
   }
-  if (plan.quantity) changes.push({ field: "quantity", from: plan.quantity.from, to: plan.quantity.to });
+  for (const quantity of plan.quantities) {
+    const change: FieldChange = { field: "quantity", from: quantity.from, to: quantity.to };
+    if (plan.namedLocations) change.location = quantity.locationName;
+    changes.push(change);
+  }
   return changes;
 }
 

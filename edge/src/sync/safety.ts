@@ -86,8 +86,9 @@ function zeroedReason(plans: readonly MappingPlan[], limit: number): string | nu
   let zeroed = 0;
   for (const plan of plans) {
     if (!plan.erp || !plan.shopify || quantitySkip(plan.erp, plan.shopify) !== null) continue;
+    if (plan.shopify.levels.length === 0) continue;
     synced += 1;
-    if (plan.quantity && plan.quantity.to === 0 && plan.quantity.from > 0) zeroed += 1;
+    if (plan.quantities.some((quantity) => quantity.to === 0 && quantity.from > 0)) zeroed += 1;
   }
   if (synced === 0 || zeroed * 100 <= limit * synced) return null;
   return zeroedOverLimit({ percent: Math.ceil((zeroed * 1000) / synced) / 10, limit });

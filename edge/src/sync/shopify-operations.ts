@@ -2,15 +2,17 @@ import {
   BULK_OPERATION_BY_ID_QUERY,
   CURRENT_BULK_OPERATION_QUERY,
 } from "../connectors/shopify/bulk-operations.ts";
+import { LOCATIONS_QUERY } from "../connectors/shopify/locations.ts";
 
 /**
  * Every GraphQL document the sync engine sends to Shopify, in one place so a test can validate each
  * against the Admin API schemas of the versions Shopify may serve (edge/test/sync-operations.test.ts).
- * Values travel as variables; only the bulk query (which takes none) has the location id written in,
+ * Values travel as variables; only the bulk query (which takes none) has the location ids written in,
  * JSON-quoted.
  */
 
-const variantFields = (location: string) => `
+/** The variant's fields and, aliased `l0`, `l1`, ..., its level at each location the run writes. */
+const variantFields = (locations: readonly string[]) => `
   id
   price
   compareAtPrice
@@ -18,17 +20,13 @@ const variantFields = (location: string) => `
   product { id }
   inventoryItem {
     id
-    tracked
-    inventoryLevel(locationId: ${location}) { quantities(names: ["available", "on_hand"]) { name quantity } }
+    tracked${locations
+      .map(
+        (location, index) => `
+    l${index}: inventoryLevel(locationId: ${location}) { quantities(names: ["available", "on_hand"]) { name quantity } }`,
+      )
+      .join("")}
   }`;
-
-/**
- * The shop's primary location: the "first location" whose quantities the catalog shows and the sync
- * sets (the same rule as the catalog pull, so both screens agree).
- */
-export const PRIMARY_LOCATION_QUERY = `query StockbridgePrimaryLocation {
-  location { id }
-}`;
 
 /** Names of locations a held plan writes quantities at, so its review names them. */
 export const LOCATION_NAMES_QUERY = `query StockbridgeLocationNames($ids: [ID!]!) {
@@ -36,26 +34,33 @@ export const LOCATION_NAMES_QUERY = `query StockbridgeLocationNames($ids: [ID!]!
 }`;
 
 /**
- * Fresh values of a batch of variants at the primary location. By the documented rules a node costs
- * five points (variant, product, item, level, quantities); a real store may charge more, so the
- * batch is sized from what Shopify answers (shopify-read.ts).
+ * Fresh values of a batch of variants at `locationCount` locations (variables `$l0`, `$l1`, ...).
+ * By the documented rules a node costs three points (variant, product, item) and two per location
+ * (level, quantities); a real store may charge more, so the batch is sized from what Shopify
+ * answers (shopify-read.ts).
  */
-export const SYNC_VARIANTS_QUERY = `query StockbridgeSyncVariants($ids: [ID!]!, $locationId: ID!) {
+export function syncVariantsQuery(locationCount: number): string {
+  const names = Array.from({ length: locationCount }, (_, index) => `$l${index}`);
+  const args = ["$ids: [ID!]!", ...names.map((name) => `${name}: ID!`)].join(", ");
+  return `query StockbridgeSyncVariants(${args}) {
   nodes(ids: $ids) {
-    ... on ProductVariant {${variantFields("$locationId")}
+    ... on ProductVariant {${variantFields(names)}
     }
   }
 }`;
+}
 
 /** Points per id before Shopify has said otherwise (the documented rules). */
-export const SYNC_READ_COST_PER_ID = 5;
+export function syncReadCostPerId(locationCount: number): number {
+  return 3 + 2 * locationCount;
+}
 
-/** The same fields for every variant of the store as a bulk query (no variables: the location is written in). */
-export function bulkVariantsQuery(locationId: string): string {
+/** The same fields for every variant of the store as a bulk query (no variables: the locations are written in). */
+export function bulkVariantsQuery(locationIds: readonly string[]): string {
   return `{
   productVariants {
     edges {
-      node {${variantFields(JSON.stringify(locationId))}
+      node {${variantFields(locationIds.map((id) => JSON.stringify(id)))}
       }
     }
   }
@@ -117,8 +122,9 @@ export const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuant
 
 /** Every document a version accepts whatever the write form (the quantity write is chosen by `quantityWriteForm`). */
 export const OPERATIONS = {
-  PRIMARY_LOCATION_QUERY,
-  SYNC_VARIANTS_QUERY,
+  LOCATIONS_QUERY,
+  "syncVariantsQuery(0)": syncVariantsQuery(0),
+  "syncVariantsQuery(2)": syncVariantsQuery(2),
   BULK_RUN_QUERY_MUTATION,
   CURRENT_BULK_OPERATION_QUERY,
   BULK_OPERATION_BY_ID_QUERY,

@@ -1,3 +1,4 @@
+import { LOCATION_RULES } from "@stockbridge/shared";
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
 import { createSemaphore } from "../connectors/transport.ts";
 import type { QuantityName } from "./plan.ts";
@@ -7,11 +8,14 @@ import type { ShopifyPort } from "./shopify-port.ts";
 import { readByNodes } from "./shopify-read.ts";
 
 export interface QuantityItem {
+  /** The key the outcome is answered under (one write per mapping and location: see `quantityKey`). */
   mappingId: string;
   variantId: string;
   name: QuantityName;
   inventoryItemId: string;
   locationId: string;
+  /** For the skip reason when Shopify says the item is not stocked there. */
+  locationName?: string;
   /** The value read before planning: the compare-and-set guard. */
   from: number;
   to: number;
@@ -38,9 +42,10 @@ const BATCH = 250;
 const WRITE_CONCURRENCY = 4;
 const STALE = new Set(["COMPARE_QUANTITY_STALE", "CHANGE_FROM_QUANTITY_STALE"]);
 /** Errors that say "this item cannot take a quantity here", not "the write failed". */
-const SKIPS: Record<string, string> = {
-  NON_MUTABLE_INVENTORY_ITEM: "bundle: Shopify does not let apps set a bundle's stock",
-  ITEM_NOT_STOCKED_AT_LOCATION: "not stocked at the location: Shopify says the item is not stocked there",
+const SKIPS: Record<string, (item: QuantityItem) => string> = {
+  NON_MUTABLE_INVENTORY_ITEM: () => "bundle: Shopify does not let apps set a bundle's stock",
+  // Read as stocked, then unstocked before the write: skipped (never activated), naming where.
+  ITEM_NOT_STOCKED_AT_LOCATION: (item) => LOCATION_RULES.notStockedAt(item.locationName ?? item.locationId),
 };
 
 interface Pending extends QuantityItem {
@@ -98,7 +103,7 @@ async function writeBatch(
         return;
       }
       const skip = errors.map((error) => SKIPS[error.code]).find(Boolean);
-      if (skip) outcome.set(item.mappingId, { kind: "skipped", reason: skip });
+      if (skip) outcome.set(item.mappingId, { kind: "skipped", reason: skip(item) });
       else if (errors.every((error) => STALE.has(error.code)) && !item.staleRetried) stale.push(item);
       else
         outcome.set(item.mappingId, {
@@ -122,13 +127,13 @@ async function refreshStale(
   options: { retry: boolean; outcome: Map<string, QuantityOutcome> },
 ): Promise<Pending[]> {
   const { outcome } = options;
-  let reading: Awaited<ReturnType<typeof readByNodes>>;
+  // One read per location the stale items are at (a run writes several).
+  const reading = new Map<string, Awaited<ReturnType<typeof readByNodes>>>();
   try {
-    reading = await readByNodes(
-      port,
-      stale.map((item) => item.variantId),
-      stale[0]!.locationId,
-    );
+    for (const locationId of new Set(stale.map((item) => item.locationId))) {
+      const ids = stale.filter((item) => item.locationId === locationId).map((item) => item.variantId);
+      reading.set(locationId, await readByNodes(port, ids, [locationId]));
+    }
   } catch (error) {
     for (const item of stale)
       outcome.set(item.mappingId, {
@@ -139,7 +144,7 @@ async function refreshStale(
   }
   const retry: Pending[] = [];
   for (const item of stale) {
-    const fresh = reading.get(item.variantId);
+    const fresh = reading.get(item.locationId)?.get(item.variantId);
     const current =
       fresh && fresh.locationId === item.locationId
         ? item.name === "available"

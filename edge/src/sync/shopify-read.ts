@@ -1,13 +1,14 @@
+import type { Settings } from "@stockbridge/shared";
 import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import type { ShopifyValues } from "./plan.ts";
+import { activeLocations, readLocations } from "../connectors/shopify/locations.ts";
+import type { ShopifyLevel, ShopifyValues, SyncLocation } from "./plan.ts";
 import { runBulkOperation } from "./shopify-bulk.ts";
 import { moneyToCents, record, text, toGid } from "./shopify-gid.ts";
 import {
   BULK_RUN_QUERY_MUTATION,
   bulkVariantsQuery,
-  PRIMARY_LOCATION_QUERY,
-  SYNC_READ_COST_PER_ID,
-  SYNC_VARIANTS_QUERY,
+  syncReadCostPerId,
+  syncVariantsQuery,
 } from "./shopify-operations.ts";
 import type { ShopifyPort } from "./shopify-port.ts";
 
@@ -20,29 +21,41 @@ const MAX_IDS = 250;
 /** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
 export type ShopifyReading = Map<string, ShopifyValues | null>;
 
-/** The shop's primary location (the catalog's "first location"), or null for a shop without one. */
-export async function readPrimaryLocation(port: ShopifyPort): Promise<string | null> {
-  const answer = await port.execute<{ location: { id: string } | null }>(PRIMARY_LOCATION_QUERY);
-  if (answer.errors.length > 0)
-    throw new ShopifyError(
-      `Shopify rejected the location read: ${answer.errors.map((e) => e.message).join("; ")}`,
-      "graphql",
-    );
-  return answer.data?.location?.id ?? null;
+/**
+ * The locations a quantity sync writes, read from Shopify with their names: the saved location
+ * mapping's (each fed by its warehouses), or by default the primary location fed by every
+ * warehouse. A mapped location deactivated or deleted since is kept: nothing is stocked there, so
+ * each item is skipped with the reason naming it rather than left out silently.
+ */
+export async function readSyncLocations(
+  port: ShopifyPort,
+  mapping: Settings["locationMapping"],
+): Promise<SyncLocation[]> {
+  const locations = await readLocations(port.execute);
+  if (mapping.locations.length === 0) {
+    const primary = activeLocations(locations).find((location) => location.isPrimary);
+    return primary ? [{ id: primary.id, name: primary.name, warehouseIds: null }] : [];
+  }
+  const names = new Map(locations.map((location) => [location.id, location.name]));
+  return mapping.locations.map((feed) => ({
+    id: feed.shopifyLocationId,
+    name: names.get(feed.shopifyLocationId) ?? feed.shopifyLocationId,
+    warehouseIds: feed.warehouseIds,
+  }));
 }
 
 /**
- * Fresh values of the given variants at the primary location: `nodes(ids:)` in batches, or, for a
- * large scope, one bulk query over the whole store (outside the cost bucket; only its launch and
- * polls cost points).
+ * Fresh values of the given variants at the given locations (the first one's also as the values'
+ * `locationId` / `available` / `onHand`): `nodes(ids:)` in batches, or, for a large scope, one bulk
+ * query over the whole store (outside the cost bucket; only its launch and polls cost points).
  */
 export async function readShopifyVariants(
   port: ShopifyPort,
   variantIds: string[],
-  options: { bulk: boolean; locationId: string | null },
+  options: { bulk: boolean; locations: readonly string[] },
 ): Promise<ShopifyReading> {
   if (options.bulk) {
-    const all = await readAllByBulk(port, options.locationId);
+    const all = await readAllByBulk(port, options.locations);
     if (all) {
       const reading: ShopifyReading = new Map();
       for (const id of variantIds) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
@@ -50,7 +63,7 @@ export async function readShopifyVariants(
     }
     // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
   }
-  return readByNodes(port, variantIds, options.locationId);
+  return readByNodes(port, variantIds, options.locations);
 }
 
 /**
@@ -62,19 +75,19 @@ export async function readShopifyVariants(
 export async function readByNodes(
   port: ShopifyPort,
   variantIds: string[],
-  locationId: string | null,
+  locations: readonly string[],
 ): Promise<ShopifyReading> {
   const reading: ShopifyReading = new Map();
   const pending = [...new Set(variantIds)];
-  const sizing = { perId: SYNC_READ_COST_PER_ID, maxCost: MAX_QUERY_COST };
+  const sizing = { perId: syncReadCostPerId(locations.length), maxCost: MAX_QUERY_COST };
   const batchSize = () => Math.max(1, Math.min(MAX_IDS, Math.floor(sizing.maxCost / sizing.perId)));
-  // Without a location nothing is stocked anywhere; a location id that matches nothing reads null levels.
-  const location = locationId ?? "gid://shopify/Location/0";
+  const query = syncVariantsQuery(locations.length);
+  const levelVariables = Object.fromEntries(locations.map((location, index) => [`l${index}`, location]));
 
   async function readBatch(batch: string[]): Promise<void> {
     const answer = await port.execute<{ nodes: unknown[] }>(
-      SYNC_VARIANTS_QUERY,
-      { ids: batch.map((id) => toGid("ProductVariant", id)), locationId: location },
+      query,
+      { ids: batch.map((id) => toGid("ProductVariant", id)), ...levelVariables },
       { expectedCost: Math.ceil(batch.length * sizing.perId) },
     );
     const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
@@ -96,7 +109,7 @@ export async function readByNodes(
     }
     if (answer.cost.requested !== null) sizing.perId = answer.cost.requested / batch.length;
     batch.forEach((id, index) => {
-      reading.set(id, toValues(answer.data?.nodes[index], locationId));
+      reading.set(id, toValues(answer.data?.nodes[index], locations));
     });
   }
 
@@ -113,9 +126,9 @@ export async function readByNodes(
 /** Every variant of the store by GID, or null when a bulk query cannot start now. */
 async function readAllByBulk(
   port: ShopifyPort,
-  locationId: string | null,
+  locations: readonly string[],
 ): Promise<Map<string, ShopifyValues> | null> {
-  const query = bulkVariantsQuery(locationId ?? "gid://shopify/Location/0");
+  const query = bulkVariantsQuery(locations);
   const file = await runBulkOperation(port, {
     type: "QUERY",
     launch: BULK_RUN_QUERY_MUTATION,
@@ -125,25 +138,35 @@ async function readAllByBulk(
   const values = new Map<string, ShopifyValues>();
   for (const line of file.split("\n")) {
     if (!line.trim()) continue;
-    const parsed = toValues(JSON.parse(line), locationId);
+    const parsed = toValues(JSON.parse(line), locations);
     if (parsed) values.set(parsed.variantId, parsed);
   }
   return values;
 }
 
-/** One `ProductVariant` node as the engine compares it; null for a missing node. */
-export function toValues(node: unknown, locationId: string | null): ShopifyValues | null {
+/** One `ProductVariant` node as the engine compares it (levels aliased `l0`, `l1`, ...); null for a missing node. */
+export function toValues(node: unknown, locations: readonly string[]): ShopifyValues | null {
   const variant = record(node);
   const id = text(variant?.id);
   if (!variant || !id) return null;
   const item = record(variant.inventoryItem);
-  const level = record(item?.inventoryLevel);
-  const quantities = new Map<string, number>();
-  for (const entry of (level?.quantities as unknown[] | undefined) ?? []) {
-    const quantity = record(entry);
-    if (typeof quantity?.name === "string" && typeof quantity.quantity === "number")
-      quantities.set(quantity.name, quantity.quantity);
-  }
+  const levels: ShopifyLevel[] = [];
+  locations.forEach((locationId, index) => {
+    const level = record(item?.[`l${index}`]);
+    if (!level) return;
+    const quantities = new Map<string, number>();
+    for (const entry of (level.quantities as unknown[] | undefined) ?? []) {
+      const quantity = record(entry);
+      if (typeof quantity?.name === "string" && typeof quantity.quantity === "number")
+        quantities.set(quantity.name, quantity.quantity);
+    }
+    levels.push({
+      locationId,
+      available: quantities.get("available") ?? 0,
+      onHand: quantities.get("on_hand") ?? 0,
+    });
+  });
+  const first = levels[0]?.locationId === locations[0] ? levels[0] : undefined;
   return {
     variantId: id,
     productId: text(record(variant.product)?.id) ?? "",
@@ -152,8 +175,9 @@ export function toValues(node: unknown, locationId: string | null): ShopifyValue
     inventoryItemId: text(item?.id),
     tracked: item?.tracked === true,
     isBundle: variant.requiresComponents === true,
-    locationId: level && locationId ? locationId : null,
-    available: level ? (quantities.get("available") ?? 0) : null,
-    onHand: level ? (quantities.get("on_hand") ?? 0) : null,
+    locationId: first?.locationId ?? null,
+    available: first?.available ?? null,
+    onHand: first?.onHand ?? null,
+    levels,
   };
 }

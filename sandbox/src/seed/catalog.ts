@@ -8,6 +8,8 @@ import { createRandom, type Random } from "./random.ts";
 export interface SeedLocation {
   id: number;
   name: string;
+  /** false = a deactivated location: it stocks nothing and `locations` leaves it out unless asked. */
+  active: boolean;
 }
 
 export interface SeedInventoryLevel {
@@ -92,14 +94,16 @@ const BASE_TIME = Date.UTC(2026, 9, 1, 9, 0, 0);
  * - one SKU is duplicated in Shopify and one in the ERP (auto mapping must skip both);
  * - a few variants have no SKU, a few are untracked, a few are services (no shipping);
  * - one bundle variant; non-stock ERP items (services) matching the service variants;
- * - two Shopify locations (some items stocked at the first only) and three ERP warehouses.
+ * - three Shopify locations: the primary, a store where only some items are stocked, and a
+ *   deactivated one that stocks nothing; three ERP warehouses.
  */
 export function generateCatalog(options: CatalogOptions): DemoCatalog {
   const size = Math.min(Math.max(options.size ?? DEFAULT_SIZE, 20), MAX_SIZE);
   const random = createRandom(options.seed);
   const locations: SeedLocation[] = [
-    { id: 70_001, name: "Main Warehouse" },
-    { id: 70_002, name: "Downtown Store" },
+    { id: 70_001, name: "Main Warehouse", active: true },
+    { id: 70_002, name: "Downtown Store", active: true },
+    { id: 70_003, name: "Harbor Pop-up", active: false },
   ];
   const warehouses = [
     { id: "WHOLESALE", description: "Wholesale warehouse" },
@@ -141,7 +145,7 @@ export function generateCatalog(options: CatalogOptions): DemoCatalog {
       const levels: SeedInventoryLevel[] = isService
         ? []
         : locations
-            .filter((_, index) => index === 0 || !firstOnly)
+            .filter((location, index) => location.active && (index === 0 || !firstOnly))
             .map((location) => ({
               locationId: location.id,
               available: random.int(0, 80),

@@ -49,6 +49,7 @@ export interface ProductRecord {
 export interface LocationRecord {
   id: number;
   name: string;
+  isActive: boolean;
   createdAt: number;
 }
 
@@ -90,6 +91,7 @@ export function buildCatalogState(catalog: DemoCatalog): CatalogState {
     .map((location) => ({
       id: location.id,
       name: location.name,
+      isActive: location.active,
       createdAt: Date.parse("2024-01-15T10:00:00Z"),
     }))
     .sort((a, b) => a.id - b.id);

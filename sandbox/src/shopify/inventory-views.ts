@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import {
+  type CatalogState,
   duplicateSkuCount,
   isQuantityName,
   type LevelRecord,
@@ -157,18 +158,10 @@ export class LevelView {
 export class LocationView {
   readonly #ctx: RequestContext;
   readonly #location: LocationRecord;
-  // Every simulated location is an active, shipping, merchant-managed one (and there are few).
-  readonly isActive = true;
-  readonly activatable = false;
-  readonly deactivatable = true;
-  readonly deletable = false;
-  readonly deactivatedAt = null;
+  // Every simulated location is merchant-managed (and there are few); a deactivated one stocks nothing.
   readonly addressVerified = true;
   readonly isFulfillmentService = false;
   readonly fulfillmentService = null;
-  readonly fulfillsOnlineOrders = true;
-  readonly shipsInventory = true;
-  readonly hasActiveInventory = true;
   readonly hasUnfulfilledOrders = false;
 
   constructor(ctx: RequestContext, location: LocationRecord) {
@@ -188,8 +181,32 @@ export class LocationView {
   get name() {
     return this.#location.name;
   }
+  get isActive() {
+    return this.#location.isActive;
+  }
+  get activatable() {
+    return !this.#location.isActive;
+  }
+  get deactivatable() {
+    return this.#location.isActive && !this.isPrimary;
+  }
+  get deletable() {
+    return !this.#location.isActive;
+  }
+  get deactivatedAt() {
+    return this.#location.isActive ? null : dateTime(this.#location.createdAt + 86_400_000);
+  }
+  get fulfillsOnlineOrders() {
+    return this.#location.isActive;
+  }
+  get shipsInventory() {
+    return this.#location.isActive;
+  }
+  get hasActiveInventory() {
+    return this.#location.isActive;
+  }
   get isPrimary() {
-    return this.#location.id === this.#ctx.shop.catalog.locations[0]?.id;
+    return this.#location.id === primaryLocation(this.#ctx.shop.catalog)?.id;
   }
   get createdAt() {
     return dateTime(this.#location.createdAt);
@@ -234,6 +251,11 @@ export class LocationView {
       unbounded: ctx.bulk,
     });
   }
+}
+
+/** The shop's primary location: its first active one (the fallback Shopify answers `location` with). */
+export function primaryLocation(catalog: CatalogState): LocationRecord | undefined {
+  return catalog.locations.find((location) => location.isActive);
 }
 
 export function inventoryItemView(ctx: RequestContext, variant: VariantRecord) {

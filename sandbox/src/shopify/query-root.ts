@@ -13,7 +13,14 @@ import { adjustmentGroupView } from "./inventory-adjustments.ts";
 import { inventoryItemSearch, productSearch, variantSearch } from "./search-fields.ts";
 import { compileSearch } from "./search-query.ts";
 import type { RequestContext } from "./shop-state.ts";
-import { inventoryItemView, levelView, locationView, productView, variantView } from "./views.ts";
+import {
+  inventoryItemView,
+  levelView,
+  locationView,
+  primaryLocation,
+  productView,
+  variantView,
+} from "./views.ts";
 
 type SearchArgs = ConnectionArgs & { query?: string | null; sortKey?: string | null };
 
@@ -101,9 +108,10 @@ export const QUERY_FIELDS = {
     ctx: RequestContext,
   ) => {
     const byName = args.sortKey !== "ID";
-    const locations = [...ctx.shop.catalog.locations].sort((a, b) =>
-      byName ? a.name.localeCompare(b.name) || a.id - b.id : a.id - b.id,
-    );
+    // Shopify leaves deactivated locations out unless `includeInactive: true` is asked for.
+    const locations = ctx.shop.catalog.locations
+      .filter((location) => location.isActive || args.includeInactive === true)
+      .sort((a, b) => (byName ? a.name.localeCompare(b.name) || a.id - b.id : a.id - b.id));
     return paginate({
       source: arraySource(locations, (location) => location.id),
       args,
@@ -119,7 +127,7 @@ export const QUERY_FIELDS = {
     // Without an id Shopify answers the shop's primary (fallback) location.
     const location = args.id
       ? catalog.locationsById.get(idOf(args.id, "Location") ?? -1)
-      : catalog.locations[0];
+      : primaryLocation(catalog);
     return location ? locationView(ctx, location) : null;
   },
 

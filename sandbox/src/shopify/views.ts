@@ -5,7 +5,7 @@ import { dateTime, gid, money } from "./gid.ts";
 import { InventoryItemView } from "./inventory-views.ts";
 import type { RequestContext } from "./shop-state.ts";
 
-export { inventoryItemView, levelView, locationView } from "./inventory-views.ts";
+export { inventoryItemView, levelView, locationView, primaryLocation } from "./inventory-views.ts";
 
 /**
  * GraphQL views over the store's records. graphql-js's default resolver reads `source[field]` and

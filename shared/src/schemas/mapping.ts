@@ -164,6 +164,14 @@ export const FieldChangeSchema = v.object({
   field: v.picklist(["price", "compareAtPrice", "quantity"]),
   from: v.nullable(v.number()),
   to: v.nullable(v.number()),
+  location: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "The Shopify location of a quantity change, named when the location mapping is saved (one change per location); absent under the default mapping (the primary location only).",
+      ),
+    ),
+  ),
 });
 export type FieldChange = v.InferOutput<typeof FieldChangeSchema>;
 

@@ -3,8 +3,17 @@ import { PageQueryEntries, SortDirectionSchema } from "./common.ts";
 
 export const InventoryLocationSchema = v.object({
   locationId: v.string(),
+  name: v.string(),
   available: v.nullable(v.number()),
   onHandInventory: v.nullable(v.number()),
+});
+
+/** One warehouse's quantities of an ERP item. */
+export const WarehouseQuantitySchema = v.object({
+  warehouseId: v.string(),
+  available: v.number(),
+  onHandInventory: v.number(),
+  availableForShipping: v.number(),
 });
 
 export const ShopifyProductSchema = v.object({
@@ -34,6 +43,10 @@ export const AcumaticaProductSchema = v.object({
   onHandInventory: v.nullable(v.number()),
   availableForShipping: v.nullable(v.number()),
   isStockItem: v.boolean(),
+  warehouses: v.pipe(
+    v.array(WarehouseQuantitySchema),
+    v.description("Per-warehouse quantities (the totals above are their sums)."),
+  ),
   lastSynced: v.string(),
 });
 export type AcumaticaProduct = v.InferOutput<typeof AcumaticaProductSchema>;

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { ACUMATICA_QUANTITY_FIELDS, SHOPIFY_QUANTITY_FIELDS } from "../constants.ts";
 import { MESSAGES, safetyLimitRule } from "../messages.ts";
+import { LocationFeedSchema } from "./locations.ts";
 
 export const QuantityMappingSchema = v.object({
   acumaticaQuantity: v.picklist(
@@ -26,6 +27,12 @@ export type PriceMapping = v.InferOutput<typeof PriceMappingSchema>;
 export const SettingsSchema = v.object({
   quantityMapping: QuantityMappingSchema,
   priceMapping: v.object({ syncPrice: v.boolean(), syncMsrp: v.boolean() }),
+  locationMapping: v.pipe(
+    v.object({ locations: v.array(LocationFeedSchema) }),
+    v.description(
+      "Which Acumatica warehouses feed each Shopify location. Until one is saved: the primary location fed by every warehouse (empty while the store's locations are not known yet).",
+    ),
+  ),
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 

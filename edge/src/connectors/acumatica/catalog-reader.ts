@@ -1,7 +1,14 @@
 import { toCents } from "@stockbridge/shared";
 import { AcumaticaError } from "./failures.ts";
 import type { AcumaticaApi } from "./session.ts";
-import { number, readWarehouseTotals, text, type Wrapped } from "./warehouse-totals.ts";
+import {
+  emptyTotals,
+  number,
+  readWarehouseTotals,
+  text,
+  type WarehouseQuantities,
+  type Wrapped,
+} from "./warehouse-totals.ts";
 
 /** One ERP item as the catalog keeps it (money in cents, quantities summed over warehouses). */
 export interface AcumaticaItemRow {
@@ -15,6 +22,8 @@ export interface AcumaticaItemRow {
   onHand: number | null;
   availableForShipping: number | null;
   isStockItem: boolean;
+  /** Per-warehouse quantities of a stock item (empty for a non-stock one). */
+  warehouses: WarehouseQuantities[];
 }
 
 /** How far a pull got: the entity being read, its pages done, and the items counted so far. */
@@ -79,7 +88,7 @@ export async function readAcumaticaCatalog(
     await readPages(api, "StockItem", stockFields, { ...options, firstPage }, async (records, pages) => {
       const rows = records.map((record) => {
         const row = itemRow(record, true);
-        const totals = quantities.get(row.sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
+        const totals = quantities.get(row.sku) ?? emptyTotals();
         return { ...row, ...totals };
       });
       summary.stockItems += rows.length;
@@ -168,5 +177,6 @@ function itemRow(record: Wrapped, isStockItem: boolean): AcumaticaItemRow {
     onHand: null,
     availableForShipping: null,
     isStockItem,
+    warehouses: [],
   };
 }

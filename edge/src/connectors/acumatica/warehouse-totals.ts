@@ -4,14 +4,45 @@ import type { AcumaticaApi } from "./session.ts";
 /** A record as the contract-based API answers it: every field wrapped as `{ value }`. */
 export type Wrapped = Record<string, { value?: unknown } | undefined> & { id?: unknown };
 
-export interface Totals {
+export interface Quantities {
   available: number;
   onHand: number;
   availableForShipping: number;
 }
 
+/** One warehouse's quantities of an item (its locations' rows summed). */
+export interface WarehouseQuantities extends Quantities {
+  warehouseId: string;
+}
+
+/** An item's quantities summed over every warehouse, and per warehouse (in WarehouseID order). */
+export interface Totals extends Quantities {
+  warehouses: WarehouseQuantities[];
+}
+
+export function emptyTotals(): Totals {
+  return { available: 0, onHand: 0, availableForShipping: 0, warehouses: [] };
+}
+
+/** Adds one warehouse row to an item's totals (a warehouse seen again, e.g. another of its locations, adds up). */
+export function addRow(totals: Totals, warehouseId: string, row: Quantities): void {
+  totals.available += row.available;
+  totals.onHand += row.onHand;
+  totals.availableForShipping += row.availableForShipping;
+  let warehouse = totals.warehouses.find((candidate) => candidate.warehouseId === warehouseId);
+  if (!warehouse) {
+    warehouse = { warehouseId, available: 0, onHand: 0, availableForShipping: 0 };
+    totals.warehouses.push(warehouse);
+    totals.warehouses.sort((a, b) => a.warehouseId.localeCompare(b.warehouseId));
+  }
+  warehouse.available += row.available;
+  warehouse.onHand += row.onHand;
+  warehouse.availableForShipping += row.availableForShipping;
+}
+
 /**
- * One StorageDetailsInquiry over every warehouse, streamed and summed per InventoryID; `rows`
+ * One StorageDetailsInquiry over every warehouse, streamed and summed per InventoryID (and per
+ * warehouse of it); `rows`
  * counts the inquiry rows that named an item and a warehouse. Shared by the catalog pull and the sync's ERP read.
  */
 export async function readWarehouseTotals(
@@ -35,13 +66,16 @@ export async function readWarehouseTotals(
     for await (const item of streamArrayItems(body, "StorageDetails")) {
       const row = item as Wrapped;
       const sku = text(row.InventoryID);
+      const warehouseId = text(row[names.site]);
       // Only warehouse rows count: a summary row (no item or no warehouse) would count stock twice.
-      if (!sku || !text(row[names.site])) continue;
+      if (!sku || !warehouseId) continue;
       rows += 1;
-      const current = totals.get(sku) ?? { available: 0, onHand: 0, availableForShipping: 0 };
-      current.available += number(row[names.available]) ?? 0;
-      current.onHand += number(row[names.onHand]) ?? 0;
-      current.availableForShipping += number(row[names.shipping]) ?? 0;
+      const current = totals.get(sku) ?? emptyTotals();
+      addRow(current, warehouseId, {
+        available: number(row[names.available]) ?? 0,
+        onHand: number(row[names.onHand]) ?? 0,
+        availableForShipping: number(row[names.shipping]) ?? 0,
+      });
       totals.set(sku, current);
     }
     return { totals, rows };

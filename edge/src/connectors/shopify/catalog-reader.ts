@@ -1,16 +1,25 @@
+import type { ShopifyLocation } from "@stockbridge/shared";
 import { toCents } from "@stockbridge/shared";
 import { readLines } from "../stream-text.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
 import { followBulkOperation, isBulkLimitRefusal, waitForBulkSlot } from "./bulk-operations.ts";
 import type { BulkSlot, StoreBulkSlots } from "./bulk-slots.ts";
 import {
-  PRIMARY_LOCATION_QUERY,
   RUN_BULK_QUERY,
   VARIANT_COUNT_QUERY,
   variantBulkQuery,
   variantPageQuery,
 } from "./catalog-queries.ts";
 import { type ShopifyClient, ShopifyError } from "./graphql-client.ts";
+import { activeLocations, readLocations } from "./locations.ts";
+
+/** A variant's quantities at one location where it is stocked. */
+export interface LocationLevel {
+  locationId: string;
+  name: string;
+  available: number | null;
+  onHand: number | null;
+}
 
 /** One storefront variant as the catalog keeps it (money in cents, quantities at the primary location). */
 export interface ShopifyVariantRow {
@@ -27,6 +36,8 @@ export interface ShopifyVariantRow {
   locationId: string | null;
   available: number | null;
   onHand: number | null;
+  /** Every active location where the item is stocked, the primary first. */
+  levels: LocationLevel[];
 }
 
 export interface ShopifyCatalogSummary {
@@ -35,6 +46,8 @@ export interface ShopifyCatalogSummary {
   variants: number;
   withoutSku: number;
   locationId: string | null;
+  /** Every location of the store (deactivated ones too), kept with the catalog. */
+  locations: ShopifyLocation[];
   countReported: number | null;
   /** Time spent waiting for Shopify to prepare the bulk export, in ms. */
   exportWaitMs: number;
@@ -76,18 +89,19 @@ export async function readShopifyCatalog(
   client: ShopifyClient,
   options: ReadShopifyCatalogOptions,
 ): Promise<ShopifyCatalogSummary> {
-  const location = (await client.request<{ location: { id: string } | null }>(PRIMARY_LOCATION_QUERY))
-    .location;
+  const locations = await readLocations(client.execute);
+  const stocking = activeLocations(locations);
   const count = await variantCount(client);
   const summary: ShopifyCatalogSummary = {
     mode: "paged",
     variants: 0,
     withoutSku: 0,
-    locationId: location?.id ?? null,
+    locationId: stocking.find((location) => location.isPrimary)?.id ?? null,
+    locations,
     countReported: count,
     exportWaitMs: 0,
   };
-  const sink = createSink(summary, options, count);
+  const sink = createSink(summary, options, { total: count, locations: stocking });
   const from = options.resumeFrom ?? null;
   if (from?.mode === "paged") {
     summary.variants = from.variants;
@@ -102,8 +116,7 @@ export async function readShopifyCatalog(
     if (slot) {
       try {
         // The export an earlier attempt started is followed, not started again (it may be done).
-        const started =
-          from?.mode === "bulk" ? from.operationId : await startBulk(client, summary.locationId);
+        const started = from?.mode === "bulk" ? from.operationId : await startBulk(client, stocking);
         if (started) {
           summary.mode = "bulk";
           if (from?.mode !== "bulk") await options.onCheckpoint?.({ mode: "bulk", operationId: started });
@@ -116,7 +129,7 @@ export async function readShopifyCatalog(
       }
     }
   }
-  await readPages(client, summary.locationId, sink, {
+  await readPages(client, stocking, sink, {
     after: from?.mode === "paged" ? from.after : null,
     // Saved only once the page's rows are kept (the sink flushed them).
     onPage: (after) =>
@@ -154,14 +167,15 @@ interface Sink {
 function createSink(
   summary: ShopifyCatalogSummary,
   options: ReadShopifyCatalogOptions,
-  total: number | null,
+  read: { total: number | null; locations: readonly ShopifyLocation[] },
 ): Sink {
+  const { total } = read;
   let chunk: ShopifyVariantRow[] = [];
   let phase = "Reading Shopify variants";
   const report = () => options.onProgress?.({ done: summary.variants + summary.withoutSku, total, phase });
   return {
     async add(node) {
-      const row = toRow(node, summary.locationId);
+      const row = toRow(node, read.locations);
       if (!row) {
         summary.withoutSku += 1;
         return;
@@ -191,23 +205,20 @@ interface PageAnswer {
 
 async function readPages(
   client: ShopifyClient,
-  locationId: string | null,
+  locations: readonly ShopifyLocation[],
   sink: Sink,
   options: { after: string | null; onPage(after: string): Promise<void> },
 ) {
-  const query = variantPageQuery(locationId !== null);
-  // Five points per variant with the primary location's level, three without; corrected by the first answer.
-  let perNode = locationId ? 5 : 3;
+  const query = variantPageQuery(locations.length);
+  const levelVariables = Object.fromEntries(locations.map((location, index) => [`l${index}`, location.id]));
+  // Three points per variant and two per location level; corrected by the first answer.
+  let perNode = 3 + 2 * locations.length;
   let maxCost = MAX_QUERY_COST;
   let after: string | null = options.after;
   for (;;) {
     const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
-    const variables: Record<string, unknown> = {
-      first,
-      after,
-      ...(locationId ? { location: locationId } : {}),
-    };
+    const variables: Record<string, unknown> = { first, after, ...levelVariables };
     const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
     // A store that costs more than the rules say: learn the cost and the cap, ask the same page smaller.
     const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
@@ -232,10 +243,14 @@ async function readPages(
 }
 
 /** The bulk operation's id, or null when another bulk query is running (the caller pages instead). */
-async function startBulk(client: ShopifyClient, locationId: string | null): Promise<string | null> {
+async function startBulk(
+  client: ShopifyClient,
+  locations: readonly ShopifyLocation[],
+): Promise<string | null> {
+  const query = variantBulkQuery(locations.map((location) => location.id));
   const answer = await client.request<{
     bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: { message: string }[] };
-  }>(RUN_BULK_QUERY, { query: variantBulkQuery(locationId) }, { retry: false });
+  }>(RUN_BULK_QUERY, { query }, { retry: false });
   const result = answer.bulkOperationRunQuery;
   if (result.bulkOperation) return result.bulkOperation.id;
   const messages = result.userErrors.map((error) => error.message).join("; ");
@@ -283,7 +298,9 @@ async function readBulk(
   }
 }
 
-function toRow(node: unknown, locationId: string | null): ShopifyVariantRow | null {
+type Level = { quantities: { name: string; quantity: number }[] } | null | undefined;
+
+function toRow(node: unknown, locations: readonly ShopifyLocation[]): ShopifyVariantRow | null {
   const variant = node as {
     id: string;
     sku: string | null;
@@ -291,18 +308,27 @@ function toRow(node: unknown, locationId: string | null): ShopifyVariantRow | nu
     price: string;
     compareAtPrice: string | null;
     product: { id: string; title: string } | null;
-    inventoryItem: {
-      id: string;
-      tracked: boolean;
-      requiresShipping: boolean;
-      inventoryLevel?: { quantities: { name: string; quantity: number }[] } | null;
-    } | null;
+    inventoryItem:
+      | ({ id: string; tracked: boolean; requiresShipping: boolean } & Record<string, unknown>)
+      | null;
   };
   const sku = variant.sku?.trim() ?? "";
   if (!sku) return null;
   const item = variant.inventoryItem;
-  const level = item?.inventoryLevel ?? null;
-  const quantity = (name: string) => level?.quantities.find((entry) => entry.name === name)?.quantity ?? null;
+  const levels: LocationLevel[] = [];
+  locations.forEach((location, index) => {
+    const level = item?.[`l${index}`] as Level;
+    if (!level) return;
+    const quantity = (name: string) =>
+      level.quantities.find((entry) => entry.name === name)?.quantity ?? null;
+    levels.push({
+      locationId: location.id,
+      name: location.name,
+      available: quantity("available"),
+      onHand: quantity("on_hand"),
+    });
+  });
+  const primary = levels.find((level) => locations.some((l) => l.isPrimary && l.id === level.locationId));
   const productTitle = variant.product?.title ?? "";
   const variantTitle = variant.title && variant.title !== "Default Title" ? variant.title : "";
   return {
@@ -315,8 +341,9 @@ function toRow(node: unknown, locationId: string | null): ShopifyVariantRow | nu
     compareAtPriceCents: variant.compareAtPrice === null ? null : toCents(Number(variant.compareAtPrice)),
     isPhysical: item?.requiresShipping ?? true,
     tracked: item?.tracked ?? false,
-    locationId: level ? locationId : null,
-    available: quantity("available"),
-    onHand: quantity("on_hand"),
+    locationId: primary?.locationId ?? null,
+    available: primary?.available ?? null,
+    onHand: primary?.onHand ?? null,
+    levels,
   };
 }

@@ -143,7 +143,11 @@ const FIELD_LABELS: Record<FieldChange["field"], string> = {
 export function describeChange(change: FieldChange): { label: string; from: string; to: string } {
   const show = (value: number | null) =>
     change.field === "quantity" ? (value === null ? "-" : String(value)) : formatMoney(value);
-  return { label: FIELD_LABELS[change.field], from: show(change.from), to: show(change.to) };
+  // A saved location mapping writes several locations: each quantity change says where.
+  const label = change.location
+    ? `${FIELD_LABELS[change.field]} (${change.location})`
+    : FIELD_LABELS[change.field];
+  return { label, from: show(change.from), to: show(change.to) };
 }
 
 /** The toast after a real sync of one mapping. */

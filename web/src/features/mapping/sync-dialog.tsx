@@ -124,7 +124,10 @@ function SyncPreview({ mapping, options }: { mapping: Mapping; options: SyncOpti
               {result.changes.map((change) => {
                 const text = describeChange(change);
                 return (
-                  <li key={change.field} className="flex flex-wrap items-center gap-2">
+                  <li
+                    key={`${change.field}:${change.location ?? ""}`}
+                    className="flex flex-wrap items-center gap-2"
+                  >
                     <span className="w-36 font-medium text-gray-800">{text.label}</span>
                     <span className="tabular-nums text-gray-600">{text.from}</span>
                     <span className="text-gray-400">→</span>

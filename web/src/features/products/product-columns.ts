@@ -14,13 +14,16 @@ export function acumaticaProductType(product: Pick<AcumaticaProduct, "isStockIte
 const NUMBER = { align: "right", className: "tabular-nums" } as const;
 
 /**
- * Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location), Type.
- * Prices carry the symbol of `currencyCode` (the list's), when known.
+ * Shopify Products: SKU, Price, Compare At Price, Available and On Hand (first location, or the
+ * location the merchant picked), Type. Prices carry the symbol of `currencyCode` (the list's), when
+ * known. The server sorts quantities by the first location only, so another location's columns do
+ * not sort.
  */
 export function shopifyProductColumns(
   currencyCode: string | null,
+  locationId: string | null = null,
 ): ReadonlyArray<DataTableColumn<ShopifyProduct>> {
-  return [
+  const columns: DataTableColumn<ShopifyProduct>[] = [
     { id: "sku", header: "SKU", sortable: true, className: "font-medium whitespace-nowrap" },
     {
       id: "price",
@@ -52,6 +55,25 @@ export function shopifyProductColumns(
     },
     { id: "type", header: "Type", accessor: shopifyProductType, className: "whitespace-nowrap" },
   ];
+  if (locationId === null) return columns;
+  const at = (row: ShopifyProduct) => row.inventoryLocations.find((level) => level.locationId === locationId);
+  return columns.map((column) =>
+    column.id === "available"
+      ? { ...column, accessor: undefined, sortable: false, cell: (row) => quantity(at(row)?.available) }
+      : column.id === "onHandInventory"
+        ? {
+            ...column,
+            accessor: undefined,
+            sortable: false,
+            cell: (row) => quantity(at(row)?.onHandInventory),
+          }
+        : column,
+  );
+}
+
+/** A quantity cell: '-' where the variant is not stocked. */
+function quantity(value: number | null | undefined): string {
+  return value === null || value === undefined ? "-" : String(value);
 }
 
 /** Acumatica Products: SKU, Price, MSRP, Available, On Hand, Available for Shipping, Type. */

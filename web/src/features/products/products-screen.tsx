@@ -1,6 +1,6 @@
 import type { Job, User } from "@stockbridge/shared";
 import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { type ReactNode, useMemo } from "react";
 import type { ApiClient } from "../../lib/api.ts";
 import type { ListParams } from "../../lib/list-query.ts";
 import { useApi } from "../../lib/services-context.tsx";
@@ -36,6 +36,8 @@ export interface ProductsScreenProps<
   sortFields: readonly (S | "lastSynced")[];
   /** The table's columns, prices shown in `currencyCode`. */
   columns(currencyCode: string | null): ReadonlyArray<DataTableColumn<Row>>;
+  /** Shown above the table beside the last pull's time (the Shopify screen's location picker). */
+  controls?: ReactNode;
   /** The query of one page of the list (queries.ts). */
   list(api: ApiClient, params: ListParams<S | "lastSynced">): UseQueryOptions<Page, Error, Page, Key>;
   /** The user's saved connection of this system. */
@@ -86,7 +88,12 @@ export function ProductsScreen<
         loading={list.isFetching}
         searchable
         showIndex
-        top={<LastSynced at={latest.data ? (latest.data.products[0]?.lastSynced ?? null) : undefined} />}
+        top={
+          <>
+            <LastSynced at={latest.data ? (latest.data.products[0]?.lastSynced ?? null) : undefined} />
+            {props.controls}
+          </>
+        }
         server={table.server(list.data?.total ?? 0)}
       />
     </ProductCatalog>

@@ -1,15 +1,47 @@
 import { MESSAGES, SHOPIFY_SORT_FIELDS } from "@stockbridge/shared";
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+import { useApi } from "../../lib/services-context.tsx";
+import { Select } from "../../ui/select.tsx";
+import { shopifyLocationsQuery } from "../settings/mapping-settings-queries.ts";
 import { shopifyProductColumns } from "./product-columns.ts";
 import { ProductsScreen } from "./products-screen.tsx";
 import { productKeys, shopifyProductsQuery } from "./queries.ts";
 
-/** Shopify Products (spec section 2): the pulled catalog, server-paged, and 'Get Products'. */
+const FIRST = "";
+
+/**
+ * Shopify Products (spec section 2): the pulled catalog, server-paged, and 'Get Products'. The two
+ * quantity columns show the first location, or the active location the merchant picks.
+ */
 export function ShopifyProductsScreen() {
+  const api = useApi();
+  const [locationId, setLocationId] = useState(FIRST);
+  const locations = useQuery({ ...shopifyLocationsQuery(api), retry: false });
+  const active = (locations.data ?? []).filter((location) => location.isActive);
+  const columns = useCallback(
+    (currencyCode: string | null) =>
+      shopifyProductColumns(currencyCode, locationId === FIRST ? null : locationId),
+    [locationId],
+  );
   return (
     <ProductsScreen
       system="Shopify"
       sortFields={SHOPIFY_SORT_FIELDS}
-      columns={shopifyProductColumns}
+      columns={columns}
+      controls={
+        active.length > 1 ? (
+          <Select
+            label="Quantities at"
+            value={locationId}
+            onChange={setLocationId}
+            options={[
+              { value: FIRST, label: "First location" },
+              ...active.map((location) => ({ value: location.id, label: location.name })),
+            ]}
+          />
+        ) : null
+      }
       list={shopifyProductsQuery}
       connection={(user) => user?.shopifyConnection ?? null}
       pull={{

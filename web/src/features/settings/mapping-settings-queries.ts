@@ -6,6 +6,8 @@ export const settingsKeys = {
   all: ["settings"] as const,
   detail: () => [...settingsKeys.all, "detail"] as const,
   safety: () => [...settingsKeys.all, "safety"] as const,
+  locations: () => [...settingsKeys.all, "locations"] as const,
+  warehouses: () => [...settingsKeys.all, "warehouses"] as const,
 };
 
 /** GET /settings: quantity mapping and price mapping together. */
@@ -21,5 +23,21 @@ export function safetyLimitsQuery(api: ApiClient) {
   return queryOptions({
     queryKey: settingsKeys.safety(),
     queryFn: () => api.call("safetyLimits"),
+  });
+}
+
+/** GET /shopify/locations: the store's locations (kept with the catalog), deactivated ones marked. */
+export function shopifyLocationsQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: settingsKeys.locations(),
+    queryFn: () => api.call("shopifyLocations"),
+  });
+}
+
+/** GET /acumatica/warehouses: the ERP's warehouses (kept with the catalog). */
+export function acumaticaWarehousesQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: settingsKeys.warehouses(),
+    queryFn: () => api.call("acumaticaWarehouses"),
   });
 }

@@ -64,7 +64,7 @@ export function QuantityMappingCard({ saved }: { saved: QuantityMapping }) {
           options={ACUMATICA_OPTIONS}
           value={value.acumaticaQuantity}
           onChange={(acumaticaQuantity) => setDraft({ ...value, acumaticaQuantity })}
-          hint="Summed over all warehouses."
+          hint="Summed over the warehouses that feed each location (Location Mapping)."
         />
         <Select
           label="Shopify Quantity"
@@ -72,7 +72,7 @@ export function QuantityMappingCard({ saved }: { saved: QuantityMapping }) {
           value={value.shopifyQuantity}
           onChange={(shopifyQuantity) => setDraft({ ...value, shopifyQuantity })}
           disabled
-          hint="Set at the variant's first inventory location; fixed for now."
+          hint="Set at each mapped Shopify location; fixed for now."
         />
         <div className="flex justify-end pt-1">
           <Button type="submit" loading={save.isPending}>
