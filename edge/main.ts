@@ -83,13 +83,15 @@ async function tick(): Promise<void> {
 }
 Deno.cron(SCHEDULES_CRON, "* * * * *", tick);
 // One tick at a time in this process: a long one is not overlapped by the next interval.
-let ticking: Promise<void> | null = null;
+let ticking = false;
 const tickTimer =
   config.tickSeconds === undefined
     ? undefined
     : setInterval(() => {
-        ticking ??= tick().finally(() => {
-          ticking = null;
+        if (ticking) return;
+        ticking = true;
+        void tick().finally(() => {
+          ticking = false;
         });
       }, config.tickSeconds * 1000);
 

@@ -65,21 +65,6 @@ async function mappingCount(app: ConnectedApp): Promise<number> {
   return Number(rows.rows[0]?.mapped);
 }
 
-/** Every mapping of the user as a failed item with `error`, in a run's order (oldest mapping first). */
-async function everyMappingFailed(app: ConnectedApp, error: string) {
-  const rows = await app.db.execute({
-    sql: "SELECT id, shopify_sku, acumatica_sku FROM mappings WHERE user_id = ? ORDER BY created_at, id",
-    args: [app.user.user._id],
-  });
-  expect(rows.rows.length).toBeGreaterThan(1);
-  return rows.rows.map((row) => ({
-    mappingId: String(row.id),
-    shopifySku: String(row.shopify_sku),
-    acumaticaSku: String(row.acumatica_sku),
-    error,
-  }));
-}
-
 describe("a run whose instance stopped renewing its lease", () => {
   it("is resumed by another instance's tick after its lease and ends once, in the same entry", async () => {
     const { a, b } = await twoInstances();
