@@ -1,3 +1,4 @@
+import { changeFeedStatements } from "./change-feed-ddl.ts";
 import type { Migration } from "./migrate.ts";
 
 // Helpers of migration 11 (below), frozen with it as the migration itself is.
@@ -874,5 +875,12 @@ export const MIGRATIONS: Migration[] = [
       // The dashboard's next run: the user's active schedules by next run, without a sort.
       "CREATE INDEX schedules_user_next ON schedules(user_id, status, next_run)",
     ],
+  },
+  {
+    version: 27,
+    name: "change feeds: a row version per mirrored row, a counter per user, tombstones for deletions",
+    // The web app's offline mirror asks each feed for what changed since the version it holds, so
+    // a 100,000-row catalog crosses the network once and then only its changes (change-feed-ddl.ts).
+    statements: changeFeedStatements(),
   },
 ];
