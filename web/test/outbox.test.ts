@@ -1,0 +1,92 @@
+import { IDBKeyRange, indexedDB } from "fake-indexeddb";
+import { describe, expect, it } from "vitest";
+import { createTestApp, grantSubscription, type TestApp } from "../../edge/test/helpers.ts";
+import { createServices, type Services } from "../src/lib/services.ts";
+import { createMemoryStorage } from "../src/lib/token-store.ts";
+
+/** The browser app's services against the real edge in-process; `network.online` cuts it off. */
+async function signedInApp(edge: TestApp) {
+  const network = { online: true };
+  const calls: string[] = [];
+  const services: Services = createServices({
+    storage: createMemoryStorage(),
+    appVersion: "test",
+    apiBaseUrl: "http://app.test/api",
+    database: { name: `outbox-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange },
+    isOnline: () => network.online,
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!network.online) throw new TypeError("Failed to fetch");
+      calls.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
+      return edge.app.request(String(input), init);
+    },
+  });
+  const { user, email, password } = await edge.registerUser();
+  await grantSubscription(edge.db, user._id);
+  await services.auth.login({ email, password });
+  return { services, network, calls, server: edge.client(services.auth.getState().token ?? "") };
+}
+
+const DAILY = {
+  schedule: { type: "daily" as const, time: "02:00" },
+  isFullSync: true,
+  syncOptions: { price: true, quantity: false },
+};
+
+describe("the outbox", () => {
+  it("replays offline edits in the order they were made once the network returns", async () => {
+    const edge = await createTestApp();
+    const { services, network, calls, server } = await signedInApp(edge);
+    const first = await server.call("createSchedule", { body: { name: "First", ...DAILY } });
+    const second = await server.call("createSchedule", { body: { name: "Second", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", { params: { id: first._id }, body: { status: "inactive" } });
+    await services.api.call("deleteSchedule", { params: { id: second._id } });
+    const created = await services.api.call("createSchedule", { body: { name: "Third", ...DAILY } });
+    // Applied to the mirror at once, the new one shown pending under a local id.
+    const offline = await services.api.call("listSchedules");
+    expect(offline.schedules.map((schedule) => [schedule.name, schedule.status])).toEqual([
+      ["Third", "active"],
+      ["First", "inactive"],
+    ]);
+    expect(created).toMatchObject({ _id: expect.stringMatching(/^local-/), pending: true });
+    expect(await services.outbox.waiting()).toBe(3);
+
+    network.online = true;
+    calls.length = 0;
+    await services.outbox.drain();
+    expect(calls).toEqual([
+      `PUT /api/mapping-schedule/${first._id}/status`,
+      `DELETE /api/mapping-schedule/${second._id}`,
+      "POST /api/mapping-schedule",
+    ]);
+    expect(await services.outbox.waiting()).toBe(0);
+    const onServer = await server.call("listSchedules");
+    expect(onServer.schedules.map((schedule) => [schedule.name, schedule.status])).toEqual([
+      ["Third", "active"],
+      ["First", "inactive"],
+    ]);
+  });
+
+  it("restores a row the server refuses to change and drops nothing else", async () => {
+    const edge = await createTestApp();
+    const { services, network, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", {
+      params: { id: doomed._id },
+      body: { status: "inactive" },
+    });
+    // Meanwhile another device deletes it.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    await services.outbox.drain();
+    const local = await services.db.schedules.get(doomed._id);
+    expect(local).toMatchObject({ status: "active" });
+    expect(local?.pending).toBeUndefined();
+    expect(await services.outbox.waiting()).toBe(0);
+  });
+});
