@@ -4,7 +4,8 @@ import { describe, expect, inject, it } from "vitest";
 import { autoMap, prepareCatalogUser } from "./support/catalog-setup.ts";
 import { browserPerFile } from "./support/fixtures.ts";
 import { installServiceWorker } from "./support/service-worker.ts";
-import { apiClient, expectToast, openSignedInSession } from "./support/session.ts";
+import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
+import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
 const browser = browserPerFile();
 
@@ -63,6 +64,29 @@ function skusShown(page: Page): Promise<string[]> {
     .locator("tbody tr td:nth-child(2)")
     .allTextContents();
 }
+
+/** A subscriber on the schedules screen, served by the service worker, every list mirrored. */
+async function schedulesMirrored(
+  session: SignedInSession,
+  setUp: (api: ReturnType<typeof apiClient>) => Promise<void>,
+) {
+  const api = apiClient(session.appUrl, session.token);
+  await subscribeThroughCheckout(api, inject("sandboxUrl"));
+  await setUp(api);
+  const { page } = session;
+  await page.goto("/mapping-schedule");
+  await installServiceWorker(page);
+  await expect
+    .poll(async () => (await mirrorContents(page)).complete, { timeout: 30_000 })
+    .toEqual(ALL_LISTS);
+  return { api, table: page.getByRole("table", { name: "Mapping schedules" }) };
+}
+
+const NIGHTLY = {
+  schedule: { type: "daily" as const, time: "02:00" },
+  isFullSync: true,
+  syncOptions: { price: true, quantity: false },
+};
 
 describe("offline-first lists and the outbox", () => {
   it("keeps searchable, sortable, paged lists through offline reloads, and sends an offline delete on reconnect", async () => {
@@ -147,6 +171,96 @@ describe("offline-first lists and the outbox", () => {
       const after = await mirrorContents(page);
       expect(Object.values(after.rows).every((count) => count === 0)).toBe(true);
       expect(after).toMatchObject({ complete: [], outbox: 0 });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("keeps a schedule created offline through a reload, marked Pending, and creates it on reconnect", async () => {
+    const session = await openSignedInSession(browser(), inject("appUrl"), { name: "Offline Olive" });
+    try {
+      const { page, context } = session;
+      const { api, table } = await schedulesMirrored(session, async () => {});
+      await table.getByText("No data available").waitFor();
+
+      await context.setOffline(true);
+      await page.getByRole("button", { name: "Create Schedule" }).click();
+      const create = page.getByRole("dialog", { name: "Create New Schedule" });
+      await create.getByLabel("Schedule Name").fill("Stockroom nightly");
+      await create.getByLabel("Time").fill("03:15");
+      await create.getByLabel("Price").check();
+      await create.getByRole("button", { name: "Create", exact: true }).click();
+      await create.waitFor({ state: "hidden" });
+      const row = table.locator("tbody tr", { hasText: "Stockroom nightly" });
+      await row.getByText("Pending", { exact: true }).waitFor();
+      await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(1);
+
+      await page.reload();
+      await row.getByText("Pending", { exact: true }).waitFor();
+      await expect(row.getByRole("cell").nth(1).textContent()).resolves.toBe("Daily at 03:15");
+      await expect(api.call("listSchedules")).resolves.toMatchObject({ total: 0 });
+
+      await context.setOffline(false);
+      await expectToast(page, "1 offline edit sent");
+      await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
+      const { schedules, total } = await api.call("listSchedules");
+      expect(total).toBe(1);
+      const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(schedules[0]).toMatchObject({
+        name: "Stockroom nightly",
+        schedule: { type: "daily", time: "03:15" },
+        timezone: browserZone,
+        isFullSync: true,
+        syncOptions: { price: true, quantity: false },
+        status: "active",
+      });
+      // The server's row replaced the pending one: one row, no mark, its real next run shown.
+      await expect.poll(() => row.getByText("Pending", { exact: true }).count()).toBe(0);
+      await expect.poll(() => row.count()).toBe(1);
+      await expect.poll(() => row.getByRole("cell").nth(3).textContent()).not.toBe("Not scheduled");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("shows a replay the server refuses with its message and puts the server's list back", async () => {
+    const session = await openSignedInSession(browser(), inject("appUrl"), { name: "Refused Rita" });
+    try {
+      const { page, context } = session;
+      let doomedId = "";
+      const { api, table } = await schedulesMirrored(session, async (api) => {
+        doomedId = (await api.call("createSchedule", { body: { name: "Doomed nightly", ...NIGHTLY } }))._id;
+        await api.call("createSchedule", { body: { name: "Kept nightly", ...NIGHTLY } });
+      });
+      const doomed = table.locator("tbody tr", { hasText: "Doomed nightly" });
+      await doomed.waitFor();
+
+      await context.setOffline(true);
+      await doomed.getByRole("button", { name: "Deactivate schedule Doomed nightly" }).click();
+      await doomed.getByText("Pending", { exact: true }).waitFor();
+      await expect(doomed.getByRole("cell").nth(4).textContent()).resolves.toBe("Inactive");
+      // Meanwhile the schedule is deleted on another device: the replay will be refused.
+      await api.call("deleteSchedule", { params: { id: doomedId } });
+      const refusal = await api
+        .call("setScheduleStatus", { params: { id: doomedId }, body: { status: "inactive" } })
+        .then(
+          () => "",
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+      expect(refusal).not.toBe("");
+
+      await context.setOffline(false);
+      await expectToast(page, `Switch schedule Doomed nightly: ${refusal}`);
+      await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
+      // The list shows the server's truth: the deleted schedule gone, the other one as it was.
+      await expect.poll(() => doomed.count()).toBe(0);
+      const kept = table.locator("tbody tr", { hasText: "Kept nightly" });
+      await expect(kept.getByRole("cell").nth(4).textContent()).resolves.toBe("Active");
+      await expect(kept.getByText("Pending", { exact: true }).count()).resolves.toBe(0);
+      await page.reload();
+      await kept.waitFor();
+      await expect(doomed.count()).resolves.toBe(0);
+      await expect(api.call("listSchedules")).resolves.toMatchObject({ total: 1 });
     } finally {
       await session.close();
     }
