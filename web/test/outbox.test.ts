@@ -1,6 +1,7 @@
 import { IDBKeyRange, indexedDB } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { createTestApp, grantSubscription, type TestApp } from "../../edge/test/helpers.ts";
+import { isPendingRow } from "../src/db/mirror-rows.ts";
 import { createServices, type Services } from "../src/lib/services.ts";
 import { createMemoryStorage } from "../src/lib/token-store.ts";
 
@@ -87,6 +88,37 @@ describe("the outbox", () => {
     const local = await services.db.schedules.get(doomed._id);
     expect(local).toMatchObject({ status: "active" });
     expect(local?.pending).toBeUndefined();
+    expect(await services.outbox.waiting()).toBe(0);
+  });
+
+  it("shows the server's truth after a refusal even when the list was refreshed before the replay", async () => {
+    const edge = await createTestApp();
+    const { services, network, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    const renamed = await server.call("createSchedule", { body: { name: "Renamed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("deleteSchedule", { params: { id: doomed._id } });
+    await services.api.call("setScheduleStatus", {
+      params: { id: renamed._id },
+      body: { status: "inactive" },
+    });
+    // Meanwhile another device deletes the first and renames the second.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    await server.call("updateSchedule", {
+      params: { id: renamed._id },
+      body: { name: "Renamed elsewhere", ...DAILY, status: "active" },
+    });
+    network.online = true;
+    // A screen reads the list as the network returns, before the outbox has replayed.
+    await services.api.call("listSchedules");
+    await services.outbox.drain();
+
+    const shown = await services.api.call("listSchedules");
+    expect(
+      shown.schedules.map((schedule) => [schedule.name, schedule.status, isPendingRow(schedule)]),
+    ).toEqual([["Renamed elsewhere", "inactive", false]]);
     expect(await services.outbox.waiting()).toBe(0);
   });
 });

@@ -28,8 +28,11 @@ export interface MirrorSyncOptions {
   /** The plain client (not the local-first one): feeds always go to the server. */
   api: ApiClient;
   store: MirrorStore;
-  /** Ids of rows an offline edit holds: a feed page leaves them as they are. */
-  heldIds(): Promise<ReadonlySet<string>>;
+  /**
+   * Ids of rows an offline edit holds, asked before each feed page is written: the page leaves them
+   * as they are (the outbox keeps what the page says of them for a refusal to restore).
+   */
+  hold(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>>;
   /** A list's rows changed: screens showing it read it again. */
   onChanged(list: MirrorList): void;
   pageSize?: number;
@@ -90,7 +93,7 @@ export function createMirrorSync(options: MirrorSyncOptions) {
       // Signed out (or another user) meanwhile: this page belongs to nobody now.
       if (started !== epoch) return;
       if (page.rows.length > 0 || page.removedIds.length > 0 || page.reset) changed = true;
-      await store.applyPage(list, page, { keep: await options.heldIds(), total });
+      await store.applyPage(list, page, { keep: await options.hold(list, page), total });
       state = await store.state(list);
       await report();
       if (!page.hasMore) break;

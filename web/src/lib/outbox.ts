@@ -1,6 +1,6 @@
 import { ApiError, type EndpointName, type MappingInput, type ScheduleInput } from "@stockbridge/shared";
 import type { MirrorList } from "../db/mirror-rows.ts";
-import type { MirrorStore } from "../db/mirror-store.ts";
+import type { FeedPage, MirrorStore } from "../db/mirror-store.ts";
 import type { OutboxEndpoint, OutboxEntry, OutboxStore, RowSnapshot } from "../db/outbox-store.ts";
 import type { ApiClient } from "./api.ts";
 
@@ -280,15 +280,32 @@ export function createOutbox(options: OutboxOptions) {
       const userId = options.userId();
       return userId ? options.store.count(userId) : 0;
     },
-    /** Every row an edit in the queue holds: a feed page must not overwrite them. */
-    async heldIds(): Promise<ReadonlySet<string>> {
+    /**
+     * A feed page is about to be written: answers every row an edit in the queue holds (the page
+     * must not overwrite them). What the page says of a held row becomes what a refusal restores
+     * (the earliest snapshot of that row), so a refused edit shows the server's row, not the one
+     * seen before going offline.
+     */
+    async hold(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>> {
       const userId = options.userId();
       const held = new Set<string>();
       if (!userId) return held;
+      const server = new Map<string, Record<string, unknown> | null>();
+      for (const row of page.rows) server.set(row._id, row);
+      for (const id of page.removedIds) server.set(id, null);
+      const claimed = new Set<string>();
       for (const entry of await options.store.pending(userId)) {
         if (entry.localId) held.add(entry.localId);
         if (entry.input.params?.id) held.add(entry.input.params.id);
-        for (const shot of entry.before) held.add(shot.id);
+        let changed = false;
+        for (const shot of entry.before) {
+          held.add(shot.id);
+          if (shot.list !== list || claimed.has(shot.id) || !server.has(shot.id)) continue;
+          claimed.add(shot.id);
+          shot.row = server.get(shot.id) ?? null;
+          changed = true;
+        }
+        if (changed) await options.store.replace(entry);
       }
       return held;
     },

@@ -98,7 +98,7 @@ export function createServices(options: ServicesOptions): Services {
   const mirror = createMirrorSync({
     api: server,
     store: mirrorStore,
-    heldIds: () => outbox.heldIds(),
+    hold: (list, page) => outbox.hold(list, page),
     onChanged: (list) => refreshLists([list]),
   });
   const api = createLocalFirstApi({ api: server, mirror, store: mirrorStore, outbox, isOnline });
