@@ -23,7 +23,7 @@ type FeedName =
 
 /** Reads a feed from `since` to its end, page by page, as the web app's mirror does. */
 async function readToEnd(api: ApiClient, feed: FeedName, since = 0, limit = 1000) {
-  const rows: { _id: string }[] = [];
+  const rows: ({ _id: string } & Record<string, unknown>)[] = [];
   const removedIds: string[] = [];
   let version = since;
   let pages = 0;
@@ -87,8 +87,8 @@ describe("catalog change feeds", () => {
     const { userId, api } = await registerSubscriber(app);
     await pullAcumatica(app, userId, [item("A-1", 100), item("A-2", 200), item("A-3", 300)], "pull-1");
     const first = await readToEnd(api, "acumaticaProductChanges");
-    expect(first.rows.map((row) => (row as { sku: string }).sku)).toEqual(["A-1", "A-2", "A-3"]);
-    const removedId = first.rows.find((row) => (row as { sku: string }).sku === "A-3")?._id;
+    expect(first.rows.map((row) => row.sku)).toEqual(["A-1", "A-2", "A-3"]);
+    const removedId = first.rows.find((row) => row.sku === "A-3")?._id;
 
     await pullAcumatica(app, userId, [item("A-1", 100), item("A-2", 250)], "pull-2");
     const second = await readToEnd(api, "acumaticaProductChanges", first.version);
@@ -133,7 +133,11 @@ describe("mapping, unmapped, schedule and history change feeds", () => {
     });
     const mapped = await readToEnd(api, "mappingChanges", mappingsBefore.version);
     expect(mapped.rows).toEqual([
-      expect.objectContaining({ _id: mapping._id, createdAt: expect.any(String) }),
+      expect.objectContaining({
+        _id: mapping._id,
+        createdAt: expect.any(String),
+        skuSnapshots: { shopify: "PAIR-1", acumatica: "PAIR-1" },
+      }),
     ]);
     const left = await readToEnd(api, "unmappedChanges", unmapped.version);
     expect(left.rows).toEqual([]);

@@ -71,7 +71,11 @@ export function createChangesService(deps: ChangesServiceDeps) {
       const stored = await repo.changes("mappings", userId, query);
       return {
         ...envelope(stored),
-        rows: stored.rows.map((row) => ({ ...toMapping(row), createdAt: String(row.created_at) })),
+        rows: stored.rows.map((row) => ({
+          ...toMapping(row),
+          createdAt: String(row.created_at),
+          skuSnapshots: { shopify: String(row.shopify_sku), acumatica: String(row.acumatica_sku) },
+        })),
       };
     },
 

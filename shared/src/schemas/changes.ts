@@ -72,7 +72,16 @@ export const AcumaticaProductChangeSchema = v.object({
   ...PositionEntries,
 });
 export type AcumaticaProductChange = v.InferOutput<typeof AcumaticaProductChangeSchema>;
-export const MappingChangeSchema = v.object({ ...MappingSchema.entries, ...CreatedEntries });
+export const MappingChangeSchema = v.object({
+  ...MappingSchema.entries,
+  ...CreatedEntries,
+  skuSnapshots: v.pipe(
+    v.object({ shopify: v.string(), acumatica: v.string() }),
+    v.description(
+      "The SKUs stored when the pair was saved: the mappings list's search matches them as well as the current SKUs.",
+    ),
+  ),
+});
 export type MappingChange = v.InferOutput<typeof MappingChangeSchema>;
 export const ScheduleChangeSchema = v.object({
   ...ScheduleSchema.entries,

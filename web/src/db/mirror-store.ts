@@ -204,19 +204,27 @@ export function createMirrorStore(db: StockbridgeDatabase) {
     acumaticaProducts: (query: AcumaticaProductQuery) =>
       productPage("acumatica", query) as Promise<AcumaticaProductList>,
 
-    /** Newest first (createdAt, then id), either SKU containing the search as SQL LIKE does. */
+    /**
+     * Newest first (createdAt, then id); the search matches either side's SKU as shown or as stored
+     * when the pair was saved, as SQL LIKE does (the server's search reads both).
+     */
     async mappingHistory(query: ListQuery): Promise<MappingHistory> {
       const all = await db.mappings.orderBy("[createdAt+_id]").reverse().toArray();
       const matching = query.search
-        ? all.filter(
-            (row) =>
-              likeContains(row.shopifyDetails.sku, query.search) ||
-              likeContains(row.acumaticaDetails.sku, query.search),
+        ? all.filter((row) =>
+            [
+              row.shopifyDetails.sku,
+              row.acumaticaDetails.sku,
+              row.skuSnapshots.shopify,
+              row.skuSnapshots.acumatica,
+            ].some((sku) => likeContains(sku, query.search)),
           )
         : all;
       const offset = (query.page - 1) * query.limit;
       return {
-        mappings: matching.slice(offset, offset + query.limit).map(({ createdAt: _created, ...row }) => row),
+        mappings: matching
+          .slice(offset, offset + query.limit)
+          .map(({ createdAt: _created, skuSnapshots: _snapshots, ...row }) => row),
         total: matching.length,
         page: query.page,
         totalPages: totalPages(matching.length, query.limit),

@@ -126,6 +126,7 @@ export function createOutbox(options: OutboxOptions) {
         const row = {
           _id: localId,
           ...details,
+          skuSnapshots: skuSnapshotsOf(details),
           mappingType: "manual" as const,
           updatedAt: at,
           lastSyncedAt: null,
@@ -141,7 +142,14 @@ export function createOutbox(options: OutboxOptions) {
         before.push(shot);
         if (shot.row) await unmappedAgain(shot.row, before);
         const details = await takeFromUnmapped(input.body as MappingInput, before);
-        const row = { ...(shot.row ?? {}), _id: id, ...details, updatedAt: at, pending: true as const };
+        const row = {
+          ...(shot.row ?? {}),
+          _id: id,
+          ...details,
+          skuSnapshots: skuSnapshotsOf(details),
+          updatedAt: at,
+          pending: true as const,
+        };
         entry.label = `Edit mapping ${mappingName(shot.row)}`;
         await mirror.putRow("mappings", row);
         return row;
@@ -318,4 +326,9 @@ function mappingName(row: Record<string, unknown> | null): string {
   const shopify = row?.shopifyDetails as { sku?: string } | undefined;
   const acumatica = row?.acumaticaDetails as { sku?: string } | undefined;
   return `${shopify?.sku ?? "?"} / ${acumatica?.sku ?? "?"}`;
+}
+
+/** The SKUs a pair is saved with (the server stores them as the mapping's snapshot). */
+function skuSnapshotsOf(details: { shopifyDetails: { sku: string }; acumaticaDetails: { sku: string } }) {
+  return { shopify: details.shopifyDetails.sku, acumatica: details.acumaticaDetails.sku };
 }
