@@ -3,42 +3,11 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { startAppProxy } from "./support/app-proxy.ts";
 import { browserPerFile } from "./support/fixtures.ts";
+import { installServiceWorker, serviceWorkerReady } from "./support/service-worker.ts";
 import { apiClient, expectPath, openSignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
 
 const browser = browserPerFile();
-
-/**
- * Waits until the service worker is installed (precache done) and controls the page. The worker
- * does not claim open pages, so the first visit is controlled only after one reload.
- */
-async function installServiceWorker(page: Page): Promise<void> {
-  await serviceWorkerReady(page);
-  await page.reload();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
-
-/**
- * Resolves once a service worker is active, and fails at once when its install fails (the worker
- * turns redundant) instead of hanging until the test's timeout.
- */
-async function serviceWorkerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const installing = (await navigator.serviceWorker.getRegistration())?.installing;
-    if (installing) {
-      const worker = installing;
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (worker.state === "redundant") reject(new Error("the service worker failed to install"));
-          else if (worker.state !== "installing") resolve();
-        };
-        worker.addEventListener("statechange", check);
-        check();
-      });
-    }
-    await navigator.serviceWorker.ready;
-  });
-}
 
 /** Asks the browser to fetch the service worker script again, as the hourly check does. */
 async function checkForUpdate(page: Page): Promise<void> {

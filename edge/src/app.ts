@@ -24,6 +24,9 @@ import { createCatalogRepo } from "./catalog/repo.ts";
 import { catalogHandlers } from "./catalog/routes.ts";
 import { createSearchCache } from "./catalog/search-cache.ts";
 import { type CatalogTuning, createCatalogService } from "./catalog/service.ts";
+import { createChangesRepo } from "./changes/repo.ts";
+import { changeHandlers } from "./changes/routes.ts";
+import { createChangesService } from "./changes/service.ts";
 import type { Config } from "./config.ts";
 import { createConnectionsRepo } from "./connections/repo.ts";
 import { connectionHandlers } from "./connections/routes.ts";
@@ -417,6 +420,15 @@ export function createApp(deps: AppDeps) {
           plans: planGate,
           drift: driftRepo,
           alerts: alertsRepo,
+          now,
+        }),
+      ),
+      ...changeHandlers(
+        createChangesService({
+          repo: createChangesRepo(db),
+          history: historyRepo,
+          planPauses: createScheduleService({ repo: schedulesRepo, plans: planGate, now, newId })
+            .withPlanPauses,
           now,
         }),
       ),

@@ -18,6 +18,15 @@ import {
   SubscriptionStatusQuerySchema,
   SubscriptionStatusSchema,
 } from "./schemas/billing.ts";
+import {
+  AcumaticaProductChangesSchema,
+  ChangesQuerySchema,
+  HistoryChangesSchema,
+  MappingChangesSchema,
+  ScheduleChangesSchema,
+  ShopifyProductChangesSchema,
+  UnmappedChangesSchema,
+} from "./schemas/changes.ts";
 import { IdParamsSchema, OkSchema } from "./schemas/common.ts";
 import {
   AcumaticaConnectionInputSchema,
@@ -966,6 +975,73 @@ export const contract = {
     access: "user",
     output: AlertDeliveryListSchema,
     defaultError: MESSAGES.notifications.deliveriesFailed,
+  }),
+  // Change feeds (issue #16): the web app's offline mirror reads each list once, then only what changed.
+  shopifyProductChanges: endpoint({
+    method: "GET",
+    path: "/shopify/products/changes",
+    summary: "Read what changed in the Shopify products",
+    description:
+      "The rows of the cached Shopify catalog; each row carries `position`, the stored order sorts break ties by, and the page the catalog's `lastSynced`. A pull that changes nothing adds no rows. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: ShopifyProductChangesSchema,
+    defaultError: MESSAGES.products.fetchShopifyFailed,
+  }),
+  acumaticaProductChanges: endpoint({
+    method: "GET",
+    path: "/acumatica/products/changes",
+    summary: "Read what changed in the Acumatica products",
+    description:
+      "The rows of the cached Acumatica catalog; each row carries `position`, the stored order sorts break ties by, and the page the catalog's `lastSynced`. A pull that changes nothing adds no rows. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: AcumaticaProductChangesSchema,
+    defaultError: MESSAGES.products.fetchAcumaticaFailed,
+  }),
+  mappingChanges: endpoint({
+    method: "GET",
+    path: "/mapping/changes",
+    summary: "Read what changed in the mappings",
+    description:
+      "The rows of the user's mappings, each with `createdAt` (lists are newest first); a mapping changes too when a pull adds, removes or renames one of its products. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: MappingChangesSchema,
+    defaultError: MESSAGES.mapping.fetchHistoryFailed,
+  }),
+  unmappedChanges: endpoint({
+    method: "GET",
+    path: "/mapping/unmapped/changes",
+    summary: "Read what changed in the unmapped products",
+    description:
+      "The rows of the products of both catalogs that no mapping uses: a product that gets mapped, or leaves its catalog, is in `removedIds`; one that is unmapped again comes back as a row. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: UnmappedChangesSchema,
+    defaultError: MESSAGES.mapping.fetchUnmappedFailed,
+  }),
+  scheduleChanges: endpoint({
+    method: "GET",
+    path: "/mapping-schedule/changes",
+    summary: "Read what changed in the schedules",
+    description:
+      "The rows of the user's schedules, each with `createdAt` and `position` (lists are newest first); a run moves `lastRun` and `nextRun`. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: ScheduleChangesSchema,
+    defaultError: MESSAGES.schedules.fetchFailed,
+  }),
+  historyChanges: endpoint({
+    method: "GET",
+    path: "/execution-history/changes",
+    summary: "Read what changed in the execution history",
+    description:
+      "The rows of the user's execution history entries as the list shows them; a run changes its entry while it goes and when it ends. Rows added or changed after the version `since` (0: all), oldest change first, `limit` at a time (1 to 5,000, default 1,000), and the ids removed since. Every change gets the next of the user's versions: pass the answer's `version` as the next `since`, at once while `hasMore`. A `since` that is not a whole number answers 400 naming `since`.",
+    access: "subscriber",
+    query: ChangesQuerySchema,
+    output: HistoryChangesSchema,
+    defaultError: MESSAGES.history.fetchFailed,
   }),
 } as const satisfies Record<string, Endpoint>;
 

@@ -10,6 +10,7 @@ export * from "./sandbox-demo.ts";
 export * from "./schedule.ts";
 export * from "./schemas/auth.ts";
 export * from "./schemas/billing.ts";
+export * from "./schemas/changes.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/connections.ts";
 export * from "./schemas/dashboard.ts";

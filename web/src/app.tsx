@@ -3,6 +3,7 @@ import { RouterProvider } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { FullPageLoading } from "./features/auth/full-page-loading.tsx";
 import { useAuth } from "./features/auth/use-auth.ts";
+import { MirrorStatus } from "./features/pwa/mirror-status.tsx";
 import { OfflineBanner } from "./features/pwa/offline-banner.tsx";
 import { UpdatePrompt } from "./features/pwa/update-prompt.tsx";
 import type { Services } from "./lib/services.ts";
@@ -16,6 +17,7 @@ export function App({ services, router }: { services: Services; router: AppRoute
       <ServicesProvider services={services}>
         <SessionGate services={services} router={router} />
         <OfflineBanner />
+        <MirrorStatus />
         <UpdatePrompt />
         <AppToaster />
       </ServicesProvider>
@@ -32,6 +34,7 @@ function SessionGate({ services, router }: { services: Services; router: AppRout
   const { status } = useAuth();
   const settled = status !== "restoring";
   useEffect(() => (settled ? services.persistCache() : undefined), [settled, services]);
+  useEffect(() => (settled ? services.syncInBackground() : undefined), [settled, services]);
   if (!settled) return <FullPageLoading />;
   return <RouterProvider router={router} />;
 }

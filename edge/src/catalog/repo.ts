@@ -94,16 +94,18 @@ export function createCatalogRepo(
           sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
           args: [userId, jobId],
         },
+        // Added and rewritten rows are marked -1 (no per-row version trigger fires) and numbered below.
         {
-          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")})
-                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")} FROM (${stagedRows}) s
+          sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, row_version)
+                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, -1 FROM (${stagedRows}) s
                 WHERE true
                 ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
-                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}
+                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}, row_version = -1
                 WHERE NOT (${sameValues})`,
           args: [userId, jobId],
         },
         { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
+        ...numberChangedRows(t, userId),
         // The one version bump of the swap: rows it adds or removes bump nothing themselves
         // (migration 10), and cached orders and searches key on this.
         {
@@ -120,11 +122,39 @@ export function createCatalogRepo(
     // After the swap the catalog holds exactly the staged keys, so the counts follow from totals.
     const before = Number(results[0]?.rows[0]?.total ?? 0);
     const removed = results[2]?.rowsAffected ?? 0;
-    const total = Number(results[5]?.rows[0]?.total ?? 0);
+    const total = Number(results.at(-1)?.rows[0]?.total ?? 0);
     const added = total - (before - removed);
     // Inserted and rewritten rows; a key staged twice may count twice, so the counts are clamped.
     const updated = Math.min(Math.max(0, (results[3]?.rowsAffected ?? 0) - added), total - added);
     return { total, added, updated, unchanged: total - added - updated, removed };
+  }
+
+  /**
+   * The change feed's versions for the rows the swap added or rewrote (migration 27): the user's
+   * counter jumps past a range as wide as the table's rowids and each row takes base + its rowid,
+   * unique and above every version handed out before, in one UPDATE. Unchanged rows keep theirs,
+   * so a pull that changes nothing sends nothing new. Mappings showing a changed row follow.
+   */
+  function numberChangedRows(t: CatalogTable, userId: string) {
+    const base = "(SELECT swap_base FROM change_versions WHERE user_id = ?)";
+    const mappingKey = t.system === "shopify" ? "shopify_variant_id" : "acumatica_id";
+    return [
+      { sql: "INSERT OR IGNORE INTO change_versions (user_id, version) VALUES (?, 0)", args: [userId] },
+      {
+        sql: `UPDATE change_versions SET swap_base = version,
+                version = version + (SELECT coalesce(max(seq), 0) FROM ${t.table}) WHERE user_id = ?`,
+        args: [userId],
+      },
+      {
+        sql: `UPDATE ${t.table} SET row_version = ${base} + seq WHERE user_id = ? AND row_version = -1`,
+        args: [userId, userId],
+      },
+      {
+        sql: `UPDATE mappings SET row_version = NULL WHERE user_id = ? AND ${mappingKey} IN
+                (SELECT ${t.key} FROM ${t.table} WHERE user_id = ? AND row_version > ${base})`,
+        args: [userId, userId, userId],
+      },
+    ];
   }
 
   return {

@@ -266,7 +266,10 @@ function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string
 }
 
 /** The values of SHOPIFY_TABLE.listed, in that order; lastSynced is the catalog's. */
-function toShopifyProduct(values: unknown[], lastSynced: string): ShopifyProductList["products"][number] {
+export function toShopifyProduct(
+  values: unknown[],
+  lastSynced: string,
+): ShopifyProductList["products"][number] {
   const [
     id,
     variantId,
@@ -297,7 +300,7 @@ function toShopifyProduct(values: unknown[], lastSynced: string): ShopifyProduct
 }
 
 /** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
-function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
+export function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
   const [
     id,
     acumaticaId,

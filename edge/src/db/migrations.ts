@@ -1,3 +1,4 @@
+import { changeFeedStatements } from "./change-feed-ddl.ts";
 import type { Migration } from "./migrate.ts";
 
 // Helpers of migration 11 (below), frozen with it as the migration itself is.
@@ -892,6 +893,13 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX jobs_schedule_live ON jobs(schedule_id) WHERE schedule_id IS NOT NULL AND status IN ('queued', 'running')",
       "CREATE INDEX jobs_user_kind_live ON jobs(user_id, kind) WHERE status IN ('queued', 'running')",
     ],
+  },
+  {
+    version: 27,
+    name: "change feeds: a row version per mirrored row, a counter per user, tombstones for deletions",
+    // The web app's offline mirror asks each feed for what changed since the version it holds, so
+    // a 100,000-row catalog crosses the network once and then only its changes (change-feed-ddl.ts).
+    statements: changeFeedStatements(),
   },
   {
     version: 28,

@@ -78,7 +78,7 @@ export interface RetrySource {
 
 const ROW_CHUNK = 500;
 
-const COLUMNS = `id, schedule_id, schedule_name, trigger, start_date, end_date, success_count, failure_count,
+export const COLUMNS = `id, schedule_id, schedule_name, trigger, start_date, end_date, success_count, failure_count,
   skipped_count, status, error, sync_price, sync_quantity, retry_of,
   held_reasons, held_at, held_change_count, decision, decided_at, check_only, drifted_count`;
 
@@ -335,6 +335,12 @@ export function createHistoryRepo(db: Db) {
         });
       }
       await db.batch(statements, "write");
+    },
+
+    /** Entries read with COLUMNS as the list shows them (the change feed's rows). */
+    async summaries(rows: Row[]): Promise<ExecutionHistorySummary[]> {
+      const failures = await failuresOf(rows.map((row) => String(row.id)));
+      return rows.map((row) => toSummary(row, failures.get(String(row.id)) ?? []));
     },
 
     /** Newest first, without the skipped mappings (a page of ten large runs would carry thousands). */

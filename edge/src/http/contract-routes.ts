@@ -43,7 +43,12 @@ export interface Gatekeeper {
  * all come from the contract table, so a route cannot drift from what the client calls.
  */
 export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, gatekeeper: Gatekeeper): void {
-  for (const name of Object.keys(handlers) as EndpointName[]) {
+  // Fixed paths first: Hono answers with the first route that matches, so `/execution-history/changes`
+  // must come before `/execution-history/:id` whatever order the handlers were listed in.
+  const names = (Object.keys(handlers) as EndpointName[]).sort(
+    (a, b) => Number(contract[a].path.includes(":")) - Number(contract[b].path.includes(":")),
+  );
+  for (const name of names) {
     const endpoint = contract[name];
     const handler = handlers[name] as Handler<EndpointName> | undefined;
     if (!handler) continue;

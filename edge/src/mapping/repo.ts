@@ -70,7 +70,8 @@ const VIEW_FROM = `FROM mappings m
   LEFT JOIN shopify_products sp ON sp.user_id = m.user_id AND sp.variant_id = m.shopify_variant_id
   LEFT JOIN acumatica_products ap ON ap.user_id = m.user_id AND ap.acumatica_id = m.acumatica_id`;
 
-const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumatica_id, m.acumatica_sku, m.mapping_type,
+/** A mapping as lists show it (read by toMapping); the change feed reads it too. */
+export const VIEW_SELECT = `SELECT m.id, m.shopify_variant_id, m.shopify_sku, m.acumatica_id, m.acumatica_sku, m.mapping_type,
     m.updated_at, m.last_synced_at, sp.id AS sp_id, sp.sku AS sp_sku, ap.id AS ap_id, ap.sku AS ap_sku
   ${VIEW_FROM}`;
 

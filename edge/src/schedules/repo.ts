@@ -25,7 +25,7 @@ export interface ScheduleWrite {
   checkOnly: boolean;
 }
 
-const COLUMNS = `id, user_id, name, type, time, day, interval_hours, minute_interval, timezone, mapping_ids_json,
+export const COLUMNS = `id, user_id, name, type, time, day, interval_hours, minute_interval, timezone, mapping_ids_json,
   is_full_sync, sync_price, sync_quantity, status, last_run, next_run, check_only`;
 
 /** The only SQL for schedules. Every user-facing query filters by user_id. */
@@ -220,7 +220,7 @@ function writeArgs(write: ScheduleWrite) {
   ];
 }
 
-function toRecord(row: Row): ScheduleRecord {
+export function toRecord(row: Row): ScheduleRecord {
   const ids: unknown = JSON.parse(String(row.mapping_ids_json));
   return {
     _id: String(row.id),

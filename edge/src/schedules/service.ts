@@ -100,6 +100,8 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
   }
 
   return {
+    withPlanPauses,
+
     async create(userId: string, input: ScheduleInput): Promise<Schedule> {
       const write = await validated(userId, input);
       return view(await deps.repo.insert(userId, deps.newId(), write, deps.now().toISOString()));

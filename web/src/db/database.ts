@@ -1,4 +1,15 @@
 import { Dexie, type Table } from "dexie";
+import type {
+  MirrorAcumaticaProduct,
+  MirrorHistoryEntry,
+  MirrorList,
+  MirrorMapping,
+  MirrorSchedule,
+  MirrorShopifyProduct,
+  MirrorState,
+  MirrorUnmapped,
+} from "./mirror-rows.ts";
+import type { OutboxEntry } from "./outbox-store.ts";
 
 /** A small key/value row: the persisted query cache and the last signed-in user live here. */
 export interface KeyValueRow {
@@ -15,6 +26,14 @@ const DATABASE_NAME = "stockbridge";
  */
 export class StockbridgeDatabase extends Dexie {
   kv!: Table<KeyValueRow, string>;
+  shopifyProducts!: Table<MirrorShopifyProduct, string>;
+  acumaticaProducts!: Table<MirrorAcumaticaProduct, string>;
+  mappings!: Table<MirrorMapping, string>;
+  unmapped!: Table<MirrorUnmapped, string>;
+  schedules!: Table<MirrorSchedule, string>;
+  history!: Table<MirrorHistoryEntry, string>;
+  mirrorState!: Table<MirrorState, MirrorList>;
+  outbox!: Table<OutboxEntry, number>;
 
   constructor(options: DatabaseOptions = {}) {
     super(options.name ?? DATABASE_NAME, {
@@ -22,7 +41,24 @@ export class StockbridgeDatabase extends Dexie {
       ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
     });
     this.version(1).stores({ kv: "key" });
+    // The offline mirror (issue #16): one table per list, indexed by what its screen sorts by. A
+    // sort value is stored as `s_<field>` with null as -Infinity (IndexedDB cannot index null; the
+    // server sorts NULL first), ties broken by the server's stored order, `position`.
+    this.version(2).stores({
+      shopifyProducts: `_id, [skuKey+position], position, ${sortIndexes(["price", "compareAtPrice", "available", "onHandInventory"])}`,
+      acumaticaProducts: `_id, [skuKey+position], position, ${sortIndexes(["defaultPrice", "msrp", "available", "onHandInventory", "availableForShipping"])}`,
+      mappings: "_id, [createdAt+_id]",
+      unmapped: "_id, [system+skuKey+externalId]",
+      schedules: "_id, [createdAt+position]",
+      history: "_id, [startDate+_id]",
+      mirrorState: "list",
+      outbox: "++seq, userId",
+    });
   }
+}
+
+function sortIndexes(fields: string[]): string {
+  return fields.map((field) => `[s_${field}+position]`).join(", ");
 }
 
 export interface DatabaseOptions {

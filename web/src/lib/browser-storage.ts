@@ -1,10 +1,11 @@
 import type { Persister } from "@tanstack/react-query-persist-client";
-import { createDatabase, type DatabaseOptions } from "../db/database.ts";
+import { createDatabase, type DatabaseOptions, type StockbridgeDatabase } from "../db/database.ts";
 import { createQueryPersister } from "../db/query-persister.ts";
 import { createUserCache, type UserCache } from "../db/user-cache.ts";
 
 /** What the app keeps in IndexedDB, opened together. */
 export interface BrowserStorage {
+  db: StockbridgeDatabase;
   persister: Persister;
   users: UserCache;
 }
@@ -16,6 +17,7 @@ export function openBrowserStorage(
 ): BrowserStorage {
   const db = createDatabase(database);
   return {
+    db,
     persister: createQueryPersister(db, { onQuotaExceeded: options.onQuotaExceeded }),
     users: createUserCache(db),
   };

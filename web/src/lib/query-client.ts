@@ -42,7 +42,13 @@ export function createQueryClient(options: QueryClientOptions = {}): QueryClient
         gcTime: PERSIST_MAX_AGE_MS,
         retry: shouldRetryQuery,
         refetchOnWindowFocus: false,
+        // Lists are answered from the offline mirror: a query runs offline too (and pauses its
+        // retries when the server is what it needs).
+        networkMode: "offlineFirst",
       },
+      // An edit offline goes to the outbox and any other write is refused at once: a mutation
+      // never waits paused for a network that may not come back (a spinner that never ends).
+      mutations: { networkMode: "always" },
     },
   });
 }

@@ -1,11 +1,23 @@
+import { grantsAccess } from "@stockbridge/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
 import type { DatabaseOptions } from "../db/database.ts";
+import { MIRROR_LISTS, type MirrorList } from "../db/mirror-rows.ts";
+import { createMirrorStore } from "../db/mirror-store.ts";
+import { createOutboxStore } from "../db/outbox-store.ts";
 import type { UserCache } from "../db/user-cache.ts";
 import { type AuthStore, createAuthStore } from "../features/auth/auth-store.ts";
+import { historyKeys } from "../features/history/queries.ts";
+import { mappingKeys } from "../features/mapping/queries.ts";
+import { productKeys } from "../features/products/queries.ts";
+import { scheduleKeys } from "../features/schedules/queries.ts";
+import { settingsKeys } from "../features/settings/mapping-settings-queries.ts";
 import { type ApiClient, createApi } from "./api.ts";
 import type { BrowserStorage } from "./browser-storage.ts";
+import { createLocalFirstApi } from "./local-first-api.ts";
+import { createMirrorSync, type MirrorSync } from "./mirror-sync.ts";
+import { createOutbox, type Outbox } from "./outbox.ts";
 import { restoreQueryCache, subscribeQueryCache } from "./persist-query-cache.ts";
 import { createQueryClient, PERSIST_MAX_AGE_MS, shouldPersistQuery } from "./query-client.ts";
 import { createTokenStore, type TokenStorage } from "./token-store.ts";
@@ -17,7 +29,24 @@ export interface Services {
   persister: Persister;
   /** Starts writing the query cache to IndexedDB; returns the function that stops it. */
   persistCache(): () => void;
+  mirror: MirrorSync;
+  outbox: Outbox;
+  /**
+   * Keeps the mirror filled and the outbox draining for the signed-in subscriber (on sign-in, on
+   * reconnect); returns the function that stops it.
+   */
+  syncInBackground(): () => void;
 }
+
+/** The query keys of the screens that show each mirrored list. */
+const LIST_KEYS: Record<MirrorList, readonly unknown[]> = {
+  shopify: productKeys.shopify(),
+  acumatica: productKeys.acumatica(),
+  mappings: mappingKeys.all,
+  unmapped: mappingKeys.unmapped(),
+  schedules: scheduleKeys.all,
+  history: historyKeys.all,
+};
 
 export interface ServicesOptions {
   storage: TokenStorage;
@@ -47,6 +76,7 @@ export function createServices(options: ServicesOptions): Services {
     );
     return opened;
   };
+  const database = async () => (await storage()).db;
   const persister: Persister = {
     persistClient: async (client) => (await storage()).persister.persistClient(client),
     restoreClient: async () => (await storage()).persister.restoreClient(),
@@ -60,12 +90,37 @@ export function createServices(options: ServicesOptions): Services {
   const queryClient = createQueryClient(options.isOnline ? { isOnline: options.isOnline } : {});
   const buster = options.appVersion;
 
-  const api = createApi({
+  const isOnline = options.isOnline ?? (() => true);
+  const server = createApi({
     tokens,
     onUnauthorized: () => auth.handleUnauthorized(),
     ...(options.apiBaseUrl ? { baseUrl: options.apiBaseUrl } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const mirrorStore = createMirrorStore(database);
+  const refreshLists = (lists: readonly MirrorList[]) => {
+    for (const list of lists) void queryClient.invalidateQueries({ queryKey: LIST_KEYS[list] });
+  };
+  const outbox = createOutbox({
+    api: server,
+    store: createOutboxStore(database),
+    mirror: mirrorStore,
+    userId: () => auth.getState().user?._id ?? null,
+    onDrained({ sent, refused }) {
+      if (sent > 0) toast.success(`${sent} offline edit${sent === 1 ? "" : "s"} sent`, { id: "outbox-sent" });
+      for (const { label, message } of refused) toast.error(`${label}: ${message}`, { duration: 15_000 });
+      refreshLists(MIRROR_LISTS);
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
+      void mirror.refreshAll().catch(() => undefined);
+    },
+  });
+  const mirror = createMirrorSync({
+    api: server,
+    store: mirrorStore,
+    hold: (list, page) => outbox.hold(list, page),
+    onChanged: (list) => refreshLists([list]),
+  });
+  const api = createLocalFirstApi({ api: server, mirror, store: mirrorStore, outbox, isOnline });
   const auth: AuthStore = createAuthStore({
     api,
     tokens,
@@ -75,9 +130,12 @@ export function createServices(options: ServicesOptions): Services {
         await restoreQueryCache({ queryClient, persister, maxAge: PERSIST_MAX_AGE_MS, buster });
       },
       async clear() {
+        // The spec's client cache of a session: queries, the mirror and the outbox (another user on
+        // this device never sees them).
+        mirror.stop();
         await queryClient.cancelQueries();
         queryClient.clear();
-        await persister.removeClient();
+        await Promise.all([persister.removeClient(), mirrorStore.clear()]);
       },
     },
   });
@@ -87,6 +145,28 @@ export function createServices(options: ServicesOptions): Services {
     auth,
     queryClient,
     persister,
+    mirror,
+    outbox,
+    syncInBackground() {
+      const follow = () => {
+        const { status, user } = auth.getState();
+        if (status !== "authenticated" || !user || !grantsAccess(user.subscription?.status))
+          return mirror.stop();
+        mirror.start(user._id);
+        if (isOnline()) void outbox.drain();
+      };
+      const reconnected = () => {
+        void outbox.drain().then(() => mirror.refreshAll().catch(() => undefined));
+      };
+      follow();
+      const stopFollowing = auth.subscribe(follow);
+      window.addEventListener("online", reconnected);
+      return () => {
+        stopFollowing();
+        window.removeEventListener("online", reconnected);
+        mirror.stop();
+      };
+    },
     persistCache: () =>
       subscribeQueryCache({
         queryClient,

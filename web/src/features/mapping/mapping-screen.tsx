@@ -4,6 +4,7 @@ import { Link2, Wand2 } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
+import { useOnlineStatus } from "../../lib/use-online-status.ts";
 import { Button } from "../../ui/button.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
@@ -24,6 +25,7 @@ type MappingTab = "mapping" | "unmapped";
 /** Product Mapping (spec section 2): mappings and unmapped products, auto and manual mapping, sync. */
 export function MappingScreen() {
   const api = useApi();
+  const online = useOnlineStatus();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<MappingTab>("mapping");
   // The edited mapping outlives `open` so the title does not change while the dialog fades out.
@@ -87,7 +89,8 @@ export function MappingScreen() {
               variant="secondary"
               icon={<Wand2 className="size-4" aria-hidden="true" />}
               onClick={autoMapping.start}
-              disabled={busy}
+              disabled={busy || !online}
+              title={online ? undefined : MESSAGES.generic.offline}
               loading={autoMapping.running}
             >
               Auto Mapping

@@ -1,11 +1,13 @@
 import type { Mapping } from "@stockbridge/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Pencil, RefreshCw, Trash2 } from "lucide-react";
+import { isPendingRow } from "../../db/mirror-rows.ts";
 import { useApi } from "../../lib/services-context.tsx";
 import { useClampPage, usePagedSearch } from "../../lib/use-paged-search.ts";
 import { IconButton } from "../../ui/button.tsx";
 import { Chip } from "../../ui/chip.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
+import { PendingChip } from "../pwa/pending-chip.tsx";
 import { formatShortDate, mappingTypeLabel } from "./mapping-logic.ts";
 import { mappingHistoryQuery } from "./queries.ts";
 
@@ -66,6 +68,7 @@ export function MappingTable({ syncing, onSync, onEdit, onDelete }: MappingTable
         const pair = `mapping ${row.shopifyDetails.sku || row.shopifyDetails.variantId} / ${row.acumaticaDetails.sku || row.acumaticaDetails.acumaticaId}`;
         return (
           <div className="flex items-center justify-end gap-1">
+            {isPendingRow(row) ? <PendingChip /> : null}
             {busy ? (
               <Chip tone="primary" className="mr-1">
                 Syncing...

@@ -1,7 +1,9 @@
+import { MESSAGES } from "@stockbridge/shared";
 import { Link } from "@tanstack/react-router";
 import { format } from "date-fns";
 import { AlertTriangle, Download } from "lucide-react";
 import type { ReactNode } from "react";
+import { useOnlineStatus } from "../../lib/use-online-status.ts";
 import { Button } from "../../ui/button.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
 import { JobProgress } from "../jobs/job-progress.tsx";
@@ -23,6 +25,8 @@ export interface ProductCatalogProps {
  */
 export function ProductCatalog({ title, system, connection, pull, children }: ProductCatalogProps) {
   const ready = connection?.isVerified === true;
+  // A pull needs the server: offline the button says why it cannot run instead of spinning.
+  const online = useOnlineStatus();
   return (
     <>
       <PageHeader
@@ -31,7 +35,8 @@ export function ProductCatalog({ title, system, connection, pull, children }: Pr
           ready || pull.running ? (
             <Button
               onClick={pull.start}
-              disabled={pull.running}
+              disabled={pull.running || !online}
+              title={online ? undefined : MESSAGES.generic.offline}
               aria-busy={pull.running || undefined}
               icon={<Download className="size-4" aria-hidden="true" />}
             >

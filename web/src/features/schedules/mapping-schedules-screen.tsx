@@ -2,6 +2,7 @@ import { describeSchedule, MESSAGES, type Schedule } from "@stockbridge/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Pause, Pencil, Play, Plus, Trash2, X, XCircle } from "lucide-react";
 import { useEffect, useState } from "react";
+import { isPendingRow } from "../../db/mirror-rows.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { useApi } from "../../lib/services-context.tsx";
 import { useClampPage, usePagedSearch } from "../../lib/use-paged-search.ts";
@@ -11,6 +12,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { DataTable, type DataTableColumn } from "../../ui/data-table/data-table.tsx";
 import { PageHeader } from "../../ui/page-header.tsx";
 import { toast } from "../../ui/toast.tsx";
+import { PendingChip } from "../pwa/pending-chip.tsx";
 import { scheduleKeys, schedulesQuery } from "./queries.ts";
 import { ScheduleDialog } from "./schedule-dialog.tsx";
 import { formatRunTime } from "./schedule-form.ts";
@@ -124,6 +126,7 @@ export function MappingSchedulesScreen() {
         const active = row.status === "active";
         return (
           <div className="flex items-center justify-end gap-1">
+            {isPendingRow(row) ? <PendingChip /> : null}
             <IconButton
               label={`${active ? "Deactivate" : "Activate"} schedule ${row.name}`}
               icon={

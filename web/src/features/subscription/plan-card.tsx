@@ -1,6 +1,7 @@
 import type { Plan } from "@stockbridge/shared";
 import { Check } from "lucide-react";
 import { useId } from "react";
+import { useOnlineStatus } from "../../lib/use-online-status.ts";
 import { Button } from "../../ui/button.tsx";
 import { Chip } from "../../ui/chip.tsx";
 import { cn } from "../../ui/cn.ts";
@@ -65,7 +66,7 @@ export function PlanCard(props: PlanCardProps) {
 
 function PlanButtons({
   state,
-  busy,
+  busy: working,
   subscribing,
   switching,
   canceling,
@@ -75,6 +76,9 @@ function PlanButtons({
   onCancel,
   onResume,
 }: PlanCardProps) {
+  // Billing needs the server: offline every plan button is disabled with why.
+  const online = useOnlineStatus();
+  const busy = working || !online;
   if (state.action === "subscribe") {
     return (
       <Button onClick={onSubscribe} loading={subscribing} disabled={busy}>

@@ -1,0 +1,282 @@
+/**
+ * Offline mirror benchmark (issue #16), in real Chromium: the edge (edge/main.ts, serving the built
+ * web app) in its own Deno process on a libSQL file holding a Shopify catalog of ROWS products,
+ * written as a pull writes them (stage, swap, search index), so the change feed numbers them as it
+ * numbers a pull's. The app signs in, its mirror fills from the change feeds, then the mirror's own
+ * code (web/src/db/mirror-store.ts, bundled into the page) answers searches and sorts over the rows
+ * it holds in IndexedDB. Figures only, nothing is asserted.
+ *
+ * Run: npm run bench -- offline-mirror (100,000 rows, 5 runs of each), or with options:
+ *      node_modules/.bin/deno run --config deno.json -A bench/offline-mirror.ts [--rows 100000] [--runs 5]
+ */
+import { loadavg } from "node:os";
+import { chromium } from "playwright-core";
+import { createCatalogRepo } from "../edge/src/catalog/repo.ts";
+import { createSearchCache } from "../edge/src/catalog/search-cache.ts";
+import type { ShopifyVariantRow } from "../edge/src/connectors/shopify/catalog-reader.ts";
+import { openDatabase } from "../edge/src/db/client.ts";
+import { ensureWebBuild } from "../scripts/lib.mjs";
+import { TOKEN_STORAGE_KEY } from "../shared/src/constants.ts";
+import { freePort, mb, numberArg, ROOT, seconds, startProcess } from "./bench-support.ts";
+
+const ROWS = numberArg("rows", 100_000);
+const RUNS = Math.max(3, numberArg("runs", 5));
+const SIZES = ["S", "M", "L", "XL"];
+const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ");
+console.log(`machine load (1, 5, 15 min) at start: ${load()}; ${navigator.hardwareConcurrency} cores`);
+
+ensureWebBuild();
+const bundle = await bundleMirrorStore();
+
+const port = freePort();
+const origin = `http://127.0.0.1:${port}`;
+const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-mirror-bench-" });
+const server = await startProcess(
+  "edge/main.ts",
+  {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    WEB_DIST: "web/dist",
+    JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
+    ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
+    PASSWORD_ITERATIONS: "1000",
+    STRIPE_SECRET_KEY: "sk_test_bench",
+    STRIPE_API_URL: "http://127.0.0.1:9",
+  },
+  `${origin}/api/health`,
+);
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  // The flags the e2e tests launch Chromium with (e2e/support/browser.ts).
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+try {
+  const response = await fetch(`${origin}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Mirror Bench", email: "mirror@example.com", password: "Passw0rd" }),
+  });
+  const { data } = (await response.json()) as { data: { token: string; user: { _id: string } } };
+  const userId = data.user._id;
+
+  const db = openDatabase(`file:${dataDir}/stockbridge.db`);
+  await db.execute("PRAGMA busy_timeout = 5000");
+  await db.execute({
+    sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, status, updated_at)
+          VALUES (?, 'sub_bench', 'cus_bench', 'price_bench', 'active', ?)`,
+    args: [userId, new Date().toISOString()],
+  });
+  const repo = createCatalogRepo(db, createSearchCache());
+  const seeded = performance.now();
+  for (let start = 0; start < ROWS; start += 1_000) {
+    const rows: ShopifyVariantRow[] = [];
+    for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(row(n));
+    await repo.stageShopify("seed", userId, rows, () => crypto.randomUUID());
+  }
+  await repo.swap("shopify", "seed", userId, new Date().toISOString());
+  await repo.indexSearch("shopify", userId);
+  db.close();
+  console.log(`seeded ${ROWS} Shopify products in ${seconds(performance.now() - seeded)}`);
+
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: { width: 1280, height: 800 },
+    storageState: {
+      cookies: [],
+      origins: [{ origin, localStorage: [{ name: TOKEN_STORAGE_KEY, value: data.token }] }],
+    },
+  });
+  await context.addInitScript({ content: bundle });
+  const page = await context.newPage();
+
+  // (1) The first fill: from opening the signed-in app until the list's state says complete.
+  const opened = performance.now();
+  await page.goto("/products/shopify");
+  await page.getByRole("heading", { name: "Shopify Products", level: 1 }).waitFor({ timeout: 60_000 });
+  const done: Record<string, number> = {};
+  const lists = ["shopify", "acumatica", "mappings", "unmapped", "schedules", "history"];
+  while (Object.keys(done).length < lists.length) {
+    const complete = await page.evaluate(() => window.__mirrorBench.completeLists());
+    for (const list of complete) done[list] ??= performance.now() - opened;
+    if (performance.now() - opened > 600_000) throw new Error(`the mirror did not fill: ${complete}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const held = await page.evaluate(() => window.__mirrorBench.counts());
+
+  // (2) Search and sort over the mirrored rows, through the mirror store the screens read.
+  const figures = await page.evaluate(({ runs }) => window.__mirrorBench.measure(runs), { runs: RUNS });
+  const storage = await page.evaluate(async () => {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & {
+      usageDetails?: { indexedDB?: number };
+    };
+    return { usage: estimate.usage ?? 0, indexedDB: estimate.usageDetails?.indexedDB ?? null };
+  });
+
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const runs = (values: number[]) => values.map((value) => value.toFixed(1)).join(", ");
+  console.log(
+    `\nMirror of ${held.shopifyProducts} Shopify products (+ ${held.unmapped} unmapped rows) in Chromium`,
+  );
+  console.log(
+    `  first fill, Shopify list   ${seconds(done.shopify ?? Number.NaN)} from opening the app (target: under 20 s)`,
+  );
+  console.log(
+    `  first fill, every list     ${seconds(Math.max(...Object.values(done)))} (the unmapped list holds the same ${held.unmapped} products again)`,
+  );
+  console.log(
+    `  first read after opening   ${ms(figures.coldMs)} (reads every row's sort values into memory once, ${figures.coldTotal} rows)`,
+  );
+  console.log(
+    `  search (SKU contains)      median ${ms(median(figures.searchMs))} of ${runs(figures.searchMs)} ms; matches ${figures.searchTotals.join(", ")} (target: under 50 ms)`,
+  );
+  console.log(
+    `  sort (a new column each)   median ${ms(median(figures.sortMs))} of ${runs(figures.sortMs)} ms (${figures.sortKeys.join(", ")}) (target: under 50 ms)`,
+  );
+  console.log(
+    `  sort again, a deep page    median ${ms(median(figures.resortMs))} of ${runs(figures.resortMs)} ms (the order already held)`,
+  );
+  console.log(
+    `  storage used               ${mb(storage.usage)} for the origin${storage.indexedDB === null ? "" : `, ${mb(storage.indexedDB)} of it IndexedDB`} (navigator.storage.estimate())`,
+  );
+  console.log(`machine load (1, 5, 15 min) at end: ${load()}`);
+  await context.close();
+} finally {
+  await browser.close();
+  await server.stop();
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}
+
+declare global {
+  interface Window {
+    __mirrorBench: {
+      completeLists(): Promise<string[]>;
+      counts(): Promise<{ shopifyProducts: number; unmapped: number }>;
+      measure(runs: number): Promise<{
+        coldMs: number;
+        coldTotal: number;
+        searchMs: number[];
+        searchTotals: number[];
+        sortMs: number[];
+        sortKeys: string[];
+        resortMs: number[];
+      }>;
+    };
+  }
+}
+
+/**
+ * The mirror's own code (Dexie database, mirror store, the API's query schema) bundled for the page,
+ * opening the same IndexedDB database the app fills, and the measuring done beside it in the page.
+ */
+async function bundleMirrorStore(): Promise<string> {
+  const entry = `
+    import * as v from "valibot";
+    import { ShopifyProductQuerySchema } from "./shared/src/schemas/products.ts";
+    import { createDatabase } from "./web/src/db/database.ts";
+    import { createMirrorStore } from "./web/src/db/mirror-store.ts";
+    const db = createDatabase();
+    const store = createMirrorStore(async () => db);
+    const query = (fields) => v.parse(ShopifyProductQuerySchema, { limit: "10", ...fields });
+    const timed = async (read) => {
+      const started = performance.now();
+      const answer = await read();
+      return { ms: performance.now() - started, answer };
+    };
+    window.__mirrorBench = {
+      completeLists: async () => (await db.mirrorState.toArray()).filter((s) => s.complete).map((s) => s.list),
+      counts: async () => ({ shopifyProducts: await db.shopifyProducts.count(), unmapped: await db.unmapped.count() }),
+      async measure(runs) {
+        const cold = await timed(() => store.shopifyProducts(query({})));
+        const terms = ["sku-01", "-xl", "2345", "sku-0999", "m", "sku-00042", "7-l", "sku-1"];
+        const search = [];
+        for (const term of terms.slice(0, runs)) search.push(await timed(() => store.shopifyProducts(query({ search: term }))));
+        const keys = [["price", "asc"], ["compareAtPrice", "desc"], ["available", "asc"], ["onHandInventory", "desc"], ["sku", "asc"], ["price", "desc"], ["sku", "desc"], ["available", "desc"]];
+        const sort = [];
+        for (const [sortBy, sortDirection] of keys.slice(0, runs)) sort.push(await timed(() => store.shopifyProducts(query({ sortBy, sortDirection }))));
+        const resort = [];
+        for (let run = 0; run < runs; run += 1) resort.push(await timed(() => store.shopifyProducts(query({ sortBy: "price", sortDirection: "asc", page: String(500 + run) }))));
+        return {
+          coldMs: cold.ms,
+          coldTotal: cold.answer.total,
+          searchMs: search.map((s) => s.ms),
+          searchTotals: search.map((s) => s.answer.total),
+          sortMs: sort.map((s) => s.ms),
+          sortKeys: keys.slice(0, runs).map(([key, direction]) => key + " " + direction),
+          resortMs: resort.map((s) => s.ms),
+        };
+      },
+    };
+  `;
+  const esbuild = new Deno.Command(`${ROOT}node_modules/.bin/esbuild`, {
+    args: [
+      "--bundle",
+      "--format=iife",
+      "--target=es2022",
+      "--loader=ts",
+      "--sourcefile=mirror-bench.ts",
+      "--log-level=warning",
+    ],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = esbuild.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(entry));
+  await writer.close();
+  const { code, stdout } = await esbuild.output();
+  if (code !== 0) throw new Error(`bundling the mirror store failed (esbuild exit ${code})`);
+  return new TextDecoder().decode(stdout);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The catalog-list benchmark's rows: four sizes per product, some prices, quantities and locations empty. */
+function row(n: number): ShopifyVariantRow {
+  const sku = `SKU-${String(n).padStart(6, "0")}-${SIZES[n % SIZES.length]}`;
+  const priceCents = 500 + ((n * 7_919) % 12_000);
+  return {
+    variantId: `gid://shopify/ProductVariant/${40_000_000 + n}`,
+    productId: `gid://shopify/Product/${30_000_000 + Math.floor(n / 4)}`,
+    inventoryItemId: `gid://shopify/InventoryItem/${50_000_000 + n}`,
+    title: `Product ${Math.floor(n / 4)} - ${SIZES[n % SIZES.length]}`,
+    sku,
+    priceCents,
+    compareAtPriceCents: n % 3 === 0 ? priceCents + 500 : null,
+    isPhysical: n % 29 !== 0,
+    tracked: n % 13 !== 0,
+    locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
+    available: n % 7 === 0 ? null : (n * 31) % 80,
+    onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
+    levels:
+      n % 7 === 0
+        ? []
+        : [
+            {
+              locationId: "gid://shopify/Location/70001",
+              name: "Main Warehouse",
+              available: (n * 31) % 80,
+              onHand: ((n * 31) % 80) + (n % 5),
+            },
+          ],
+  };
+}

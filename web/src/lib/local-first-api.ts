@@ -1,0 +1,128 @@
+import {
+  AcumaticaProductQuerySchema,
+  ApiError,
+  contract,
+  type EndpointName,
+  ExecutionHistoryQuerySchema,
+  MappingHistoryQuerySchema,
+  MESSAGES,
+  ScheduleListQuerySchema,
+  ShopifyProductQuerySchema,
+  UnmappedQuerySchema,
+} from "@stockbridge/shared";
+import * as v from "valibot";
+import type { MirrorList } from "../db/mirror-rows.ts";
+import type { MirrorStore } from "../db/mirror-store.ts";
+import { OUTBOX_ENDPOINTS, type OutboxEndpoint } from "../db/outbox-store.ts";
+import type { ApiClient } from "./api.ts";
+import { isNetworkError } from "./errors.ts";
+import type { MirrorSync } from "./mirror-sync.ts";
+import type { Outbox } from "./outbox.ts";
+
+export interface LocalFirstOptions {
+  api: ApiClient;
+  mirror: MirrorSync;
+  store: MirrorStore;
+  outbox: Outbox;
+  isOnline(): boolean;
+}
+
+type Input = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+
+/** Calls that work offline or only concern the session itself: never refused for being offline. */
+const SESSION_CALLS: ReadonlySet<EndpointName> = new Set(["login", "register", "refresh", "logout"]);
+
+function isOutboxEndpoint(name: EndpointName): name is OutboxEndpoint {
+  return (OUTBOX_ENDPOINTS as readonly string[]).includes(name);
+}
+
+/**
+ * The API client the screens use: the same calls, answered local-first. A list the mirror holds
+ * completely is read from it (after asking its feed what changed, when online), and offline it is
+ * always read from it; an edit goes to the server, or, offline or when the network fails, into the
+ * outbox; any other write offline is refused at once with 'You are offline: ...'.
+ */
+export function createLocalFirstApi(options: LocalFirstOptions): ApiClient {
+  const { api, mirror, store, outbox } = options;
+  const plain = api.call as (name: EndpointName, input?: Input) => Promise<unknown>;
+
+  async function fromMirror(list: MirrorList, local: () => Promise<unknown>, remote: () => Promise<unknown>) {
+    if (options.isOnline()) {
+      if (!(await mirror.isComplete(list))) return remote();
+      try {
+        await mirror.refresh(list);
+      } catch (error) {
+        // Unreachable: the mirror answers as it is. Anything else (401, 403) is the server's word.
+        if (!isNetworkError(error)) throw error;
+      }
+      return local();
+    }
+    if (await mirror.hasAny(list)) return local();
+    return remote();
+  }
+
+  function listCall(name: EndpointName, input: Input): Promise<unknown> | null {
+    const remote = () => plain(name, input);
+    const query = input.query ?? {};
+    switch (name) {
+      case "shopifyProducts":
+        return fromMirror(
+          "shopify",
+          () => store.shopifyProducts(v.parse(ShopifyProductQuerySchema, query)),
+          remote,
+        );
+      case "acumaticaProducts":
+        return fromMirror(
+          "acumatica",
+          () => store.acumaticaProducts(v.parse(AcumaticaProductQuerySchema, query)),
+          remote,
+        );
+      case "mappingHistory":
+        return fromMirror(
+          "mappings",
+          () => store.mappingHistory(v.parse(MappingHistoryQuerySchema, query)),
+          remote,
+        );
+      case "unmapped":
+        return fromMirror("unmapped", () => store.unmapped(v.parse(UnmappedQuerySchema, query)), remote);
+      case "listSchedules":
+        return fromMirror(
+          "schedules",
+          () => store.schedules(v.parse(ScheduleListQuerySchema, query)),
+          remote,
+        );
+      case "executionHistory":
+        return fromMirror(
+          "history",
+          () => store.history(v.parse(ExecutionHistoryQuerySchema, query)),
+          remote,
+        );
+      default:
+        return null;
+    }
+  }
+
+  async function edit(name: OutboxEndpoint, input: Input): Promise<unknown> {
+    // Behind queued edits, a new one waits its turn: the server sees them in the order made.
+    if (options.isOnline() && (await outbox.waiting()) === 0) {
+      try {
+        return await plain(name, input);
+      } catch (error) {
+        if (!isNetworkError(error)) throw error;
+      }
+    }
+    return outbox.enqueue(name, { params: input.params, body: input.body });
+  }
+
+  async function call(name: EndpointName, input: Input = {}): Promise<unknown> {
+    const listed = listCall(name, input);
+    if (listed) return listed;
+    if (isOutboxEndpoint(name)) return edit(name, input);
+    if (!options.isOnline() && contract[name].method !== "GET" && !SESSION_CALLS.has(name)) {
+      throw new ApiError(MESSAGES.generic.offline, { status: 0, code: "NETWORK" });
+    }
+    return plain(name, input);
+  }
+
+  return { call: call as ApiClient["call"] };
+}

@@ -1,0 +1,334 @@
+import { ApiError, type EndpointName, type MappingInput, type ScheduleInput } from "@stockbridge/shared";
+import type { MirrorList } from "../db/mirror-rows.ts";
+import type { FeedPage, MirrorStore } from "../db/mirror-store.ts";
+import type { OutboxEndpoint, OutboxEntry, OutboxStore, RowSnapshot } from "../db/outbox-store.ts";
+import type { ApiClient } from "./api.ts";
+
+export interface OutboxOptions {
+  /** The plain client: a replay goes to the server as the edit was made. */
+  api: ApiClient;
+  store: OutboxStore;
+  mirror: MirrorStore;
+  userId(): string | null;
+  newId?(): string;
+  now?(): Date;
+  /** The replay ended: how many edits the server took, and each it refused with its message. */
+  onDrained(report: { sent: number; refused: { label: string; message: string }[] }): void;
+}
+
+type Input = { params?: Record<string, string>; body?: unknown };
+
+/** Where an endpoint's answer (a mapping or a schedule) goes; null: it answers no row. */
+const ANSWER_LISTS: Record<OutboxEndpoint, MirrorList | null> = {
+  manualMap: "mappings",
+  updateMapping: "mappings",
+  deleteMapping: null,
+  createSchedule: "schedules",
+  updateSchedule: "schedules",
+  setScheduleStatus: "schedules",
+  deleteSchedule: null,
+  saveQuantityMapping: null,
+  savePriceMapping: null,
+  saveSafetyLimits: null,
+};
+
+/** Whether a failed replay may pass later (kept in the outbox) rather than being refused for good. */
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.isNetworkError || error.status === 401 || error.status === 429 || error.status >= 500;
+}
+
+/**
+ * Edits made offline (or whose call failed for the network): applied to the mirror at once and
+ * marked pending, kept in IndexedDB in the order made, replayed in that order when the network
+ * returns. The server's answer replaces the pending row; a refusal (404, 409, 400...) restores the
+ * rows as they were and is reported with the server's message. Nothing is dropped silently.
+ */
+export function createOutbox(options: OutboxOptions) {
+  const { mirror } = options;
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const now = options.now ?? (() => new Date());
+  let draining: Promise<void> | null = null;
+
+  async function snapshot(list: MirrorList, id: string): Promise<RowSnapshot> {
+    return { list, id, row: (await mirror.row(list, id)) ?? null };
+  }
+
+  /** The mapping's two products back in the unmapped list (when the catalogs hold them). */
+  async function unmappedAgain(mapping: Record<string, unknown>, before: RowSnapshot[]) {
+    const sides = [
+      ["shopify", mapping.shopifyDetails, "variantId"],
+      ["acumatica", mapping.acumaticaDetails, "acumaticaId"],
+    ] as const;
+    for (const [system, details, key] of sides) {
+      const fields = details as Record<string, unknown> | undefined;
+      const id = fields?._id;
+      if (typeof id !== "string") continue;
+      before.push(await snapshot("unmapped", id));
+      await mirror.putRow("unmapped", {
+        _id: id,
+        system,
+        externalId: String(fields?.[key]),
+        sku: String(fields?.sku),
+      } as { _id: string });
+    }
+  }
+
+  /** The products of a new pair leave the unmapped list; answers each side's details. */
+  async function takeFromUnmapped(input: MappingInput, before: RowSnapshot[]) {
+    const shopify = await mirror.findUnmapped("shopify", input.shopifyVariantId);
+    const acumatica = await mirror.findUnmapped("acumatica", input.acumaticaProductId);
+    for (const row of [shopify, acumatica]) {
+      if (!row) continue;
+      before.push({ list: "unmapped", id: row._id, row: { ...row } });
+      await mirror.deleteRow("unmapped", row._id);
+    }
+    return {
+      shopifyDetails: {
+        _id: shopify?._id ?? null,
+        variantId: input.shopifyVariantId,
+        sku: shopify?.sku ?? input.shopifyVariantId,
+        missing: false,
+      },
+      acumaticaDetails: {
+        _id: acumatica?._id ?? null,
+        acumaticaId: input.acumaticaProductId,
+        sku: acumatica?.sku ?? input.acumaticaProductId,
+        missing: false,
+      },
+    };
+  }
+
+  /** Applies an edit to the mirror; answers what the endpoint would (as far as known offline). */
+  async function applyLocally(endpoint: OutboxEndpoint, input: Input, entry: OutboxEntry): Promise<unknown> {
+    const id = input.params?.id ?? "";
+    const at = now().toISOString();
+    const before = entry.before;
+    switch (endpoint) {
+      case "deleteMapping":
+      case "deleteSchedule": {
+        const list = endpoint === "deleteMapping" ? "mappings" : "schedules";
+        const shot = await snapshot(list, id);
+        before.push(shot);
+        entry.label =
+          endpoint === "deleteMapping"
+            ? `Delete mapping ${mappingName(shot.row)}`
+            : `Delete schedule ${String(shot.row?.name ?? "")}`;
+        if (endpoint === "deleteMapping" && shot.row) await unmappedAgain(shot.row, before);
+        await mirror.deleteRow(list, id);
+        return { ok: true };
+      }
+      case "manualMap": {
+        const localId = `local-${newId()}`;
+        entry.localId = localId;
+        before.push({ list: "mappings", id: localId, row: null });
+        const details = await takeFromUnmapped(input.body as MappingInput, before);
+        const row = {
+          _id: localId,
+          ...details,
+          skuSnapshots: skuSnapshotsOf(details),
+          mappingType: "manual" as const,
+          updatedAt: at,
+          lastSyncedAt: null,
+          createdAt: at,
+          pending: true as const,
+        };
+        entry.label = `Map ${details.shopifyDetails.sku} to ${details.acumaticaDetails.sku}`;
+        await mirror.putRow("mappings", row);
+        return row;
+      }
+      case "updateMapping": {
+        const shot = await snapshot("mappings", id);
+        before.push(shot);
+        if (shot.row) await unmappedAgain(shot.row, before);
+        const details = await takeFromUnmapped(input.body as MappingInput, before);
+        const row = {
+          ...(shot.row ?? {}),
+          _id: id,
+          ...details,
+          skuSnapshots: skuSnapshotsOf(details),
+          updatedAt: at,
+          pending: true as const,
+        };
+        entry.label = `Edit mapping ${mappingName(shot.row)}`;
+        await mirror.putRow("mappings", row);
+        return row;
+      }
+      case "createSchedule": {
+        const localId = `local-${newId()}`;
+        entry.localId = localId;
+        before.push({ list: "schedules", id: localId, row: null });
+        const body = input.body as ScheduleInput;
+        const row = {
+          _id: localId,
+          name: body.name,
+          schedule: body.schedule,
+          timezone: body.timezone ?? "UTC",
+          mappingIds: body.mappingIds ?? [],
+          isFullSync: body.isFullSync,
+          syncOptions: body.syncOptions,
+          status: body.status ?? "active",
+          lastRun: null,
+          nextRun: null,
+          checkOnly: body.checkOnly ?? false,
+          pausedByPlan: null,
+          createdAt: at,
+          position: Number.MAX_SAFE_INTEGER,
+          pending: true as const,
+        };
+        entry.label = `Create schedule ${body.name}`;
+        await mirror.putRow("schedules", row);
+        return row;
+      }
+      case "updateSchedule":
+      case "setScheduleStatus": {
+        const shot = await snapshot("schedules", id);
+        before.push(shot);
+        const change =
+          endpoint === "setScheduleStatus"
+            ? (input.body as { status: string })
+            : (input.body as ScheduleInput);
+        const row = { ...(shot.row ?? {}), ...change, _id: id, pending: true as const };
+        entry.label = `${endpoint === "setScheduleStatus" ? "Switch" : "Edit"} schedule ${String(shot.row?.name ?? "")}`;
+        await mirror.putRow("schedules", row);
+        return row;
+      }
+      case "saveQuantityMapping":
+        entry.label = "Save the quantity mapping";
+        return { quantityMapping: input.body };
+      case "savePriceMapping":
+        entry.label = "Save the price mapping";
+        return { priceMapping: input.body };
+      case "saveSafetyLimits":
+        entry.label = "Save the safety limits";
+        return input.body;
+    }
+  }
+
+  async function restore(entry: OutboxEntry): Promise<void> {
+    for (const shot of [...entry.before].reverse()) {
+      if (shot.row) await mirror.putRow(shot.list, shot.row as { _id: string });
+      else await mirror.deleteRow(shot.list, shot.id);
+    }
+  }
+
+  /** The server took the edit: its answer replaces the pending row; later edits of a created row follow its real id. */
+  async function accepted(entry: OutboxEntry, answer: unknown, later: OutboxEntry[]): Promise<void> {
+    const list = ANSWER_LISTS[entry.endpoint];
+    if (!list || typeof answer !== "object" || answer === null || !("_id" in answer)) return;
+    const serverId = String(answer._id);
+    const held = await mirror.row(list, entry.localId ?? serverId);
+    if (entry.localId) {
+      await mirror.deleteRow(list, entry.localId);
+      for (const next of later) {
+        if (next.input.params?.id !== entry.localId) continue;
+        next.input = { ...next.input, params: { ...next.input.params, id: serverId } };
+        await options.store.replace(next);
+      }
+    }
+    const { pending: _pending, ...kept } = held ?? {};
+    await mirror.putRow(list, { ...kept, ...answer, _id: serverId });
+  }
+
+  async function drain(): Promise<void> {
+    const userId = options.userId();
+    if (!userId) return;
+    const entries = await options.store.pending(userId);
+    let sent = 0;
+    const refused: { label: string; message: string }[] = [];
+    for (const [index, entry] of entries.entries()) {
+      let answer: unknown;
+      try {
+        answer = await (options.api.call as (name: EndpointName, input: Input) => Promise<unknown>)(
+          entry.endpoint,
+          entry.input,
+        );
+      } catch (error) {
+        if (isTransient(error)) break;
+        await restore(entry);
+        if (entry.seq !== undefined) await options.store.remove(entry.seq);
+        refused.push({ label: entry.label, message: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      await accepted(entry, answer, entries.slice(index + 1));
+      if (entry.seq !== undefined) await options.store.remove(entry.seq);
+      sent += 1;
+    }
+    if (sent > 0 || refused.length > 0) options.onDrained({ sent, refused });
+  }
+
+  return {
+    /** Queues an edit and applies it to the mirror; answers as the endpoint would. */
+    async enqueue(endpoint: OutboxEndpoint, input: Input): Promise<unknown> {
+      const userId = options.userId();
+      if (!userId)
+        throw new ApiError("You are offline: sign in again to save changes", { status: 0, code: "NETWORK" });
+      const entry: OutboxEntry = {
+        userId,
+        endpoint,
+        input,
+        label: endpoint,
+        localId: null,
+        before: [],
+        createdAt: now().getTime(),
+      };
+      const answer = await applyLocally(endpoint, input, entry);
+      await options.store.add(entry);
+      return answer;
+    },
+    /** Replays the queue in order (one replay at a time); stops at the first edit the network fails. */
+    drain(): Promise<void> {
+      if (draining) return draining;
+      draining = drain().finally(() => {
+        draining = null;
+      });
+      return draining;
+    },
+    async waiting(): Promise<number> {
+      const userId = options.userId();
+      return userId ? options.store.count(userId) : 0;
+    },
+    /**
+     * A feed page is about to be written: answers every row an edit in the queue holds (the page
+     * must not overwrite them). What the page says of a held row becomes what a refusal restores
+     * (the earliest snapshot of that row), so a refused edit shows the server's row, not the one
+     * seen before going offline.
+     */
+    async hold(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>> {
+      const userId = options.userId();
+      const held = new Set<string>();
+      if (!userId) return held;
+      const server = new Map<string, Record<string, unknown> | null>();
+      for (const row of page.rows) server.set(row._id, row);
+      for (const id of page.removedIds) server.set(id, null);
+      const claimed = new Set<string>();
+      for (const entry of await options.store.pending(userId)) {
+        if (entry.localId) held.add(entry.localId);
+        if (entry.input.params?.id) held.add(entry.input.params.id);
+        let changed = false;
+        for (const shot of entry.before) {
+          held.add(shot.id);
+          if (shot.list !== list || claimed.has(shot.id) || !server.has(shot.id)) continue;
+          claimed.add(shot.id);
+          shot.row = server.get(shot.id) ?? null;
+          changed = true;
+        }
+        if (changed) await options.store.replace(entry);
+      }
+      return held;
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+function mappingName(row: Record<string, unknown> | null): string {
+  const shopify = row?.shopifyDetails as { sku?: string } | undefined;
+  const acumatica = row?.acumaticaDetails as { sku?: string } | undefined;
+  return `${shopify?.sku ?? "?"} / ${acumatica?.sku ?? "?"}`;
+}
+
+/** The SKUs a pair is saved with (the server stores them as the mapping's snapshot). */
+function skuSnapshotsOf(details: { shopifyDetails: { sku: string }; acumaticaDetails: { sku: string } }) {
+  return { shopify: details.shopifyDetails.sku, acumatica: details.acumaticaDetails.sku };
+}
