@@ -300,7 +300,10 @@ export function toShopifyProduct(
 }
 
 /** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
-export function toAcumaticaProduct(values: unknown[], lastSynced: string): AcumaticaProductList["products"][number] {
+export function toAcumaticaProduct(
+  values: unknown[],
+  lastSynced: string,
+): AcumaticaProductList["products"][number] {
   const [
     id,
     acumaticaId,
