@@ -89,7 +89,7 @@ export async function reportSync(
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
   else printReport(context, finished, result, failed);
-  if (result.skipped > 0 && asked.syncOptions?.price) await explainSkips(context);
+  if (result.skipped > 0) await explainSkips(context, result, asked);
   if (result.failure > 0) {
     throw new CliError(finished.message ?? failureMessage(result), {
       shown: context.interactive,
@@ -99,16 +99,43 @@ export async function reportSync(
   }
 }
 
+/** Reasons listed one line each; the rest are counted and left to `history show`. */
+const SKIP_REASONS_SHOWN = 5;
+
 /**
- * Why items were skipped, where the CLI can tell: a price sync with both price fields off in
- * Settings (new accounts start so) skips every item. With --json the hint goes to stderr.
+ * Why items were skipped: each reason the run's history entry records, with how many mappings it
+ * skipped, most first; and for a price sync with both price fields off in Settings (new accounts
+ * start so), the command that turns them on. With --json these lines go to stderr.
  */
-async function explainSkips(context: CommandContext): Promise<void> {
-  const { priceMapping } = await context.api.call("settings");
-  if (priceMapping.syncPrice || priceMapping.syncMsrp) return;
-  const hint = `Skipped: price sync is off in Settings: stockbridge settings set --sync-price (and/or --sync-msrp)`;
-  if (context.json) context.err(hint);
-  else context.out(hint);
+async function explainSkips(
+  context: CommandContext,
+  result: SyncJobResult,
+  asked: { syncOptions?: SyncOptions },
+): Promise<void> {
+  const lines: string[] = [];
+  if (result.historyId) {
+    const entry = await context.api.call("executionHistoryEntry", { params: { id: result.historyId } });
+    const counts = new Map<string, number>();
+    for (const skip of entry.skippedMappings) counts.set(skip.reason, (counts.get(skip.reason) ?? 0) + 1);
+    const reasons = [...counts].sort((a, b) => b[1] - a[1]);
+    for (const [reason, count] of reasons.slice(0, SKIP_REASONS_SHOWN))
+      lines.push(`Skipped ${count}: ${reason}`);
+    if (reasons.length > SKIP_REASONS_SHOWN)
+      lines.push(
+        `Skipped for ${reasons.length - SKIP_REASONS_SHOWN} more reasons: stockbridge history show ${result.historyId}`,
+      );
+  }
+  if (asked.syncOptions?.price) {
+    const { priceMapping } = await context.api.call("settings");
+    if (!priceMapping.syncPrice && !priceMapping.syncMsrp)
+      lines.push(
+        "Skipped: price sync is off in Settings: stockbridge settings set --sync-price (and/or --sync-msrp)",
+      );
+  }
+  for (const line of lines) {
+    if (context.json) context.err(line);
+    else context.out(line);
+  }
 }
 
 export function syncTexts(dryRun: boolean): JobTexts {
