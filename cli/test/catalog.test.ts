@@ -139,5 +139,13 @@ describe("mappings", () => {
     const page = JSON.parse(listed.stdout);
     expect(page.mappings).toHaveLength(5);
     expect(page.mappings[0].mappingType).toBe("exact-sku");
+    expect(page.total).toBeGreaterThan(5);
+
+    // --all reads page after page (5 a request here) until every mapping is listed, each once.
+    const all = await runCli(["mappings", "list", "--all", "--limit", "5", "--json"], { env });
+    expect(all.code).toBe(0);
+    const every = JSON.parse(all.stdout) as { mappings: { _id: string }[]; total: number };
+    expect(every.total).toBe(page.total);
+    expect(new Set(every.mappings.map((mapping) => mapping._id)).size).toBe(page.total);
   });
 });

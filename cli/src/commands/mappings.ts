@@ -10,27 +10,25 @@ import { type Command, Option } from "commander";
 import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { endJob, followJob, type JobTexts } from "../jobs.ts";
-import { addPageOptions, type PageOptions, queryText } from "../options.ts";
+import { addAllOption, addPageOptions, everyPage, type PageOptions, queryText } from "../options.ts";
 import { formatCount, formatShortDate, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 
 interface ListOptions extends PageOptions {
   search?: string;
-}
-
-interface UnmappedOptions extends ListOptions {
   all?: boolean;
 }
+
+type UnmappedOptions = ListOptions;
 
 /** `mappings list`, `mappings auto` (exact-SKU auto mapping, a job, with its report), `mappings unmapped`. */
 export function registerMappingCommands(program: Command, io: CliIo): void {
   const mappings = program.command("mappings").description("list and create Shopify ↔ Acumatica mappings");
 
   addPageOptions(
-    mappings
-      .command("list")
-      .description("list mappings (their ids are what `sync --mapping` takes)")
+    addAllOption(mappings.command("list"))
+      .description("list mappings (their ids are what `sync --mapping` takes; --all: every page)")
       .option("--search <text>", "SKU contains"),
   ).action((options: ListOptions, command: Command) =>
     runCommand(io, command, (context) => list(context, options)),
@@ -63,9 +61,21 @@ const AUTO_MAP_TEXTS: JobTexts = {
 
 async function list(context: CommandContext, options: ListOptions): Promise<void> {
   context.requireSignedIn();
-  const data = await context.api.call("mappingHistory", {
-    query: { search: options.search, page: queryText(options.page), limit: queryText(options.limit) },
-  });
+  const read = (page: { page?: string; limit?: string }) =>
+    context.api.call("mappingHistory", { query: { search: options.search, ...page } });
+  if (options.all) {
+    const { rows, total } = await everyPage(options, async (page) => {
+      const data = await read(page);
+      return { rows: data.mappings, total: data.total, totalPages: data.totalPages };
+    });
+    if (context.json) return printJson(context.io.stdout, { mappings: rows, total });
+    if (rows.length === 0) return context.out("No mappings (create them with `stockbridge mappings auto`).");
+    await printTable(context, MAPPING_COLUMNS, rows);
+    context.out();
+    context.out(plural(total, "mapping"));
+    return;
+  }
+  const data = await read({ page: queryText(options.page), limit: queryText(options.limit) });
   if (context.json) return printJson(context.io.stdout, data);
   if (data.mappings.length === 0) {
     context.out(
