@@ -17,6 +17,8 @@ import { createShutdown } from "./src/system/shutdown.ts";
 
 /** How long running jobs get to finish once the server stopped taking requests. */
 const JOBS_GRACE_MS = 5_000;
+/** What a job's announcement on the platform queue says (other messages are not ours). */
+const JOB_MESSAGE = "stockbridge.job";
 
 // The only file that touches Deno.serve, Deno.env and the file system: it reads configuration once,
 // builds the real dependencies and hands them to createApp.
@@ -48,6 +50,11 @@ if (config.environment === "development") config = await withDevelopmentSecrets(
 
 const db = await openMigratedDatabase(config);
 
+// The platform's queue, where configured: each job the tick queues is announced on Deno KV's queue,
+// which delivers it to an instance at once (on Deno Deploy, whichever it picks), and that instance
+// runs it inside the delivery, so the platform keeps it alive for the work.
+const jobQueue = config.jobQueue === "deno-kv" ? await Deno.openKv(config.denoKvPath) : null;
+
 const webRoot = new URL(`../${config.webDist}/`, import.meta.url);
 const app = createApp({
   config,
@@ -56,6 +63,11 @@ const app = createApp({
   remoteAddress: (c) => getConnInfo(c).remote.address,
   resolveHost,
   fetch: createPinnedFetch({ fetch: (input, init) => fetch(input, init), open: openConnection }),
+  wakeJob: jobQueue
+    ? async (jobId) => {
+        await jobQueue.enqueue({ kind: JOB_MESSAGE, jobId });
+      }
+    : undefined,
   webAssets: {
     async read(path) {
       try {
@@ -82,6 +94,17 @@ async function tick(): Promise<void> {
   }
 }
 Deno.cron(SCHEDULES_CRON, "* * * * *", tick);
+// Registered at the top level, like the cron: Deploy wakes an isolate for each delivery.
+jobQueue?.listenQueue(async (message: unknown) => {
+  const jobId = jobIdOf(message);
+  if (!jobId) return;
+  try {
+    await app.runQueuedJob(jobId);
+  } catch (error) {
+    // Not thrown back: a redelivery would find the job claimed; the poll and tick take it over.
+    logger.error("queued job not run", { jobId, error });
+  }
+});
 // One tick at a time in this process: a long one is not overlapped by the next interval.
 let ticking = false;
 const tickTimer =
@@ -132,6 +155,7 @@ shutdown.add({
     if (released.length > 0) logger.warn("jobs handed back to the queue unfinished", { jobs: released });
   },
 });
+shutdown.add({ name: "job queue", run: () => jobQueue?.close() });
 shutdown.add({ name: "database", run: () => db.close() });
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   try {
@@ -259,4 +283,11 @@ async function openConnection(options: Parameters<OpenConnection>[0]): Promise<B
       }
     },
   };
+}
+
+/** The job a queue message names, if it is one of ours. */
+function jobIdOf(message: unknown): string | null {
+  if (typeof message !== "object" || message === null) return null;
+  const { kind, jobId } = message as { kind?: unknown; jobId?: unknown };
+  return kind === JOB_MESSAGE && typeof jobId === "string" ? jobId : null;
 }

@@ -125,6 +125,11 @@ export interface AppDeps {
   jobEventsPollMs?: number;
   /** When the sync engine switches to bulk reads / bulk price writes (tests and benchmarks lower them). */
   syncTuning?: Partial<Pick<SyncEngineDeps, "bulkReadThreshold" | "bulkPriceThreshold">>;
+  /**
+   * The platform's queue (main.ts: Deno KV), told of each job the tick queues: it delivers the job
+   * to whichever instance it picks (`runQueuedJob`). Without one, the tick runs what it queued.
+   */
+  wakeJob?: (jobId: string) => Promise<void>;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -218,6 +223,7 @@ export function createApp(deps: AppDeps) {
   const jobsRepo = createJobsRepo(db);
   const jobs = createJobRunner({
     repo: jobsRepo,
+    wake: deps.wakeJob,
     concurrency: config.jobConcurrency,
     now,
     newId,
@@ -464,10 +470,13 @@ export function createApp(deps: AppDeps) {
     history: historyRepo,
     enqueueRun: (schedule) => enqueueScheduledRun({ jobs }, schedule),
     runQueuedSince: jobsRepo.queuedForScheduleSince,
-    runQueuedJobs: jobs.drain,
+    // With a platform queue the jobs go where it sends them; the poll and tick remain the safety net.
+    runQueuedJobs: deps.wakeJob ? async () => {} : jobs.drain,
     hasAccess: billing.hasAccess,
     planRefusal: (userId, schedule) => planGate.storedScheduleRefusal(userId, schedule.schedule),
-    sweepJobs: jobs.sweep,
+    // With a platform queue the tick resumes only jobs whose instance stopped: the queue delivers
+    // the rest, and the poll (JOB_POLL_SECONDS) catches a delivery that never came.
+    sweepJobs: () => jobs.sweep({ stoppedOnly: deps.wakeJob !== undefined }),
     onDue: alerts.scheduleMissed,
     now,
     newId,
@@ -503,6 +512,8 @@ export function createApp(deps: AppDeps) {
      * instance stopped, are claimed here when this instance has room. A quiet database answers one read.
      */
     sweepJobs: () => jobs.sweep(),
+    /** The platform queue's delivery (main.ts): claims that job here, if still claimable, and runs it to its end. */
+    runQueuedJob: (jobId: string) => jobs.runQueued(jobId),
     /**
      * The graceful stop's jobs step (main.ts): jobs get `graceMs` to finish and the rest are handed
      * back to the queue for another instance to resume (JobRunner.stop), then this process's

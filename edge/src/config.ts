@@ -33,6 +33,12 @@ export interface Config {
    * tests of several instances); undefined: the cron alone.
    */
   tickSeconds: number | undefined;
+  /**
+   * `deno-kv`: queued jobs are announced on Deno KV's queue (Deno Deploy's, or the file at
+   * `denoKvPath`), which delivers each to an instance at once; unset: polls and ticks claim them.
+   */
+  jobQueue: "deno-kv" | undefined;
+  denoKvPath: string | undefined;
   corsOrigins: string[];
   trustProxy: boolean;
   /** Proxies in front of the app that append to X-Forwarded-For (read only with trustProxy). */
@@ -112,6 +118,8 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     jobConcurrency: integer(env, "JOB_CONCURRENCY", 4, 1, 64),
     jobPollSeconds: integer(env, "JOB_POLL_SECONDS", 5, 1, 300),
     tickSeconds: env.TICK_SECONDS?.trim() ? integer(env, "TICK_SECONDS", 60, 1, 3_600) : undefined,
+    jobQueue: jobQueueOf(env.JOB_QUEUE),
+    denoKvPath: env.DENO_KV_PATH?.trim() || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())
@@ -210,4 +218,11 @@ function smtpFrom(env: Record<string, string | undefined>, appOrigin: string): s
   const host = new URL(appOrigin).hostname;
   const named = /[a-z]/i.test(host) && !host.includes(":") ? host : "localhost";
   return `Stockbridge <alerts@${named}>`;
+}
+
+function jobQueueOf(value: string | undefined): "deno-kv" | undefined {
+  const queue = value?.trim();
+  if (!queue) return undefined;
+  if (queue === "deno-kv") return queue;
+  throw new ConfigError(`JOB_QUEUE must be deno-kv or unset (got "${queue}")`);
 }

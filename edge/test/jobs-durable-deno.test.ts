@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import type { ScheduleInput } from "@stockbridge/shared";
@@ -153,4 +155,49 @@ describe("schedules due in the same minute on two instances", () => {
     });
     expect(Number(next.rows[0]?.n)).toBe(0);
   }, 420_000);
+});
+
+describe("a schedule's run announced on the platform queue (JOB_QUEUE=deno-kv)", () => {
+  it("is delivered and run at once, though neither the tick nor the poll would run it for minutes", async () => {
+    const queueDir = mkdtempSync(join(tmpdir(), "stockbridge-queue-"));
+    try {
+      world = await startDenoWorld({
+        env: {
+          JOB_QUEUE: "deno-kv",
+          DENO_KV_PATH: join(queueDir, "jobs.kv"),
+          TICK_SECONDS: "1",
+          // The poll stays out of the way: only the queue's delivery can run the job in time.
+          JOB_POLL_SECONDS: "300",
+        },
+      });
+      const edge = await world.startEdge();
+      const { api } = await world.readyUser(edge);
+      const schedule: ScheduleInput = {
+        name: "Nightly",
+        schedule: { type: "daily", time: "03:00", day: null, interval: null, minuteInterval: null },
+        timezone: "UTC",
+        mappingIds: [],
+        isFullSync: true,
+        syncOptions: { price: true, quantity: false },
+        status: "active",
+      };
+      await api.call("createSchedule", { body: schedule });
+      const database = sharedDatabase(world);
+      await database.execute({
+        sql: "UPDATE schedules SET next_run = ?",
+        args: [new Date(Date.now() - 60_000).toISOString()],
+      });
+
+      const runs = await pollUntil(
+        () => database.execute("SELECT status FROM execution_history WHERE trigger = 'schedule'"),
+        (rows) => rows.rows[0]?.status === "completed",
+        "the scheduled run to complete",
+      );
+      expect(runs.rows).toHaveLength(1);
+      const jobs = await database.execute("SELECT status, attempts FROM jobs WHERE schedule_id IS NOT NULL");
+      expect(jobs.rows.map((row) => [row.status, Number(row.attempts)])).toEqual([["succeeded", 1]]);
+    } finally {
+      rmSync(queueDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

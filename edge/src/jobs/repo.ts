@@ -25,7 +25,7 @@ const LIVE = "status IN ('queued', 'running')";
  * that user's job of the kind runs under a live lease elsewhere (one user's syncs share their
  * Shopify bucket). Turn 1 is the one to take. Arguments: claimableArgs.
  */
-const CLAIMABLE = `SELECT j.id, j.created_at,
+const CLAIMABLE = `SELECT j.id, j.created_at, j.status,
     ROW_NUMBER() OVER (PARTITION BY j.user_id, j.kind ORDER BY j.created_at, j.id) AS turn
   FROM jobs j
   WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) AND j.attempts < ?
@@ -105,9 +105,12 @@ export function createJobsRepo(db: Db) {
       limit: number;
       maxAttempts: number;
       id?: string;
+      /** Only jobs whose instance stopped (their lease ran out), not freshly queued ones. */
+      stoppedOnly?: boolean;
     }): Promise<ClaimedJob[]> {
       if (claim.limit <= 0) return [];
-      const only = claim.id === undefined ? "" : " AND id = ?";
+      const only =
+        (claim.id === undefined ? "" : " AND id = ?") + (claim.stoppedOnly ? " AND status = 'running'" : "");
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
                 started_at = COALESCE(started_at, ?)
@@ -142,9 +145,9 @@ export function createJobsRepo(db: Db) {
     },
 
     /** Whether any job waits for a worker and may be claimed now (cheap: asked by every idle poll). */
-    async anyClaimable(now: string, maxAttempts: number): Promise<boolean> {
+    async anyClaimable(now: string, maxAttempts: number, stoppedOnly = false): Promise<boolean> {
       const result = await db.execute({
-        sql: `SELECT 1 FROM (${CLAIMABLE}) WHERE turn = 1 LIMIT 1`,
+        sql: `SELECT 1 FROM (${CLAIMABLE}) WHERE turn = 1${stoppedOnly ? " AND status = 'running'" : ""} LIMIT 1`,
         args: claimableArgs(now, maxAttempts),
       });
       return result.rows.length > 0;

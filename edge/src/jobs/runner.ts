@@ -62,6 +62,11 @@ export interface JobRunnerDeps {
   /** Jobs this instance runs at once from the queue (a user's own start always runs at once). */
   concurrency?: number;
   /**
+   * Tells the platform's queue of a job queued here without a user waiting on it (a schedule's run),
+   * so it is delivered to an instance at once (`runQueued`); a failure is logged (polls still claim it).
+   */
+  wake?: (jobId: string) => Promise<void>;
+  /**
    * Told which jobs ended failed because no instance will resume them (attempts used up, input
    * that cannot run), so what they left open (their history entry) ends with them; a failure here
    * is logged (the entry's own lease still ends it).
@@ -132,7 +137,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
    * Claims what this instance may run (one job by id, or up to its spare capacity) and starts it.
    * Answers the runs it started.
    */
-  async function claim(options: { id?: string } = {}): Promise<Promise<void>[]> {
+  async function claim(options: { id?: string; stoppedOnly?: boolean } = {}): Promise<Promise<void>[]> {
     if (stopping) return [];
     const limit = options.id === undefined ? concurrency - running.size : 1;
     const claimed = await deps.repo.claim({
@@ -142,6 +147,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       limit,
       maxAttempts: MAX_ATTEMPTS,
       id: options.id,
+      stoppedOnly: options.stoppedOnly,
     });
     return claimed.map((job) => {
       if (job.attempt > 1) deps.log(`job ${job.job._id} (${job.job.kind}): resumed, attempt ${job.attempt}`);
@@ -171,9 +177,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
   }
 
   /** Takes what is claimable now without waiting for it; a failure is logged (the next poll tries again). */
-  async function pump(): Promise<void> {
+  async function pump(options: { stoppedOnly?: boolean } = {}): Promise<void> {
     try {
-      await claim();
+      await claim(options);
     } catch (error) {
       deps.log(`jobs: claim failed: ${describeError(error)}`);
     }
@@ -242,6 +248,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       exclusive: false,
       scheduleId: options.scheduleId ?? null,
     });
+    if (queued && deps.wake)
+      await deps
+        .wake(id)
+        .catch((error: unknown) => deps.log(`job ${id}: queue not told: ${describeError(error)}`));
     return queued ? id : null;
   }
 
@@ -353,13 +363,22 @@ export function createJobRunner(deps: JobRunnerDeps) {
     get,
     drain,
     /**
-     * The poll's and tick's step: fails what no instance will resume, then takes what is claimable
-     * without waiting for it. A quiet database answers one read.
+     * A queue delivery: claims that job (if no instance has it) and resolves when it ends, so the
+     * platform keeps this instance alive for the work.
      */
-    async sweep(): Promise<void> {
+    async runQueued(jobId: string): Promise<void> {
+      await Promise.all(await claim({ id: jobId }));
+    },
+    /**
+     * The poll's and tick's step: fails what no instance will resume, then takes what is claimable
+     * without waiting for it (`stoppedOnly`: only jobs whose instance stopped, when a platform queue
+     * delivers the freshly queued ones). A quiet database answers one read.
+     */
+    async sweep(options: { stoppedOnly?: boolean } = {}): Promise<void> {
       await failExhausted();
       if (stopping || running.size >= concurrency) return;
-      if (await deps.repo.anyClaimable(deps.now().toISOString(), MAX_ATTEMPTS)) await pump();
+      const now = deps.now().toISOString();
+      if (await deps.repo.anyClaimable(now, MAX_ATTEMPTS, options.stoppedOnly)) await pump(options);
     },
     /** Calls `listener` whenever the job's row changes in this process; returns the unsubscribe. */
     subscribe(jobId: string, listener: () => void): () => void {
