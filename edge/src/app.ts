@@ -435,6 +435,7 @@ export function createApp(deps: AppDeps) {
           history: historyRepo,
           planPauses: createScheduleService({ repo: schedulesRepo, plans: planGate, now, newId })
             .withPlanPauses,
+          currencies: connections.currencies,
           now,
         }),
       ),

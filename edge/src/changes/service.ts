@@ -21,6 +21,8 @@ export interface ChangesServiceDeps {
   history: Pick<HistoryRepo, "summaries" | "failExpired">;
   /** The schedule service's rule for schedules the plan no longer allows (shown paused). */
   planPauses(userId: string, schedules: Schedule[]): Promise<Schedule[]>;
+  /** The currency each catalog's prices are in (the connections' last test), as the lists answer it. */
+  currencies(userId: string): Promise<{ shopify: string | null; acumatica: string | null }>;
   now: () => Date;
 }
 
@@ -42,7 +44,10 @@ export function createChangesService(deps: ChangesServiceDeps) {
   const { repo } = deps;
   return {
     async shopify(userId: string, query: ChangesQuery): Promise<ShopifyProductChanges> {
-      const stored = await repo.changes("shopify", userId, query);
+      const [stored, currencies] = await Promise.all([
+        repo.changes("shopify", userId, query),
+        deps.currencies(userId),
+      ]);
       const lastSynced = stored.lastSynced ?? "";
       return {
         ...envelope(stored),
@@ -51,11 +56,15 @@ export function createChangesService(deps: ChangesServiceDeps) {
           position: Number(row.seq),
         })),
         lastSynced: stored.lastSynced,
+        currencyCode: currencies.shopify,
       };
     },
 
     async acumatica(userId: string, query: ChangesQuery): Promise<AcumaticaProductChanges> {
-      const stored = await repo.changes("acumatica", userId, query);
+      const [stored, currencies] = await Promise.all([
+        repo.changes("acumatica", userId, query),
+        deps.currencies(userId),
+      ]);
       const lastSynced = stored.lastSynced ?? "";
       return {
         ...envelope(stored),
@@ -64,6 +73,7 @@ export function createChangesService(deps: ChangesServiceDeps) {
           position: Number(row.seq),
         })),
         lastSynced: stored.lastSynced,
+        currencyCode: currencies.acumatica,
       };
     },
 

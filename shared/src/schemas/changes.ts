@@ -54,13 +54,22 @@ function changePage<T extends v.GenericSchema>(row: T) {
   });
 }
 
-/** Catalog feeds also carry the catalog's one lastSynced (it changes with every pull, rows or not). */
+/**
+ * Catalog feeds also carry the catalog's one lastSynced (it changes with every pull, rows or not)
+ * and the currency its prices are in, as the list endpoints answer them.
+ */
 function catalogChangePage<T extends v.GenericSchema>(row: T) {
   return v.object({
     ...changePage(row).entries,
     lastSynced: v.pipe(
       v.nullable(v.string()),
       v.description("When the catalog was last pulled; null before."),
+    ),
+    currencyCode: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        "The currency of the catalog's prices (the store's, or the ERP's base currency) as the last connection test read it; null before.",
+      ),
     ),
   });
 }

@@ -48,6 +48,8 @@ export interface MirrorState {
   total: number | null;
   /** The catalog's one lastSynced (catalog lists only). */
   lastSynced: string | null;
+  /** The currency of the catalog's prices, as its feed last said (catalog lists only). */
+  currencyCode?: string | null;
 }
 
 const sortValue = (value: number | null | undefined): number => value ?? Number.NEGATIVE_INFINITY;

@@ -36,6 +36,7 @@ export interface FeedPage {
   hasMore: boolean;
   reset: boolean;
   lastSynced?: string | null;
+  currencyCode?: string | null;
 }
 
 type ListQuery = { page: number; limit: number; search: string };
@@ -132,6 +133,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     const state = await db.mirrorState.get(list);
     const lastSynced = state?.lastSynced ?? "";
     return {
+      currencyCode: state?.currencyCode ?? null,
       products: rows.map((row) => {
         const { position: _position, ...shown } = withoutMirrorFields(row);
         return { ...shown, lastSynced } as unknown as T;
@@ -172,6 +174,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
           saved: await table.count(),
           total: options.total ?? current?.total ?? null,
           lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
+          currencyCode: page.currencyCode === undefined ? (current?.currencyCode ?? null) : page.currencyCode,
         });
       });
       touched(list);

@@ -17,7 +17,9 @@ const FIRST = "";
 export function ShopifyProductsScreen() {
   const api = useApi();
   const [locationId, setLocationId] = useState(FIRST);
-  const locations = useQuery({ ...shopifyLocationsQuery(api), retry: false });
+  // Only for the picker: without a connection (or locations) there is nothing to pick, and the
+  // screen says what is missing itself, so a failure here shows no toast of its own.
+  const locations = useQuery({ ...shopifyLocationsQuery(api), retry: false, meta: { silent: true } });
   const active = (locations.data ?? []).filter((location) => location.isActive);
   const columns = useCallback(
     (currencyCode: string | null) =>
