@@ -62,6 +62,8 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     history: 0,
   };
   const orders = new Map<string, { generation: number; rows: Projection[] }>();
+  // Counts clears (sign-out, a 401): a feed page read before one must not be written after it.
+  let clears = 0;
 
   function toStored(list: MirrorList, row: { _id: string }): LooseRow {
     const stored: object =
@@ -156,11 +158,14 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     async applyPage(
       list: MirrorList,
       page: FeedPage,
-      options: { keep: ReadonlySet<string>; total: number | null },
+      options: { keep: ReadonlySet<string>; total: number | null; clears?: number },
     ) {
       const { db, tables } = await use();
       const table = tables[list];
       await db.transaction("rw", [table, db.mirrorState], async () => {
+        // Cleared since the page was asked for: it belongs to a session that ended. Checked inside
+        // the transaction, which the clear's own transaction waits for (or runs after).
+        if (options.clears !== undefined && options.clears !== clears) return;
         if (page.reset) await table.clear();
         const removed = page.removedIds.filter((id) => !options.keep.has(id));
         if (removed.length > 0) await table.bulkDelete(removed);
@@ -205,7 +210,11 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     },
 
     /** Every mirror table, its state and the outbox emptied (sign-out, a 401, another user). */
+    /** How many clears so far: pass it back to `applyPage` with a page asked for now. */
+    clears: () => clears,
+
     async clear() {
+      clears += 1;
       const { db, tables } = await use();
       await db.transaction("rw", [...Object.values(tables), db.mirrorState, db.outbox], async () => {
         for (const table of [...Object.values(tables), db.mirrorState, db.outbox]) await table.clear();

@@ -82,6 +82,7 @@ export function createMirrorSync(options: MirrorSyncOptions) {
 
   async function pull(list: MirrorList): Promise<void> {
     const started = epoch;
+    const clears = store.clears();
     let state: MirrorState | undefined = await store.state(list);
     const total = state?.complete ? null : (state?.total ?? (await serverTotal(list)));
     let changed = false;
@@ -93,7 +94,7 @@ export function createMirrorSync(options: MirrorSyncOptions) {
       // Signed out (or another user) meanwhile: this page belongs to nobody now.
       if (started !== epoch) return;
       if (page.rows.length > 0 || page.removedIds.length > 0 || page.reset) changed = true;
-      await store.applyPage(list, page, { keep: await options.hold(list, page), total });
+      await store.applyPage(list, page, { keep: await options.hold(list, page), total, clears });
       state = await store.state(list);
       await report();
       if (!page.hasMore) break;
