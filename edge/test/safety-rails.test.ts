@@ -10,8 +10,8 @@ import {
 } from "@stockbridge/shared";
 import type * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeQuantities } from "../src/connectors/shopify/quantities.ts";
 import { MAPPING_GONE } from "../src/sync/held-outcomes.ts";
-import { writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { SYNC_BUSY } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";

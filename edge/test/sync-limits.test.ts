@@ -3,11 +3,11 @@ import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConnectors } from "../src/connectors/connectors.ts";
 import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
+import { type QuantityItem, writeQuantities } from "../src/connectors/shopify/quantities.ts";
 import type { FetchLike } from "../src/connectors/transport.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSyncConnectors } from "../src/sync/connectors.ts";
 import { type ErpValues, planMapping, type ShopifyValues } from "../src/sync/plan.ts";
-import { type QuantityItem, writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { erpTotals, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;

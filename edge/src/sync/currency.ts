@@ -1,7 +1,7 @@
 import { priceCurrencyMismatch } from "@stockbridge/shared";
+import { record, text } from "../connectors/shopify/gid.ts";
+import type { ShopifyPort } from "../connectors/shopify/port.ts";
 import { SHOP_CURRENCY_QUERY } from "../connectors/shopify/shop-query.ts";
-import { record, text } from "./shopify-gid.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
 
 /** The store's currency code, or null when Shopify does not say. */
 export async function readShopCurrency(port: ShopifyPort): Promise<string | null> {

@@ -1,6 +1,15 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
+import { type ErpKey, readErpItems } from "../connectors/acumatica/erp-read.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { ShopifyPort } from "../connectors/shopify/port.ts";
+import { type PriceWrite, writePrices } from "../connectors/shopify/prices.ts";
+import {
+  type QuantityItem,
+  type QuantityOutcome,
+  writeQuantities,
+} from "../connectors/shopify/quantities.ts";
+import { readShopifyVariants, readSyncLocations } from "../connectors/shopify/variant-read.ts";
 import { type RunFindings, recordFindings } from "../drift/record.ts";
 import type { DriftRepo } from "../drift/repo.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
@@ -10,17 +19,12 @@ import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, ConflictError, DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
-import { type ErpKey, readErpItems } from "./acumatica-read.ts";
 import { priceRefusal, readShopCurrency } from "./currency.ts";
 import { recordHeldRun, storeRunPlan } from "./hold.ts";
 import { comparedFields, type MappingPlan, planMapping, quantityKey, resultOf } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { safetyReasons } from "./safety.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { type PriceWrite, writePrices } from "./shopify-prices.ts";
-import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
-import { readShopifyVariants, readSyncLocations } from "./shopify-read.ts";
 
 /** How the engine reaches the user's two systems (built from the saved connections). */
 export interface SyncConnectors {

@@ -1,4 +1,12 @@
 import type { ExecutionHistory, SyncJobResult } from "@stockbridge/shared";
+import type { ShopifyPort } from "../connectors/shopify/port.ts";
+import { type PriceWrite, writePrices } from "../connectors/shopify/prices.ts";
+import {
+  type QuantityItem,
+  type QuantityOutcome,
+  writeQuantities,
+} from "../connectors/shopify/quantities.ts";
+import { readShopifyVariants, type ShopifyReading } from "../connectors/shopify/variant-read.ts";
 import type { HeldRepo, StoredHeldChange } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
@@ -14,10 +22,6 @@ import {
 import { afterWrites, decide, notWritten, type Outcome, quantityOutcome } from "./held-outcomes.ts";
 import type { ShopifyValues } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { type PriceWrite, writePrices } from "./shopify-prices.ts";
-import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
-import { readShopifyVariants, type ShopifyReading } from "./shopify-read.ts";
 
 export interface HeldApplyDeps {
   held: HeldRepo;

@@ -1,10 +1,10 @@
+import { record, text } from "../connectors/shopify/gid.ts";
+import type { ShopifyPort } from "../connectors/shopify/port.ts";
+import { LOCATION_NAMES_QUERY } from "../connectors/shopify/sync-operations.ts";
 import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
 import type { RunFailure, RunSkip } from "../history/repo.ts";
 import { describeError } from "../http/errors.ts";
 import type { MappingPlan } from "./plan.ts";
-import { record, text } from "./shopify-gid.ts";
-import { LOCATION_NAMES_QUERY } from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
 
 /**
  * Records a run the safety limits stopped before any write: its entry becomes `held`, with the

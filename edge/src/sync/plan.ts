@@ -1,7 +1,7 @@
 import type { DriftField, FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
 import { fromCents, LOCATION_RULES } from "@stockbridge/shared";
 import type { WarehouseQuantities } from "../connectors/acumatica/warehouse-totals.ts";
-import { unsendableReason } from "./shopify-limits.ts";
+import { unsendableReason } from "../connectors/shopify/limits.ts";
 
 /** A mapping as the engine reads it: ids and SKU snapshots (the catalog rows may be gone). */
 export interface SyncTarget {

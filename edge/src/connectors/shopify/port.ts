@@ -1,10 +1,6 @@
-import type { StoreBulkSlots } from "../connectors/shopify/bulk-slots.ts";
-import type {
-  GraphqlResponse,
-  RequestOptions,
-  ShopifyClientStats,
-} from "../connectors/shopify/graphql-client.ts";
-import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
+import type { ConnectorClock, FetchLike } from "../transport.ts";
+import type { StoreBulkSlots } from "./bulk-slots.ts";
+import type { GraphqlResponse, RequestOptions, ShopifyClientStats } from "./graphql-client.ts";
 
 /**
  * What the engine needs from the Shopify transport (createShopifyClient answers it): GraphQL calls

@@ -1,16 +1,16 @@
 import type { Settings } from "@stockbridge/shared";
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { activeLocations, readLocations } from "../connectors/shopify/locations.ts";
-import type { ShopifyLevel, ShopifyValues, SyncLocation } from "./plan.ts";
-import { runBulkOperation } from "./shopify-bulk.ts";
-import { moneyToCents, record, text, toGid } from "./shopify-gid.ts";
+import type { ShopifyLevel, ShopifyValues, SyncLocation } from "../../sync/plan.ts";
+import { runBulkOperation } from "./bulk-run.ts";
+import { moneyToCents, record, text, toGid } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import { activeLocations, readLocations } from "./locations.ts";
+import type { ShopifyPort } from "./port.ts";
 import {
   BULK_RUN_QUERY_MUTATION,
   bulkVariantsQuery,
   syncReadCostPerId,
   syncVariantsQuery,
-} from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
+} from "./sync-operations.ts";
 
 /** Reads in flight at once; the transport still paces each by the bucket. */
 const READ_CONCURRENCY = 4;

@@ -1,11 +1,11 @@
 import { LOCATION_RULES } from "@stockbridge/shared";
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { createSemaphore } from "../connectors/transport.ts";
-import type { QuantityName } from "./plan.ts";
-import { record, text, toGid } from "./shopify-gid.ts";
-import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { readByNodes } from "./shopify-read.ts";
+import type { QuantityName } from "../../sync/plan.ts";
+import { createSemaphore } from "../transport.ts";
+import { record, text, toGid } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import type { ShopifyPort } from "./port.ts";
+import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./sync-operations.ts";
+import { readByNodes } from "./variant-read.ts";
 
 export interface QuantityItem {
   /** The key the outcome is answered under (one write per mapping and location: see `quantityKey`). */

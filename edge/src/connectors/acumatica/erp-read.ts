@@ -1,6 +1,7 @@
 import { toCents } from "@stockbridge/shared";
-import { AcumaticaError } from "../connectors/acumatica/failures.ts";
-import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { ErpValues } from "../../sync/plan.ts";
+import { AcumaticaError } from "./failures.ts";
+import type { AcumaticaApi } from "./session.ts";
 import {
   addRow,
   emptyTotals,
@@ -9,8 +10,7 @@ import {
   type Totals,
   text,
   type Wrapped,
-} from "../connectors/acumatica/warehouse-totals.ts";
-import type { ErpValues } from "./plan.ts";
+} from "./warehouse-totals.ts";
 
 /** A mapped ERP item: its persistent id (NoteID, what the mapping stores) and InventoryID (the key to ask by). */
 export interface ErpKey {
