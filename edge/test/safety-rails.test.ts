@@ -10,7 +10,6 @@ import {
 } from "@stockbridge/shared";
 import type * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeQuantities } from "../src/connectors/shopify/quantities.ts";
 import { MAPPING_GONE } from "../src/sync/held-outcomes.ts";
 import { SYNC_BUSY } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
@@ -581,10 +580,9 @@ describe("quantity writes for an approved plan", () => {
     const [pair] = await w.map(plainPairs(w, 1));
     const level = pair!.variant.levels[0]!;
     await setAvailable(w, pair!, level.available + 3);
-    const port = await w.shopifyPort();
+    const store = await w.shopifyStore();
 
-    const outcomes = await writeQuantities(
-      port,
+    const outcomes = await store.setQuantities(
       [
         {
           mappingId: "one",

@@ -1,5 +1,4 @@
 import { toCents } from "@stockbridge/shared";
-import type { ErpValues } from "../../sync/plan.ts";
 import { AcumaticaError } from "./failures.ts";
 import type { AcumaticaApi } from "./session.ts";
 import {
@@ -9,8 +8,22 @@ import {
   readWarehouseTotals,
   type Totals,
   text,
+  type WarehouseQuantities,
   type Wrapped,
 } from "./warehouse-totals.ts";
+
+/** The ERP's current values of one item (prices in cents, quantities summed over warehouses and per warehouse). */
+export interface ErpValues {
+  inventoryId: string;
+  defaultPriceCents: number | null;
+  msrpCents: number | null;
+  isStockItem: boolean;
+  /** Null for a non-stock item, which has no quantities. */
+  available: number | null;
+  onHand: number | null;
+  availableForShipping: number | null;
+  warehouses: WarehouseQuantities[];
+}
 
 /** A mapped ERP item: its persistent id (NoteID, what the mapping stores) and InventoryID (the key to ask by). */
 export interface ErpKey {

@@ -1,11 +1,12 @@
 import { LOCATION_RULES } from "@stockbridge/shared";
-import type { QuantityName } from "../../sync/plan.ts";
 import { createSemaphore } from "../transport.ts";
 import { record, text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
 import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./sync-operations.ts";
 import { readByNodes } from "./variant-read.ts";
+
+export type QuantityName = "available" | "on_hand";
 
 export interface QuantityItem {
   /** The key the outcome is answered under (one write per mapping and location: see `quantityKey`). */
@@ -28,7 +29,7 @@ export type QuantityOutcome =
   /** Only with `retryStale: false`: Shopify no longer held `from` (and not `to` either); nothing written. */
   | { kind: "changed"; current: number };
 
-interface WriteOptions {
+export interface WriteOptions {
   runId: string;
   /**
    * A stale compare is read again and, by default, tried once more from the value read; false
