@@ -6,7 +6,7 @@ import {
   SET_QUANTITIES_COMPARE_MUTATION,
   usesChangeFromQuantity,
   VARIANTS_BULK_UPDATE_MUTATION,
-} from "../edge/src/sync/shopify-operations.ts";
+} from "../edge/src/connectors/shopify/sync-operations.ts";
 import type { SeedErpItem, SeedProduct, SeedVariant } from "../sandbox/src/seed/catalog.ts";
 
 const VARIANT_QUERY = `query NaiveVariant($id: ID!, $location: ID!) {

@@ -11,7 +11,6 @@ import {
 import type * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAPPING_GONE } from "../src/sync/held-outcomes.ts";
-import { writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { SYNC_BUSY } from "../src/sync/sync-job.ts";
 import { failure } from "./helpers.ts";
 import { registerSubscriber } from "./mapping-fixtures.ts";
@@ -581,10 +580,9 @@ describe("quantity writes for an approved plan", () => {
     const [pair] = await w.map(plainPairs(w, 1));
     const level = pair!.variant.levels[0]!;
     await setAvailable(w, pair!, level.available + 3);
-    const port = await w.shopifyPort();
+    const store = await w.shopifyStore();
 
-    const outcomes = await writeQuantities(
-      port,
+    const outcomes = await store.setQuantities(
       [
         {
           mappingId: "one",

@@ -11,7 +11,7 @@ import {
   OPERATIONS,
   quantityWriteForm,
   quantityWriteRequest,
-} from "../src/sync/shopify-operations.ts";
+} from "../src/connectors/shopify/sync-operations.ts";
 
 /**
  * Every version the edge can be served: it asks for one of the spec's versions and Shopify falls

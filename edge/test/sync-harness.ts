@@ -163,7 +163,7 @@ export async function startSyncWorld(
     /** Lines the app wrote to its server log. */
     logs,
     /** The paced Shopify transport the engine writes through, for tests of the writers themselves. */
-    shopifyPort: () => syncConnectors.shopify(subscriber.userId),
+    shopifyStore: () => syncConnectors.shopify(subscriber.userId),
 
     /** Saves the sandbox's demo connections for the subscriber, so the app's sync routes reach it. */
     async connect(overrides: { acumaticaPassword?: string } = {}) {

@@ -3,11 +3,11 @@ import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConnectors } from "../src/connectors/connectors.ts";
 import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
+import type { QuantityItem } from "../src/connectors/shopify/quantities.ts";
 import type { FetchLike } from "../src/connectors/transport.ts";
 import { createHistoryRepo } from "../src/history/repo.ts";
 import { createSyncConnectors } from "../src/sync/connectors.ts";
 import { type ErpValues, planMapping, type ShopifyValues } from "../src/sync/plan.ts";
-import { type QuantityItem, writeQuantities } from "../src/sync/shopify-quantities.ts";
 import { erpTotals, type SyncWorld, setErpQuantity, startSyncWorld } from "./sync-harness.ts";
 
 let world: SyncWorld | undefined;
@@ -182,9 +182,9 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
   });
 });
 
-describe("writeQuantities: a batch Shopify refuses as a whole", () => {
-  /** The engine's Shopify port to the sandbox, over `fetch` (the real one unless a test rewords Shopify). */
-  async function portFor(w: SyncWorld, fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+describe("setQuantities: a batch Shopify refuses as a whole", () => {
+  /** The engine's Shopify store on the sandbox, over `fetch` (the real one unless a test rewords Shopify). */
+  async function storeFor(w: SyncWorld, fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
     const connectors = createConnectors({
       fetch: fetchImpl,
       clock: {
@@ -228,10 +228,10 @@ describe("writeQuantities: a batch Shopify refuses as a whole", () => {
 
   it("fails only the item a coercion error names and writes the rest with one more call", async () => {
     const w = await open();
-    const port = await portFor(w);
+    const store = await storeFor(w);
     const { pairs, items } = await itemsFor(w, 5, { 2: 3_000_000_000 });
 
-    const outcome = await writeQuantities(port, items, { runId: "run-1" });
+    const outcome = await store.setQuantities(items, { runId: "run-1" });
 
     expect(outcome.get("m-2")).toEqual({
       kind: "failed",
@@ -242,13 +242,13 @@ describe("writeQuantities: a batch Shopify refuses as a whole", () => {
       expect(outcome.get(`m-${index}`)).toEqual({ kind: "written" });
       expect((await w.shopifyVariant(pair.variant.id)).available).toBe(11 + index);
     }
-    expect(port.stats.calls).toBe(2);
+    expect(store.stats.calls).toBe(2);
   });
 
   it("halves the batch until the bad items stand alone when the error names none", async () => {
     const w = await open();
     // Shopify's answer without the "for quantities.N.quantity (...)" part graphql-ruby usually adds.
-    const port = await portFor(w, async (input, init) => {
+    const store = await storeFor(w, async (input, init) => {
       const response = await fetch(input, init);
       const body = (await response.json()) as { errors?: { message: string }[] };
       for (const error of body.errors ?? []) error.message = error.message.replace(/ for .*$/s, "");
@@ -258,7 +258,7 @@ describe("writeQuantities: a batch Shopify refuses as a whole", () => {
     });
     const { pairs, items } = await itemsFor(w, 8, { 1: 2.5, 5: 3_000_000_000 });
 
-    const outcome = await writeQuantities(port, items, { runId: "run-1" });
+    const outcome = await store.setQuantities(items, { runId: "run-1" });
 
     for (const index of [1, 5]) {
       expect(outcome.get(`m-${index}`)).toEqual({
@@ -274,6 +274,6 @@ describe("writeQuantities: a batch Shopify refuses as a whole", () => {
       expect((await w.shopifyVariant(pair.variant.id)).available).toBe(11 + index);
     }
     // 8 -> 4 + 4 -> 2 + 2 + 2 + 2 -> 1 + 1 twice: 1 + 2 + 4 + 4 calls.
-    expect(port.stats.calls).toBe(11);
+    expect(store.stats.calls).toBe(11);
   });
 });

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { createListQueries, type ListedPage, type ListRequest } from "./list-repo.ts";
 import type { SearchCache } from "./search-cache.ts";
 import { createSortOrders, type SortOrders } from "./sort-orders.ts";
-import { ACUMATICA_TABLE, type CatalogSystem, type CatalogTable, SHOPIFY_TABLE } from "./tables.ts";
+import { ACUMATICA_TABLE, type CatalogSystem, type CatalogTable, SHOPIFY_TABLE, TABLES } from "./tables.ts";
 
 export type { ListedPage, ListRequest };
 
@@ -26,8 +26,6 @@ const SEARCH_ORDERS = { orders: 2_000, rowids: 1_000_000 };
 
 /** Rowids per transaction when a pull's rows are added to the search index (about 20 ms each). */
 const SEARCH_INDEX_WINDOW = 10_000;
-
-const TABLES: Record<CatalogSystem, CatalogTable> = { shopify: SHOPIFY_TABLE, acumatica: ACUMATICA_TABLE };
 
 /** The SQL for the cached catalogs: staging writes, the swap, and (list-repo.ts) the list queries. */
 export function createCatalogRepo(
@@ -213,30 +211,7 @@ export function createCatalogRepo(
         "shopify",
         jobId,
         userId,
-        rows.map((row) => [
-          row.variantId,
-          newId(),
-          row.productId,
-          row.inventoryItemId,
-          row.title,
-          row.sku,
-          row.sku.toLowerCase(),
-          row.priceCents,
-          row.compareAtPriceCents,
-          row.isPhysical ? 1 : 0,
-          row.tracked ? 1 : 0,
-          row.locationId,
-          row.available,
-          row.onHand,
-          JSON.stringify(
-            row.levels.map((level) => ({
-              locationId: level.locationId,
-              name: level.name,
-              available: level.available,
-              onHandInventory: level.onHand,
-            })),
-          ),
-        ]),
+        rows.map((row) => SHOPIFY_TABLE.stage(row, newId())),
       );
     },
 
@@ -245,27 +220,7 @@ export function createCatalogRepo(
         "acumatica",
         jobId,
         userId,
-        rows.map((row) => [
-          row.acumaticaId,
-          newId(),
-          row.sku,
-          row.sku.toLowerCase(),
-          row.description,
-          row.defaultPriceCents,
-          row.msrpCents,
-          row.available,
-          row.onHand,
-          row.availableForShipping,
-          row.isStockItem ? 1 : 0,
-          JSON.stringify(
-            row.warehouses.map((warehouse) => ({
-              warehouseId: warehouse.warehouseId,
-              available: warehouse.available,
-              onHandInventory: warehouse.onHand,
-              availableForShipping: warehouse.availableForShipping,
-            })),
-          ),
-        ]),
+        rows.map((row) => ACUMATICA_TABLE.stage(row, newId())),
       );
     },
 

@@ -1,7 +1,6 @@
 import {
   type AcumaticaProductList,
   type AcumaticaProductQuery,
-  fromCents,
   type Job,
   MESSAGES,
   type ShopifyProductList,
@@ -21,6 +20,7 @@ import { DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
 import type { SitesRepo } from "../locations/repo.ts";
 import type { CatalogRepo } from "./repo.ts";
+import { ACUMATICA_TABLE, SHOPIFY_TABLE } from "./tables.ts";
 
 export interface CatalogTuning {
   /** Stores with more variants than this are read with one bulk query instead of pages. */
@@ -201,7 +201,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         deps.connections.currencies(userId),
       ]);
       return {
-        products: rows.map((row) => toShopifyProduct(row, lastSynced)),
+        products: rows.map((row) => SHOPIFY_TABLE.decode(row, lastSynced)),
         ...pageOf(total, query),
         currencyCode: currencies.shopify,
       };
@@ -213,7 +213,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         deps.connections.currencies(userId),
       ]);
       return {
-        products: rows.map((row) => toAcumaticaProduct(row, lastSynced)),
+        products: rows.map((row) => ACUMATICA_TABLE.decode(row, lastSynced)),
         ...pageOf(total, query),
         currencyCode: currencies.acumatica,
       };
@@ -263,97 +263,4 @@ function pageOf(total: number, query: { page: number; limit: number }) {
 function failure(error: unknown, system: "Shopify" | "Acumatica", prefix: string): unknown {
   if (error instanceof UpstreamError) return new UpstreamError(system, `${prefix}: ${error.message}`);
   return error;
-}
-
-/** The values of SHOPIFY_TABLE.listed, in that order; lastSynced is the catalog's. */
-export function toShopifyProduct(
-  values: unknown[],
-  lastSynced: string,
-): ShopifyProductList["products"][number] {
-  const [
-    id,
-    variantId,
-    productId,
-    inventoryItemId,
-    title,
-    sku,
-    price,
-    compareAt,
-    physical,
-    tracked,
-    locations,
-  ] = values;
-  return {
-    _id: String(id),
-    variantId: String(variantId),
-    productId: String(productId),
-    inventoryItemId: nullableText(inventoryItemId),
-    title: String(title),
-    sku: String(sku),
-    price: fromCents(Number(price)),
-    compareAtPrice: compareAt === null ? null : fromCents(Number(compareAt)),
-    isPhysicalProduct: Number(physical) === 1,
-    tracked: Number(tracked) === 1,
-    inventoryLocations: storedLocations(locations),
-    lastSynced,
-  };
-}
-
-/** The values of ACUMATICA_TABLE.listed, in that order; lastSynced is the catalog's. */
-export function toAcumaticaProduct(
-  values: unknown[],
-  lastSynced: string,
-): AcumaticaProductList["products"][number] {
-  const [
-    id,
-    acumaticaId,
-    sku,
-    description,
-    price,
-    msrp,
-    available,
-    onHand,
-    forShipping,
-    stockItem,
-    warehouses,
-  ] = values;
-  return {
-    _id: String(id),
-    acumaticaId: String(acumaticaId),
-    sku: String(sku),
-    description: String(description),
-    defaultPrice: fromCents(Number(price)),
-    msrp: msrp === null ? null : fromCents(Number(msrp)),
-    available: nullableNumber(available),
-    onHandInventory: nullableNumber(onHand),
-    availableForShipping: nullableNumber(forShipping),
-    isStockItem: Number(stockItem) === 1,
-    warehouses: storedWarehouses(warehouses),
-    lastSynced,
-  };
-}
-
-/** warehouses_json is only written by the pull and the sync engine, always as this list's shape. */
-function storedWarehouses(value: unknown): AcumaticaProductList["products"][number]["warehouses"] {
-  return Array.isArray(value) ? (value as AcumaticaProductList["products"][number]["warehouses"]) : [];
-}
-
-/**
- * locations_json is only written by the pull and the sync engine, always as this list's shape;
- * rows pulled before locations had names (migration 28) read an empty name until the next pull.
- */
-function storedLocations(value: unknown): ShopifyProductList["products"][number]["inventoryLocations"] {
-  const levels = value as Omit<
-    ShopifyProductList["products"][number]["inventoryLocations"][number],
-    "name"
-  >[];
-  return levels.map((level) => ({ name: "", ...level }));
-}
-
-function nullableText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
-
-function nullableNumber(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(value);
 }

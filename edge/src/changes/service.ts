@@ -8,7 +8,7 @@ import type {
   ShopifyProductChanges,
   UnmappedChanges,
 } from "@stockbridge/shared";
-import { toAcumaticaProduct, toShopifyProduct } from "../catalog/service.ts";
+import { ACUMATICA_TABLE, SHOPIFY_TABLE } from "../catalog/tables.ts";
 import type { HistoryRepo } from "../history/repo.ts";
 import { RUN_STOPPED } from "../history/run-lease.ts";
 import { toMapping } from "../mapping/repo.ts";
@@ -52,7 +52,7 @@ export function createChangesService(deps: ChangesServiceDeps) {
       return {
         ...envelope(stored),
         rows: stored.rows.map((row) => ({
-          ...toShopifyProduct(JSON.parse(String(row.listed)) as unknown[], lastSynced),
+          ...SHOPIFY_TABLE.decode(JSON.parse(String(row.listed)) as unknown[], lastSynced),
           position: Number(row.seq),
         })),
         lastSynced: stored.lastSynced,
@@ -69,7 +69,7 @@ export function createChangesService(deps: ChangesServiceDeps) {
       return {
         ...envelope(stored),
         rows: stored.rows.map((row) => ({
-          ...toAcumaticaProduct(JSON.parse(String(row.listed)) as unknown[], lastSynced),
+          ...ACUMATICA_TABLE.decode(JSON.parse(String(row.listed)) as unknown[], lastSynced),
           position: Number(row.seq),
         })),
         lastSynced: stored.lastSynced,

@@ -1,6 +1,7 @@
 import type { AutoMapResult } from "@stockbridge/shared";
 import type { PlanGate } from "../billing/plan-gate.ts";
-import type { AutoMapCandidate, MappingRepo, NewMapping } from "./repo.ts";
+import type { AutoMapCandidate } from "../catalog/cache-repo.ts";
+import type { MappingRepo, NewMapping } from "./repo.ts";
 
 const INSERT_CHUNK = 500;
 

@@ -1,18 +1,7 @@
 import type { Row } from "@libsql/client";
 import type { Mapping } from "@stockbridge/shared";
+import { createCatalogCacheRepo } from "../catalog/cache-repo.ts";
 import type { Db } from "../db/client.ts";
-
-export interface CatalogVariant {
-  id: string;
-  variantId: string;
-  sku: string;
-}
-
-export interface CatalogItem {
-  id: string;
-  acumaticaId: string;
-  sku: string;
-}
 
 export interface NewMapping {
   id: string;
@@ -23,43 +12,6 @@ export interface NewMapping {
   acumaticaSku: string;
   mappingType: Mapping["mappingType"];
   now: string;
-}
-
-export type UnmappedSide = "shopify" | "acumatica";
-
-/** A catalog row no mapping uses: its row id, its id in its own system, its SKU. */
-export interface UnmappedProduct {
-  id: string;
-  externalId: string;
-  sku: string;
-}
-
-/** Where each side's products live and which mapping column points at them (fixed names, no input). */
-const UNMAPPED_SIDES = {
-  shopify: {
-    table: "shopify_products",
-    key: "variant_id",
-    mappingKey: "shopify_variant_id",
-    index: "shopify_products_unmapped",
-  },
-  acumatica: {
-    table: "acumatica_products",
-    key: "acumatica_id",
-    mappingKey: "acumatica_id",
-    index: "acumatica_products_unmapped",
-  },
-} as const;
-
-function unmappedClause(t: (typeof UNMAPPED_SIDES)[UnmappedSide]): string {
-  return `NOT EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = p.user_id AND m.${t.mappingKey} = p.${t.key})`;
-}
-
-/** One catalog row as auto mapping sees it: its SKU key and whether a mapping already uses it. */
-export interface AutoMapCandidate {
-  externalId: string;
-  sku: string;
-  skuKey: string;
-  mapped: boolean;
 }
 
 /*
@@ -82,7 +34,11 @@ const INSERT_SELECT = `${INSERT_COLUMNS} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?`;
 const SEARCH_CLAUSE = `(m.shopify_sku LIKE ? ESCAPE '\\' OR m.acumatica_sku LIKE ? ESCAPE '\\'
   OR sp.sku LIKE ? ESCAPE '\\' OR ap.sku LIKE ? ESCAPE '\\')`;
 
-/** The only SQL for mappings (and the catalog lookups mapping needs). Every query is scoped by user. */
+/**
+ * The only SQL for mappings; the catalog reads mapping needs (a variant or item by id, the rows no
+ * mapping uses, auto mapping's candidates) are the catalog's (catalog/cache-repo.ts). Every query is
+ * scoped by user.
+ */
 export function createMappingRepo(db: Db) {
   /** The first row of a query, mapped; null when there is none. */
   async function first<T>(sql: string, args: (string | number)[], map: (row: Row) => T): Promise<T | null> {
@@ -90,23 +46,14 @@ export function createMappingRepo(db: Db) {
     const row = result.rows[0];
     return row ? map(row) : null;
   }
+  const catalog = createCatalogCacheRepo(db);
 
   return {
-    findVariant(userId: string, variantId: string): Promise<CatalogVariant | null> {
-      return first(
-        "SELECT id, variant_id, sku FROM shopify_products WHERE user_id = ? AND variant_id = ?",
-        [userId, variantId],
-        (row) => ({ id: String(row.id), variantId: String(row.variant_id), sku: String(row.sku) }),
-      );
-    },
-
-    findItem(userId: string, acumaticaId: string): Promise<CatalogItem | null> {
-      return first(
-        "SELECT id, acumatica_id, sku FROM acumatica_products WHERE user_id = ? AND acumatica_id = ?",
-        [userId, acumaticaId],
-        (row) => ({ id: String(row.id), acumaticaId: String(row.acumatica_id), sku: String(row.sku) }),
-      );
-    },
+    findVariant: catalog.findVariant,
+    findItem: catalog.findItem,
+    unmappedTotal: catalog.unmappedTotal,
+    unmappedPage: catalog.unmappedPage,
+    autoMapCandidates: catalog.autoMapCandidates,
 
     get(userId: string, id: string): Promise<Mapping | null> {
       return first(`${VIEW_SELECT} WHERE m.user_id = ? AND m.id = ?`, [userId, id], toMapping);
@@ -259,82 +206,6 @@ export function createMappingRepo(db: Db) {
       }
       return found;
     },
-
-    /**
-     * How many of the user's products on one side no mapping uses (SKU containing `term`, a
-     * lowercased search, when given). Without a term: all rows less the mapped ones, so the work
-     * is one pass over an index plus one probe per mapping, never a probe per product.
-     */
-    async unmappedTotal(side: UnmappedSide, userId: string, term: string): Promise<number> {
-      const t = UNMAPPED_SIDES[side];
-      const result = await db.execute(
-        term
-          ? {
-              sql: `SELECT count(*) AS total FROM ${t.table} p INDEXED BY ${t.index}
-                    WHERE p.user_id = ? AND instr(p.sku_key, ?) > 0 AND ${unmappedClause(t)}`,
-              args: [userId, term],
-            }
-          : {
-              sql: `SELECT (SELECT count(*) FROM ${t.table} WHERE user_id = ?)
-                      - (SELECT count(*) FROM mappings m JOIN ${t.table} p ON p.user_id = m.user_id AND p.${t.key} = m.${t.mappingKey}
-                         WHERE m.user_id = ?) AS total`,
-              args: [userId, userId],
-            },
-      );
-      return Number(result.rows[0]?.total ?? 0);
-    },
-
-    /**
-     * One window of the user's unmapped products on one side, by SKU then external id, walked on
-     * the side's unmapped index: skipped rows cost an index step and a probe, never a table read.
-     */
-    async unmappedPage(
-      side: UnmappedSide,
-      userId: string,
-      window: { term: string; offset: number; limit: number; descending: boolean },
-    ): Promise<UnmappedProduct[]> {
-      const t = UNMAPPED_SIDES[side];
-      const direction = window.descending ? "DESC" : "ASC";
-      const result = await db.execute({
-        sql: `SELECT p.id, p.${t.key} AS external_id, p.sku FROM ${t.table} p INDEXED BY ${t.index}
-              WHERE p.user_id = ?${window.term ? " AND instr(p.sku_key, ?) > 0" : ""} AND ${unmappedClause(t)}
-              ORDER BY p.sku_key ${direction}, p.${t.key} ${direction} LIMIT ? OFFSET ?`,
-        args: window.term
-          ? [userId, window.term, window.limit, window.offset]
-          : [userId, window.limit, window.offset],
-      });
-      return result.rows.map((row) => ({
-        id: String(row.id),
-        externalId: String(row.external_id),
-        sku: String(row.sku),
-      }));
-    },
-
-    async autoMapCandidates(
-      userId: string,
-    ): Promise<{ shopify: AutoMapCandidate[]; acumatica: AutoMapCandidate[] }> {
-      const [shopify, acumatica] = await db.batch(
-        [
-          {
-            sql: `SELECT sp.variant_id AS external_id, sp.sku, sp.sku_key,
-                    EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = sp.user_id AND m.shopify_variant_id = sp.variant_id) AS mapped
-                  FROM shopify_products sp WHERE sp.user_id = ? ORDER BY sp.sku_key, sp.id`,
-            args: [userId],
-          },
-          {
-            sql: `SELECT ap.acumatica_id AS external_id, ap.sku, ap.sku_key,
-                    EXISTS (SELECT 1 FROM mappings m WHERE m.user_id = ap.user_id AND m.acumatica_id = ap.acumatica_id) AS mapped
-                  FROM acumatica_products ap WHERE ap.user_id = ? ORDER BY ap.sku_key, ap.id`,
-            args: [userId],
-          },
-        ],
-        "read",
-      );
-      return {
-        shopify: (shopify?.rows ?? []).map(toCandidate),
-        acumatica: (acumatica?.rows ?? []).map(toCandidate),
-      };
-    },
   };
 }
 
@@ -373,15 +244,6 @@ function insertArgs(mapping: NewMapping): string[] {
     mapping.now,
     mapping.now,
   ];
-}
-
-function toCandidate(row: Row): AutoMapCandidate {
-  return {
-    externalId: String(row.external_id),
-    sku: String(row.sku),
-    skuKey: String(row.sku_key),
-    mapped: Number(row.mapped) === 1,
-  };
 }
 
 /** Makes a user's search text literal inside LIKE. */

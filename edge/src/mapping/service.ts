@@ -8,15 +8,9 @@ import type {
 } from "@stockbridge/shared";
 import { MAPPING_SELECTOR_PAGE_SIZE } from "@stockbridge/shared";
 import { type PlanGate, planLimitError } from "../billing/plan-gate.ts";
+import type { CatalogItem, CatalogVariant, UnmappedProduct, UnmappedSide } from "../catalog/cache-repo.ts";
 import { ConflictError, NotFoundError } from "../http/errors.ts";
-import {
-  type CatalogItem,
-  type CatalogVariant,
-  isUniqueViolation,
-  type MappingRepo,
-  type UnmappedProduct,
-  type UnmappedSide,
-} from "./repo.ts";
+import { isUniqueViolation, type MappingRepo } from "./repo.ts";
 import { createTurns } from "./turns.ts";
 
 export interface MappingServiceDeps {

@@ -1,6 +1,7 @@
 import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts";
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
+import { createShopifyStore } from "../connectors/shopify/store.ts";
 import { NotFoundError, ValidationError } from "../http/errors.ts";
 import type { SyncConnectors } from "./engine.ts";
 
@@ -25,35 +26,16 @@ export function createSyncConnectors(deps: {
   return {
     async shopify(userId) {
       const credentials = await notSavedIsBadInput(() => deps.credentials.shopifyCredentials(userId));
-      const client = connectors.shopify(credentials);
-      let recorded: string | null = null;
-      let noticed: string | null = null;
-      return {
-        execute: async (query, variables, options) => {
-          const answer = await client.execute(query, variables, options);
-          // Keep the Settings card's "version in effect" current with what Shopify served.
-          const served = client.servedVersion;
-          if (served && served !== recorded && deps.credentials.recordServedShopifyVersion) {
-            recorded = served;
-            await deps.credentials.recordServedShopifyVersion(userId, served).catch(() => {});
-          }
-          // The connection stores (and logs once) what Shopify says is deprecated; a run asks it once per notice.
-          const notice = client.deprecationNotice;
-          if (notice && notice !== noticed && deps.credentials.recordShopifyDeprecation) {
-            noticed = notice;
-            await deps.credentials.recordShopifyDeprecation(userId, notice).catch(() => {});
-          }
-          return answer as never;
-        },
-        get servedVersion() {
-          return client.servedVersion;
-        },
-        requestedVersion: client.apiVersion,
-        stats: client.stats,
+      const recordVersion = deps.credentials.recordServedShopifyVersion;
+      const recordDeprecation = deps.credentials.recordShopifyDeprecation;
+      return createShopifyStore(connectors.shopify(credentials), {
         fetch: connectors.fetch,
         clock: connectors.clock,
         bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
-      };
+        // Keep the Settings card's "version in effect" and deprecation notice current with what Shopify served.
+        onServedVersion: recordVersion && ((version) => recordVersion(userId, version)),
+        onDeprecation: recordDeprecation && ((notice) => recordDeprecation(userId, notice)),
+      });
     },
     async acumatica(userId, fn, options = {}) {
       const connection = await notSavedIsBadInput(() => deps.credentials.acumaticaCredentials(userId));

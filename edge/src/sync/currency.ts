@@ -1,13 +1,4 @@
 import { priceCurrencyMismatch } from "@stockbridge/shared";
-import { SHOP_CURRENCY_QUERY } from "../connectors/shopify/shop-query.ts";
-import { record, text } from "./shopify-gid.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-
-/** The store's currency code, or null when Shopify does not say. */
-export async function readShopCurrency(port: ShopifyPort): Promise<string | null> {
-  const answer = await port.execute<{ shop: unknown }>(SHOP_CURRENCY_QUERY);
-  return text(record(answer.data?.shop)?.currencyCode) ?? null;
-}
 
 /** Why prices must not be sent this run: Shopify would read the ERP's numbers in another currency. */
 export function priceRefusal(shopify: string | null, acumatica: string | null): string | null {

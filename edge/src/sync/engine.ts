@@ -1,6 +1,10 @@
 import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
+import { type ErpKey, readErpItems } from "../connectors/acumatica/erp-read.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import type { PriceWrite } from "../connectors/shopify/prices.ts";
+import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quantities.ts";
+import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import { type RunFindings, recordFindings } from "../drift/record.ts";
 import type { DriftRepo } from "../drift/repo.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
@@ -10,22 +14,24 @@ import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { AppError, ConflictError, DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
-import { type ErpKey, readErpItems } from "./acumatica-read.ts";
-import { priceRefusal, readShopCurrency } from "./currency.ts";
+import { priceRefusal } from "./currency.ts";
 import { recordHeldRun, storeRunPlan } from "./hold.ts";
-import { comparedFields, type MappingPlan, planMapping, quantityKey, resultOf } from "./plan.ts";
+import {
+  comparedFields,
+  type MappingPlan,
+  planMapping,
+  quantityKey,
+  resultOf,
+  syncLocations,
+} from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
 import { safetyReasons } from "./safety.ts";
 import { finished, type RunCounts, settle } from "./settle.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { type PriceWrite, writePrices } from "./shopify-prices.ts";
-import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
-import { readShopifyVariants, readSyncLocations } from "./shopify-read.ts";
 
 /** How the engine reaches the user's two systems (built from the saved connections). */
 export interface SyncConnectors {
-  /** A paced Shopify transport for the user's store; throws an AppError when it is not connected. */
-  shopify(userId: string): Promise<ShopifyPort>;
+  /** The user's Shopify store (paced by its transport); throws an AppError when it is not connected. */
+  shopify(userId: string): Promise<ShopifyStore>;
   /**
    * Runs `fn` inside one Acumatica session (always logged out), once one of the connection's seats
    * is free (`onQueued` says it has to wait); throws an AppError when not connected.
@@ -197,7 +203,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       }
       if (planned && holdReasons.length > 0) {
         await recordHeldRun(
-          { held: deps.held, port: planned.port, log: deps.log },
+          { held: deps.held, store: planned.store, log: deps.log },
           {
             id: historyId!,
             userId: input.userId,
@@ -219,7 +225,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       }
       let found: RunFindings["found"];
       ({ results, cache, found } = planned
-        ? await apply(planned.port, plans, historyId!, progress)
+        ? await apply(planned.store, plans, historyId!, progress)
         : { results: [], cache: [], found: [] });
       findings = { fields, found };
     } catch (error) {
@@ -357,7 +363,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     targets: Awaited<ReturnType<SyncRepo["targets"]>>,
     settings: Settings,
     progress: (phase: string, done: number) => Promise<void>,
-  ): Promise<{ plans: MappingPlan[]; port: ShopifyPort; erpItems: number; priceRefused: string | null }> {
+  ): Promise<{ plans: MappingPlan[]; store: ShopifyStore; erpItems: number; priceRefused: string | null }> {
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
@@ -365,7 +371,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       acumaticaId: target.acumaticaId,
       inventoryId: target.acumaticaSku,
     }));
-    const port = await deps.connectors.shopify(input.userId);
+    const store = await deps.connectors.shopify(input.userId);
     const prices = input.syncOptions.price;
     // The two systems are read at the same time: each paces itself by its own limits.
     const [{ erp, erpCurrency }, { shopify, locations }, shopCurrency] = await Promise.all([
@@ -391,10 +397,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       (async () => {
         // The locations the location mapping writes (by default the primary one).
         const locations = input.syncOptions.quantity
-          ? await readSyncLocations(port, settings.locationMapping)
+          ? syncLocations(await store.locations(), settings.locationMapping)
           : [];
-        const shopify = await readShopifyVariants(
-          port,
+        const shopify = await store.readVariants(
           targets.map((target) => target.shopifyVariantId),
           {
             bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
@@ -403,7 +408,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         );
         return { shopify, locations };
       })(),
-      prices ? readShopCurrency(port) : null,
+      prices ? store.shopCurrency() : null,
     ]);
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
     const priceRefused = priceRefusal(shopCurrency, erpCurrency);
@@ -416,14 +421,14 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         { ...input.syncOptions, priceRefused, locations },
       ),
     );
-    // The transport that read is the one that writes: it knows the bucket and the served version.
+    // The store that read is the one that writes: it knows the bucket and the served version.
     let erpItems = 0;
     for (const values of erp.values()) if (values) erpItems += 1;
-    return { plans, port, erpItems, priceRefused };
+    return { plans, store, erpItems, priceRefused };
   }
 
   async function apply(
-    port: ShopifyPort,
+    store: ShopifyStore,
     plans: MappingPlan[],
     runId: string,
     progress: (phase: string, done: number) => Promise<void>,
@@ -450,13 +455,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Writing to Shopify", 0);
     const [priceErrors, quantityOutcomes] = await Promise.all([
       priceWrites.length > 0
-        ? writePrices(port, priceWrites, {
+        ? store.writePrices(priceWrites, {
             bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD,
             runId,
           })
         : new Map<string, string | null>(),
       quantityItems.length > 0
-        ? writeQuantities(port, quantityItems, { runId })
+        ? store.setQuantities(quantityItems, { runId })
         : new Map<string, QuantityOutcome>(),
     ]);
     const results: MappingSyncResult[] = [];

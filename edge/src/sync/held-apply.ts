@@ -1,4 +1,8 @@
 import type { ExecutionHistory, SyncJobResult } from "@stockbridge/shared";
+import type { PriceWrite } from "../connectors/shopify/prices.ts";
+import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quantities.ts";
+import type { ShopifyStore } from "../connectors/shopify/store.ts";
+import type { ShopifyReading } from "../connectors/shopify/variant-read.ts";
 import type { HeldRepo, StoredHeldChange } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
@@ -14,10 +18,6 @@ import {
 import { afterWrites, decide, notWritten, type Outcome, quantityOutcome } from "./held-outcomes.ts";
 import type { ShopifyValues } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { type PriceWrite, writePrices } from "./shopify-prices.ts";
-import { type QuantityItem, type QuantityOutcome, writeQuantities } from "./shopify-quantities.ts";
-import { readShopifyVariants, type ShopifyReading } from "./shopify-read.ts";
 
 export interface HeldApplyDeps {
   held: HeldRepo;
@@ -84,8 +84,8 @@ export function createHeldApplier(deps: HeldApplyDeps) {
     const progress = (phase: string, done: number) =>
       run.onProgress?.({ phase, done, total: changes.length });
     progress("Reading Shopify", 0);
-    const port = await deps.connectors.shopify(userId);
-    const readings = await readCurrent(port, changes);
+    const store = await deps.connectors.shopify(userId);
+    const readings = await readCurrent(store, changes);
 
     const outcomes = new Map<number, Outcome>();
     const prices = new Map<string, PriceWrite & { seqs: number[] }>();
@@ -125,13 +125,13 @@ export function createHeldApplier(deps: HeldApplyDeps) {
     progress("Writing to Shopify", 0);
     const [priceErrors, quantityOutcomes] = await Promise.all([
       prices.size > 0
-        ? writePrices(port, [...prices.values()], {
+        ? store.writePrices([...prices.values()], {
             bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD,
             runId: entry._id,
           })
         : new Map<string, string | null>(),
       quantities.length > 0
-        ? writeQuantities(port, quantities, { runId: entry._id, retryStale: false })
+        ? store.setQuantities(quantities, { runId: entry._id, retryStale: false })
         : new Map<string, QuantityOutcome>(),
     ]);
     for (const write of prices.values()) {
@@ -231,13 +231,13 @@ export function createHeldApplier(deps: HeldApplyDeps) {
    * Shopify's values now, for every variant the plan writes: one read at the first location the
    * plan writes quantities at (prices need no location), and one more per further location.
    */
-  async function readCurrent(port: ShopifyPort, changes: StoredHeldChange[]): Promise<CurrentValues> {
+  async function readCurrent(store: ShopifyStore, changes: StoredHeldChange[]): Promise<CurrentValues> {
     const locations = [
       ...new Set(changes.flatMap((change) => (change.locationId ? [change.locationId] : []))),
     ];
     const first = locations[0] ?? null;
     const read = (ids: string[], locationId: string | null) =>
-      readShopifyVariants(port, [...new Set(ids)], {
+      store.readVariants([...new Set(ids)], {
         bulk: ids.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
         locations: locationId ? [locationId] : [],
       });

@@ -1,7 +1,7 @@
 import { changedSinceHeld, formatMoney } from "@stockbridge/shared";
+import type { QuantityOutcome } from "../connectors/shopify/quantities.ts";
 import type { HeldResult, StoredHeldChange } from "../history/held-repo.ts";
 import type { ShopifyValues } from "./plan.ts";
-import type { QuantityOutcome } from "./shopify-quantities.ts";
 
 /** What approving did with one change of a held plan, and why when it was not written. */
 export interface Outcome {

@@ -1,10 +1,8 @@
+import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
 import type { RunFailure, RunSkip } from "../history/repo.ts";
 import { describeError } from "../http/errors.ts";
 import type { MappingPlan } from "./plan.ts";
-import { record, text } from "./shopify-gid.ts";
-import { LOCATION_NAMES_QUERY } from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
 
 /**
  * Records a run the safety limits stopped before any write: its entry becomes `held`, with the
@@ -12,7 +10,7 @@ import type { ShopifyPort } from "./shopify-port.ts";
  * sent) and the plan, one row per field change, for a person to approve or discard.
  */
 export async function recordHeldRun(
-  deps: { held: HeldRepo; port: ShopifyPort; log?: (line: string) => void },
+  deps: { held: HeldRepo; store: ShopifyStore; log?: (line: string) => void },
   run: { id: string; userId: string; heldAt: string; reasons: string[]; plans: readonly MappingPlan[] },
 ): Promise<void> {
   const changes = heldChangesOf(run.plans);
@@ -108,22 +106,14 @@ export function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
 
 /** One call for every location the plan writes at; a name is for people, so failing to read one holds the run all the same. */
 async function locationNames(
-  deps: { port: ShopifyPort; log?: (line: string) => void },
+  deps: { store: ShopifyStore; log?: (line: string) => void },
   changes: readonly HeldChangeRow[],
 ): Promise<Map<string, string>> {
   const ids = [...new Set(changes.flatMap((change) => (change.locationId ? [change.locationId] : [])))];
-  const names = new Map<string, string>();
-  if (ids.length === 0) return names;
   try {
-    const answer = await deps.port.execute<{ nodes: unknown[] }>(LOCATION_NAMES_QUERY, { ids });
-    for (const node of answer.data?.nodes ?? []) {
-      const location = record(node);
-      const id = text(location?.id);
-      const name = text(location?.name);
-      if (id && name) names.set(id, name);
-    }
+    return await deps.store.locationNames(ids);
   } catch (error) {
     deps.log?.(`held run: location names not read: ${describeError(error)}`);
+    return new Map();
   }
-  return names;
 }

@@ -1,7 +1,20 @@
-import type { DriftField, FieldChange, MappingSyncResult, Settings, SyncOptions } from "@stockbridge/shared";
+import type {
+  DriftField,
+  FieldChange,
+  MappingSyncResult,
+  Settings,
+  ShopifyLocation,
+  SyncOptions,
+} from "@stockbridge/shared";
 import { fromCents, LOCATION_RULES } from "@stockbridge/shared";
-import type { WarehouseQuantities } from "../connectors/acumatica/warehouse-totals.ts";
-import { unsendableReason } from "./shopify-limits.ts";
+import type { ErpValues } from "../connectors/acumatica/erp-read.ts";
+import { unsendableReason } from "../connectors/shopify/limits.ts";
+import { activeLocations } from "../connectors/shopify/locations.ts";
+import type { QuantityName } from "../connectors/shopify/quantities.ts";
+import type { ShopifyValues } from "../connectors/shopify/variant-read.ts";
+
+// The values the connectors read are the plan's vocabulary: the rest of sync names them from here.
+export type { ErpValues, QuantityName, ShopifyValues };
 
 /** A mapping as the engine reads it: ids and SKU snapshots (the catalog rows may be gone). */
 export interface SyncTarget {
@@ -12,19 +25,6 @@ export interface SyncTarget {
   acumaticaSku: string;
 }
 
-/** The ERP's current values of one item (prices in cents, quantities summed over warehouses and per warehouse). */
-export interface ErpValues {
-  inventoryId: string;
-  defaultPriceCents: number | null;
-  msrpCents: number | null;
-  isStockItem: boolean;
-  /** Null for a non-stock item, which has no quantities. */
-  available: number | null;
-  onHand: number | null;
-  availableForShipping: number | null;
-  warehouses: WarehouseQuantities[];
-}
-
 /** A Shopify location a quantity sync writes, and the ERP warehouses whose quantities it sums. */
 export interface SyncLocation {
   id: string;
@@ -33,32 +33,27 @@ export interface SyncLocation {
   warehouseIds: string[] | null;
 }
 
-/** A variant's quantities at one location where it is stocked. */
-export interface ShopifyLevel {
-  locationId: string;
-  available: number | null;
-  onHand: number | null;
-}
-
 /**
- * Shopify's current values of one variant: `locationId` / `available` / `onHand` at the first
- * location read (null when not stocked there), `levels` at every location read where it is stocked.
+ * The locations a quantity sync writes, from the store's locations: the saved location mapping's
+ * (each fed by its warehouses), or by default the primary location fed by every warehouse. A
+ * mapped location deactivated or deleted since is kept: nothing is stocked there, so each item is
+ * skipped with the reason naming it rather than left out silently.
  */
-export interface ShopifyValues {
-  variantId: string;
-  productId: string;
-  priceCents: number;
-  compareAtCents: number | null;
-  inventoryItemId: string | null;
-  tracked: boolean;
-  isBundle: boolean;
-  locationId: string | null;
-  available: number | null;
-  onHand: number | null;
-  levels: ShopifyLevel[];
+export function syncLocations(
+  locations: readonly ShopifyLocation[],
+  mapping: Settings["locationMapping"],
+): SyncLocation[] {
+  if (mapping.locations.length === 0) {
+    const primary = activeLocations(locations).find((location) => location.isPrimary);
+    return primary ? [{ id: primary.id, name: primary.name, warehouseIds: null }] : [];
+  }
+  const names = new Map(locations.map((location) => [location.id, location.name]));
+  return mapping.locations.map((feed) => ({
+    id: feed.shopifyLocationId,
+    name: names.get(feed.shopifyLocationId) ?? feed.shopifyLocationId,
+    warehouseIds: feed.warehouseIds,
+  }));
 }
-
-export type QuantityName = "available" | "on_hand";
 
 export interface QuantityWrite {
   name: QuantityName;

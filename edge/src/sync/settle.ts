@@ -1,6 +1,6 @@
 import type { MappingSyncResult, SyncRun } from "@stockbridge/shared";
+import type { QuantityOutcome } from "../connectors/shopify/quantities.ts";
 import { type FieldDrift, type MappingPlan, quantityKey, resultOf, type ShopifyValues } from "./plan.ts";
-import type { QuantityOutcome } from "./shopify-quantities.ts";
 
 export interface RunCounts {
   /** Succeeded plus unchanged: the mapping holds the ERP's values. */

@@ -1,16 +1,13 @@
-import type { Settings } from "@stockbridge/shared";
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { activeLocations, readLocations } from "../connectors/shopify/locations.ts";
-import type { ShopifyLevel, ShopifyValues, SyncLocation } from "./plan.ts";
-import { runBulkOperation } from "./shopify-bulk.ts";
-import { moneyToCents, record, text, toGid } from "./shopify-gid.ts";
+import { runBulkOperation } from "./bulk-run.ts";
+import { moneyToCents, record, text, toGid } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import type { ShopifyPort } from "./port.ts";
 import {
   BULK_RUN_QUERY_MUTATION,
   bulkVariantsQuery,
   syncReadCostPerId,
   syncVariantsQuery,
-} from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
+} from "./sync-operations.ts";
 
 /** Reads in flight at once; the transport still paces each by the bucket. */
 const READ_CONCURRENCY = 4;
@@ -18,31 +15,33 @@ const READ_CONCURRENCY = 4;
 const MAX_QUERY_COST = 1_000;
 const MAX_IDS = 250;
 
-/** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
-export type ShopifyReading = Map<string, ShopifyValues | null>;
+/** A variant's quantities at one location where it is stocked. */
+export interface ShopifyLevel {
+  locationId: string;
+  available: number | null;
+  onHand: number | null;
+}
 
 /**
- * The locations a quantity sync writes, read from Shopify with their names: the saved location
- * mapping's (each fed by its warehouses), or by default the primary location fed by every
- * warehouse. A mapped location deactivated or deleted since is kept: nothing is stocked there, so
- * each item is skipped with the reason naming it rather than left out silently.
+ * Shopify's current values of one variant: `locationId` / `available` / `onHand` at the first
+ * location read (null when not stocked there), `levels` at every location read where it is stocked.
  */
-export async function readSyncLocations(
-  port: ShopifyPort,
-  mapping: Settings["locationMapping"],
-): Promise<SyncLocation[]> {
-  const locations = await readLocations(port.execute);
-  if (mapping.locations.length === 0) {
-    const primary = activeLocations(locations).find((location) => location.isPrimary);
-    return primary ? [{ id: primary.id, name: primary.name, warehouseIds: null }] : [];
-  }
-  const names = new Map(locations.map((location) => [location.id, location.name]));
-  return mapping.locations.map((feed) => ({
-    id: feed.shopifyLocationId,
-    name: names.get(feed.shopifyLocationId) ?? feed.shopifyLocationId,
-    warehouseIds: feed.warehouseIds,
-  }));
+export interface ShopifyValues {
+  variantId: string;
+  productId: string;
+  priceCents: number;
+  compareAtCents: number | null;
+  inventoryItemId: string | null;
+  tracked: boolean;
+  isBundle: boolean;
+  locationId: string | null;
+  available: number | null;
+  onHand: number | null;
+  levels: ShopifyLevel[];
 }
+
+/** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
+export type ShopifyReading = Map<string, ShopifyValues | null>;
 
 /**
  * Fresh values of the given variants at the given locations (the first one's also as the values'

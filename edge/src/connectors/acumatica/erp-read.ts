@@ -1,6 +1,6 @@
 import { toCents } from "@stockbridge/shared";
-import { AcumaticaError } from "../connectors/acumatica/failures.ts";
-import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
+import { AcumaticaError } from "./failures.ts";
+import type { AcumaticaApi } from "./session.ts";
 import {
   addRow,
   emptyTotals,
@@ -8,9 +8,22 @@ import {
   readWarehouseTotals,
   type Totals,
   text,
+  type WarehouseQuantities,
   type Wrapped,
-} from "../connectors/acumatica/warehouse-totals.ts";
-import type { ErpValues } from "./plan.ts";
+} from "./warehouse-totals.ts";
+
+/** The ERP's current values of one item (prices in cents, quantities summed over warehouses and per warehouse). */
+export interface ErpValues {
+  inventoryId: string;
+  defaultPriceCents: number | null;
+  msrpCents: number | null;
+  isStockItem: boolean;
+  /** Null for a non-stock item, which has no quantities. */
+  available: number | null;
+  onHand: number | null;
+  availableForShipping: number | null;
+  warehouses: WarehouseQuantities[];
+}
 
 /** A mapped ERP item: its persistent id (NoteID, what the mapping stores) and InventoryID (the key to ask by). */
 export interface ErpKey {

@@ -1,13 +1,9 @@
-import type { StoreBulkSlots } from "../connectors/shopify/bulk-slots.ts";
-import type {
-  GraphqlResponse,
-  RequestOptions,
-  ShopifyClientStats,
-} from "../connectors/shopify/graphql-client.ts";
-import type { ConnectorClock, FetchLike } from "../connectors/transport.ts";
+import type { ConnectorClock, FetchLike } from "../transport.ts";
+import type { StoreBulkSlots } from "./bulk-slots.ts";
+import type { GraphqlResponse, RequestOptions, ShopifyClientStats } from "./graphql-client.ts";
 
 /**
- * What the engine needs from the Shopify transport (createShopifyClient answers it): GraphQL calls
+ * What the store's operations (store.ts) need from the Shopify transport: GraphQL calls
  * paced and retried by the transport, the version Shopify served, plus plain HTTP for staged
  * uploads and bulk result files, the clock that polling waits on, and the store's bulk slots.
  */

@@ -1,8 +1,5 @@
-import {
-  BULK_OPERATION_BY_ID_QUERY,
-  CURRENT_BULK_OPERATION_QUERY,
-} from "../connectors/shopify/bulk-operations.ts";
-import { LOCATIONS_QUERY } from "../connectors/shopify/locations.ts";
+import { BULK_OPERATION_BY_ID_QUERY, CURRENT_BULK_OPERATION_QUERY } from "./bulk-operations.ts";
+import { LOCATIONS_QUERY } from "./locations.ts";
 
 /**
  * Every GraphQL document the sync engine sends to Shopify, in one place so a test can validate each
@@ -37,7 +34,7 @@ export const LOCATION_NAMES_QUERY = `query StockbridgeLocationNames($ids: [ID!]!
  * Fresh values of a batch of variants at `locationCount` locations (variables `$l0`, `$l1`, ...).
  * By the documented rules a node costs three points (variant, product, item) and two per location
  * (level, quantities); a real store may charge more, so the batch is sized from what Shopify
- * answers (shopify-read.ts).
+ * answers (variant-read.ts).
  */
 export function syncVariantsQuery(locationCount: number): string {
   const names = Array.from({ length: locationCount }, (_, index) => `$l${index}`);

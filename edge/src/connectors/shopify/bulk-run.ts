@@ -1,14 +1,10 @@
-import {
-  followBulkOperation,
-  isBulkLimitRefusal,
-  waitForBulkSlot,
-} from "../connectors/shopify/bulk-operations.ts";
-import type { BulkOperationType } from "../connectors/shopify/bulk-slots.ts";
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { backoffMs } from "../connectors/transport.ts";
-import { record, text } from "./shopify-gid.ts";
-import { STAGED_UPLOADS_CREATE_MUTATION } from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
+import { backoffMs } from "../transport.ts";
+import { followBulkOperation, isBulkLimitRefusal, waitForBulkSlot } from "./bulk-operations.ts";
+import type { BulkOperationType } from "./bulk-slots.ts";
+import { record, text } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import type { ShopifyPort } from "./port.ts";
+import { STAGED_UPLOADS_CREATE_MUTATION } from "./sync-operations.ts";
 
 const FIRST_POLL_MS = 100;
 const MAX_POLL_MS = 5_000;

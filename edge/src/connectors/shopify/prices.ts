@@ -1,13 +1,13 @@
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { createSemaphore } from "../connectors/transport.ts";
-import { runBulkOperation, stageJsonl } from "./shopify-bulk.ts";
-import { centsToMoney, record, text, toGid } from "./shopify-gid.ts";
+import { createSemaphore } from "../transport.ts";
+import { runBulkOperation, stageJsonl } from "./bulk-run.ts";
+import { centsToMoney, record, text, toGid } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import type { ShopifyPort } from "./port.ts";
 import {
   BULK_RUN_MUTATION,
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
   VARIANTS_BULK_UPDATE_MUTATION,
-} from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
+} from "./sync-operations.ts";
 
 export interface PriceWrite {
   mappingId: string;

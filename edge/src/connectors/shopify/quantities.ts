@@ -1,11 +1,12 @@
 import { LOCATION_RULES } from "@stockbridge/shared";
-import { ShopifyError } from "../connectors/shopify/graphql-client.ts";
-import { createSemaphore } from "../connectors/transport.ts";
-import type { QuantityName } from "./plan.ts";
-import { record, text, toGid } from "./shopify-gid.ts";
-import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./shopify-operations.ts";
-import type { ShopifyPort } from "./shopify-port.ts";
-import { readByNodes } from "./shopify-read.ts";
+import { createSemaphore } from "../transport.ts";
+import { record, text, toGid } from "./gid.ts";
+import { ShopifyError } from "./graphql-client.ts";
+import type { ShopifyPort } from "./port.ts";
+import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./sync-operations.ts";
+import { readByNodes } from "./variant-read.ts";
+
+export type QuantityName = "available" | "on_hand";
 
 export interface QuantityItem {
   /** The key the outcome is answered under (one write per mapping and location: see `quantityKey`). */
@@ -28,7 +29,7 @@ export type QuantityOutcome =
   /** Only with `retryStale: false`: Shopify no longer held `from` (and not `to` either); nothing written. */
   | { kind: "changed"; current: number };
 
-interface WriteOptions {
+export interface WriteOptions {
   runId: string;
   /**
    * A stale compare is read again and, by default, tried once more from the value read; false
