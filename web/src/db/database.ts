@@ -1,4 +1,5 @@
 import { Dexie, type Table } from "dexie";
+import type { StoredListIndex } from "./mirror-index.ts";
 import type {
   MirrorAcumaticaProduct,
   MirrorHistoryEntry,
@@ -34,6 +35,7 @@ export class StockbridgeDatabase extends Dexie {
   history!: Table<MirrorHistoryEntry, string>;
   mirrorState!: Table<MirrorState, MirrorList>;
   outbox!: Table<OutboxEntry, number>;
+  mirrorIndexes!: Table<StoredListIndex, MirrorList>;
 
   constructor(options: DatabaseOptions = {}) {
     super(options.name ?? DATABASE_NAME, {
@@ -54,6 +56,9 @@ export class StockbridgeDatabase extends Dexie {
       mirrorState: "list",
       outbox: "++seq, userId",
     });
+    // Each catalog list's search and sort columns as one record (db/mirror-index.ts), so an app
+    // opened again reads one record instead of every row before it can sort or search.
+    this.version(3).stores({ mirrorIndexes: "list" });
   }
 }
 

@@ -48,6 +48,11 @@ export interface MirrorState {
   total: number | null;
   /** The catalog's one lastSynced (catalog lists only). */
   lastSynced: string | null;
+  /**
+   * Counts the writes to the list's table (absent: none counted yet), so a saved search index
+   * (db/mirror-index.ts) is used only for the rows it was read from.
+   */
+  revision?: number;
 }
 
 const sortValue = (value: number | null | undefined): number => value ?? Number.NEGATIVE_INFINITY;

@@ -10,14 +10,9 @@ import type {
 } from "@stockbridge/shared";
 import type { Table } from "dexie";
 import type { StockbridgeDatabase } from "./database.ts";
-import {
-  compareBy,
-  likeContains,
-  type Projection,
-  pageOfSorted,
-  type SortKey,
-  totalPages,
-} from "./mirror-query.ts";
+import { createListIndexes, type TableWrite } from "./list-indexes.ts";
+import { orderBy, pageOf } from "./mirror-index.ts";
+import { likeContains, totalPages } from "./mirror-query.ts";
 import {
   type MirrorList,
   type MirrorSchedule,
@@ -42,9 +37,9 @@ type ListQuery = { page: number; limit: number; search: string };
 type ScheduleList = { schedules: MirrorSchedule[]; total: number; page: number; totalPages: number };
 
 /**
- * The mirror's tables (db/database.ts version 2): feed pages written in, and every list the screens
- * read answered from them exactly as the server pages it. Sorted orders of the two catalogs are
- * kept in memory per write generation, so a search or sort over 100,000 rows filters an array.
+ * The mirror's tables (db/database.ts): feed pages written in, and every list the screens read
+ * answered from them exactly as the server pages it. The catalogs and the unmapped list are searched
+ * and sorted over their search indexes (db/list-indexes.ts), arrays of only the columns that takes.
  */
 export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
   // IndexedDB opens on first use (lib/services.ts keeps Dexie out of the start-up bundle).
@@ -52,15 +47,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     const db = await open();
     return { db, tables: tablesByList(db) };
   };
-  const generation: Record<MirrorList, number> = {
-    shopify: 0,
-    acumatica: 0,
-    mappings: 0,
-    unmapped: 0,
-    schedules: 0,
-    history: 0,
-  };
-  const orders = new Map<string, { generation: number; rows: Projection[] }>();
+  const indexes = createListIndexes(open, tablesByList);
 
   function toStored(list: MirrorList, row: { _id: string }): LooseRow {
     const stored: object =
@@ -74,62 +61,57 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     return stored as LooseRow;
   }
 
-  function touched(list: MirrorList): void {
-    generation[list] += 1;
-  }
-
-  /** Rows sorted ascending by `key` (for the catalogs), read once per generation of the table. */
-  async function sortedProjections(
-    list: "shopify" | "acumatica" | "unmapped",
-    key: SortKey,
-    system?: string,
+  /**
+   * Writes in one transaction with the list's state, whose revision counts the writes; the list's
+   * search index then follows what was written.
+   */
+  async function write(
+    list: MirrorList,
+    change: (table: Table<LooseRow, string>) => Promise<Pick<TableWrite, "reset" | "removed" | "rows">>,
+    state?: (current: MirrorState | undefined, revision: number) => Promise<void>,
   ) {
-    const scope = `${list}|${key}|${system ?? ""}`;
-    const cached = orders.get(scope);
-    if (cached?.generation === generation[list]) return cached.rows;
-    const base = orders.get(`${list}|*|${system ?? ""}`);
-    let rows: Projection[];
-    if (base?.generation === generation[list]) rows = [...base.rows];
-    else {
-      const { tables } = await use();
-      const all = (await tables[list].toArray()) as unknown as Record<string, unknown>[];
-      rows = all
-        .filter((row) => system === undefined || row.system === system)
-        .map((row) => {
-          const projection: Record<string, unknown> = {
-            _id: row._id,
-            skuKey: row.skuKey,
-            position: typeof row.position === "number" ? row.position : 0,
-          };
-          if (list === "unmapped") projection.externalId = row.externalId;
-          for (const [name, value] of Object.entries(row))
-            if (name.startsWith("s_")) projection[name] = value;
-          return projection as unknown as Projection;
-        });
-      orders.set(`${list}|*|${system ?? ""}`, { generation: generation[list], rows });
-      rows = [...rows];
-    }
-    rows.sort(list === "unmapped" ? compareUnmapped : compareBy(key));
-    orders.set(scope, { generation: generation[list], rows });
-    return rows;
+    const { db, tables } = await use();
+    const table = tables[list];
+    const done = await db.transaction("rw", [table, db.mirrorState], async () => {
+      const wasEmpty = indexes.wants(list) && (await table.count()) === 0;
+      const written = await change(table);
+      const current = await db.mirrorState.get(list);
+      const changed =
+        written.reset === true || (written.removed?.length ?? 0) > 0 || (written.rows?.length ?? 0) > 0;
+      const before = current?.revision ?? 0;
+      const after = before + (changed ? 1 : 0);
+      if (state) await state(current, after);
+      else if (current && changed) await db.mirrorState.put({ ...current, revision: after });
+      return { ...written, before, after, wasEmpty, counted: state !== undefined || current !== undefined };
+    });
+    // Without a state the list was never filled: no revision counts this write, so its index is
+    // read from the rows when next asked.
+    if (done.counted) indexes.written(list, done);
+    else indexes.forget(list);
   }
 
   async function productPage<T>(
     list: "shopify" | "acumatica",
     query: ShopifyProductQuery | AcumaticaProductQuery,
   ) {
-    const key: SortKey =
-      query.sortBy === "sku" ? "sku" : query.sortBy === "lastSynced" ? "lastSynced" : `s_${query.sortBy}`;
-    const ascending = await sortedProjections(list, key);
-    const { ids, total } = pageOfSorted(ascending, {
+    const { db, tables } = await use();
+    const state = await db.mirrorState.get(list);
+    const index = await indexes.of(list, state?.revision ?? 0);
+    const order = orderBy(
+      index,
+      query.sortBy === "sku"
+        ? { text: "skuKey" }
+        : query.sortBy === "lastSynced"
+          ? { position: true }
+          : { number: `s_${query.sortBy}` },
+    );
+    const { ids, total } = pageOf(index, order, {
       term: query.search,
       descending: query.sortDirection === "desc",
       offset: (query.page - 1) * query.limit,
       limit: query.limit,
     });
-    const { db, tables } = await use();
     const rows = (await tables[list].bulkGet(ids)).filter((row) => row !== undefined);
-    const state = await db.mirrorState.get(list);
     const lastSynced = state?.lastSynced ?? "";
     return {
       products: rows.map((row) => {
@@ -158,23 +140,30 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     ) {
       const { db, tables } = await use();
       const table = tables[list];
-      await db.transaction("rw", [table, db.mirrorState], async () => {
-        if (page.reset) await table.clear();
-        const removed = page.removedIds.filter((id) => !options.keep.has(id));
-        if (removed.length > 0) await table.bulkDelete(removed);
-        const rows = page.rows.filter((row) => !options.keep.has(row._id)).map((row) => toStored(list, row));
-        if (rows.length > 0) await table.bulkPut(rows);
-        const current = await db.mirrorState.get(list);
-        await db.mirrorState.put({
-          list,
-          version: page.version,
-          complete: (current?.complete ?? false) || !page.hasMore,
-          saved: await table.count(),
-          total: options.total ?? current?.total ?? null,
-          lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
-        });
-      });
-      touched(list);
+      await write(
+        list,
+        async () => {
+          if (page.reset) await table.clear();
+          const removed = page.removedIds.filter((id) => !options.keep.has(id));
+          if (removed.length > 0) await table.bulkDelete(removed);
+          const rows = page.rows
+            .filter((row) => !options.keep.has(row._id))
+            .map((row) => toStored(list, row));
+          if (rows.length > 0) await table.bulkPut(rows);
+          return { reset: page.reset, removed, rows };
+        },
+        async (current, revision) => {
+          await db.mirrorState.put({
+            list,
+            version: page.version,
+            complete: (current?.complete ?? false) || !page.hasMore,
+            saved: await table.count(),
+            total: options.total ?? current?.total ?? null,
+            lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
+            revision,
+          });
+        },
+      );
     },
 
     /** A row as stored (with its pending mark), for an offline edit to change and to restore. */
@@ -183,14 +172,17 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       return (await tables[list].get(id)) as Record<string, unknown> | undefined;
     },
     async putRow(list: MirrorList, row: { _id: string }) {
-      const { tables } = await use();
-      await tables[list].put(toStored(list, row));
-      touched(list);
+      const stored = toStored(list, row);
+      await write(list, async (table) => {
+        await table.put(stored);
+        return { rows: [stored] };
+      });
     },
     async deleteRow(list: MirrorList, id: string) {
-      const { tables } = await use();
-      await tables[list].delete(id);
-      touched(list);
+      await write(list, async (table) => {
+        await table.delete(id);
+        return { removed: [id] };
+      });
     },
     async findUnmapped(system: "shopify" | "acumatica", externalId: string) {
       const { db } = await use();
@@ -204,11 +196,11 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     /** Every mirror table, its state and the outbox emptied (sign-out, a 401, another user). */
     async clear() {
       const { db, tables } = await use();
-      await db.transaction("rw", [...Object.values(tables), db.mirrorState, db.outbox], async () => {
-        for (const table of [...Object.values(tables), db.mirrorState, db.outbox]) await table.clear();
+      const all = [...Object.values(tables), db.mirrorState, db.mirrorIndexes, db.outbox];
+      await db.transaction("rw", all, async () => {
+        for (const table of all) await table.clear();
       });
-      for (const list of Object.keys(generation) as MirrorList[]) touched(list);
-      orders.clear();
+      indexes.clear();
     },
 
     shopifyProducts: (query: ShopifyProductQuery) =>
@@ -246,15 +238,20 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
 
     /** Each side by SKU (then its own id) in the direction asked, from its own offset. */
     async unmapped(query: UnmappedQuery): Promise<Unmapped> {
+      const { db } = await use();
       const side = async (system: "shopify" | "acumatica", offset: number) => {
-        const ascending = await sortedProjections("unmapped", "sku", system);
-        const { ids, total } = pageOfSorted(ascending, {
+        const index = await indexes.of("unmapped", (await db.mirrorState.get("unmapped"))?.revision ?? 0);
+        const order = orderBy(
+          index,
+          { text: "skuKey", tieBy: "externalId" },
+          { name: system, filter: (slot) => index.texts.system?.[slot] === system },
+        );
+        const { ids, total } = pageOf(index, order, {
           term: query.search,
           descending: query.sortDirection === "desc",
           offset,
           limit: query.limit,
         });
-        const { db } = await use();
         const rows = (await db.unmapped.bulkGet(ids)).filter((row) => row !== undefined);
         return { rows, total };
       };
@@ -322,14 +319,4 @@ function tablesByList(db: StockbridgeDatabase): Record<MirrorList, Table<LooseRo
     history: db.history,
   };
   return typed as unknown as Record<MirrorList, Table<LooseRow, string>>;
-}
-
-/** The unmapped lists' order: SKU key, then the product's own id (both as SQLite compares text). */
-function compareUnmapped(a: Projection, b: Projection): number {
-  const keyA = a.skuKey;
-  const keyB = b.skuKey;
-  if (keyA !== keyB) return keyA < keyB ? -1 : 1;
-  const idA = String((a as unknown as { externalId: string }).externalId);
-  const idB = String((b as unknown as { externalId: string }).externalId);
-  return idA === idB ? 0 : idA < idB ? -1 : 1;
 }

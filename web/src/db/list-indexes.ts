@@ -1,0 +1,147 @@
+import type { Table } from "dexie";
+import type { StockbridgeDatabase } from "./database.ts";
+import {
+  applyWrite,
+  emptyIndex,
+  type IndexColumns,
+  indexFromRows,
+  indexFromStored,
+  type ListIndex,
+  toStored,
+} from "./mirror-index.ts";
+import { ACUMATICA_SORTS, type MirrorList, SHOPIFY_SORTS } from "./mirror-rows.ts";
+
+/** The lists searched and sorted over up to 100,000 rows, and the columns that takes. */
+const COLUMNS = {
+  shopify: { texts: ["skuKey"], numbers: ["position", ...SHOPIFY_SORTS.map((field) => `s_${field}`)] },
+  acumatica: { texts: ["skuKey"], numbers: ["position", ...ACUMATICA_SORTS.map((field) => `s_${field}`)] },
+  unmapped: { texts: ["skuKey", "system", "externalId"], numbers: [] },
+} as const satisfies Partial<Record<MirrorList, IndexColumns>>;
+
+export type IndexedList = keyof typeof COLUMNS;
+
+export function isIndexedList(list: MirrorList): list is IndexedList {
+  return list in COLUMNS;
+}
+
+/** What a committed write did to a list's table, and its revision before and after. */
+export interface TableWrite {
+  before: number;
+  after: number;
+  /** The table was empty before the write: an index can start from nothing. */
+  wasEmpty: boolean;
+  reset?: boolean;
+  removed?: readonly string[];
+  rows?: readonly Record<string, unknown>[];
+}
+
+/** Writes are saved to `mirrorIndexes` this long after the last one (a fill writes a page a second). */
+const SAVE_AFTER_MS = 1_000;
+
+/**
+ * The search indexes of the catalog lists, held in memory while the app runs: read from their
+ * saved record when it matches the table's revision (else from the rows, once, and saved), kept
+ * current by every write the mirror store makes, and saved again shortly after writes stop.
+ */
+export function createListIndexes(
+  open: () => Promise<StockbridgeDatabase>,
+  tables: (db: StockbridgeDatabase) => Record<MirrorList, Table<{ _id: string }, string>>,
+) {
+  const held = new Map<IndexedList, ListIndex>();
+  const loading = new Map<IndexedList, Promise<ListIndex>>();
+  const saves = new Map<IndexedList, ReturnType<typeof setTimeout>>();
+
+  async function load(list: IndexedList): Promise<ListIndex> {
+    const db = await open();
+    const table = tables(db)[list];
+    let rebuilt = false;
+    let saved = false;
+    const index = await db.transaction("r", [table, db.mirrorState, db.mirrorIndexes], async () => {
+      const state = await db.mirrorState.get(list);
+      saved = state !== undefined;
+      const revision = state?.revision ?? 0;
+      const stored = await db.mirrorIndexes.get(list);
+      const fromStored =
+        stored?.revision === revision && saved ? indexFromStored(COLUMNS[list], stored) : null;
+      if (fromStored) return fromStored;
+      rebuilt = true;
+      const rows = (await table.toArray()) as unknown as Record<string, unknown>[];
+      return indexFromRows(COLUMNS[list], revision, rows);
+    });
+    held.set(list, index);
+    // A list never filled has no revision to stamp a saved index with.
+    if (rebuilt && saved) scheduleSave(list);
+    return index;
+  }
+
+  function scheduleSave(list: IndexedList): void {
+    const pending = saves.get(list);
+    if (pending) clearTimeout(pending);
+    saves.set(
+      list,
+      setTimeout(() => {
+        saves.delete(list);
+        void save(list).catch(() => undefined);
+      }, SAVE_AFTER_MS),
+    );
+  }
+
+  async function save(list: IndexedList): Promise<void> {
+    const index = held.get(list);
+    if (!index) return;
+    const db = await open();
+    // Checked where it is written: a record stamped with an older revision is never read.
+    await db.transaction("rw", [db.mirrorState, db.mirrorIndexes], async () => {
+      const state = await db.mirrorState.get(list);
+      if (state && (state.revision ?? 0) === index.revision)
+        await db.mirrorIndexes.put(toStored(list, index));
+    });
+  }
+
+  return {
+    /** The list's index as of `revision` or later. */
+    async of(list: IndexedList, revision: number): Promise<ListIndex> {
+      const current = held.get(list);
+      if (current && current.revision >= revision) return current;
+      const pending = loading.get(list) ?? load(list).finally(() => loading.delete(list));
+      loading.set(list, pending);
+      return pending;
+    },
+
+    /** Whether the index in memory should learn of the next write (else it is read again later). */
+    wants(list: MirrorList): boolean {
+      return isIndexedList(list) && !held.has(list);
+    },
+
+    /** A write committed: the index in memory follows it, or is dropped when it missed one. */
+    written(list: MirrorList, write: TableWrite): void {
+      if (!isIndexedList(list) || write.before === write.after) return;
+      let index = held.get(list);
+      if (index?.revision !== write.before) {
+        index = write.wasEmpty || write.reset ? emptyIndex(COLUMNS[list], write.before) : undefined;
+      }
+      if (!index) {
+        held.delete(list);
+        return;
+      }
+      applyWrite(index, write);
+      index.revision = write.after;
+      held.set(list, index);
+      scheduleSave(list);
+    },
+
+    /** A write no revision counted: the index is read from the rows when next asked. */
+    forget(list: MirrorList): void {
+      if (isIndexedList(list)) held.delete(list);
+    },
+
+    /** Everything forgotten (sign-out): the saved records go with the tables. */
+    clear(): void {
+      held.clear();
+      for (const pending of saves.values()) clearTimeout(pending);
+      saves.clear();
+    },
+  };
+}
+
+export type ListIndexes = ReturnType<typeof createListIndexes>;
