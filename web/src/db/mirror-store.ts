@@ -67,13 +67,15 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
    */
   async function write(
     list: MirrorList,
-    change: (table: Table<LooseRow, string>) => Promise<Pick<TableWrite, "reset" | "removed" | "rows">>,
+    change: (
+      table: Table<LooseRow, string>,
+    ) => Promise<Pick<TableWrite, "reset" | "removed" | "rows" | "settled">>,
     state?: (current: MirrorState | undefined, revision: number) => Promise<void>,
   ) {
     const { db, tables } = await use();
     const table = tables[list];
+    await indexes.prepare(list, (await db.mirrorState.get(list))?.revision ?? 0);
     const done = await db.transaction("rw", [table, db.mirrorState], async () => {
-      const wasEmpty = indexes.wants(list) && (await table.count()) === 0;
       const written = await change(table);
       const current = await db.mirrorState.get(list);
       const changed =
@@ -82,7 +84,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       const after = before + (changed ? 1 : 0);
       if (state) await state(current, after);
       else if (current && changed) await db.mirrorState.put({ ...current, revision: after });
-      return { ...written, before, after, wasEmpty, counted: state !== undefined || current !== undefined };
+      return { ...written, before, after, counted: state !== undefined || current !== undefined };
     });
     // Without a state the list was never filled: no revision counts this write, so its index is
     // read from the rows when next asked.
@@ -150,7 +152,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
             .filter((row) => !options.keep.has(row._id))
             .map((row) => toStored(list, row));
           if (rows.length > 0) await table.bulkPut(rows);
-          return { reset: page.reset, removed, rows };
+          return { reset: page.reset, removed, rows, settled: !page.hasMore };
         },
         async (current, revision) => {
           await db.mirrorState.put({
