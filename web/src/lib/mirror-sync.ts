@@ -80,21 +80,27 @@ export function createMirrorSync(options: MirrorSyncOptions) {
     }
   }
 
+  function fetchPage(list: MirrorList, since: number): Promise<FeedPage> {
+    const page = api.call(FEEDS[list], { query: { since: String(since), limit: String(pageSize) } });
+    // Awaited later (or dropped when a write fails first): never an unhandled rejection meanwhile.
+    page.catch(() => undefined);
+    return page;
+  }
+
   async function pull(list: MirrorList): Promise<void> {
     const started = epoch;
-    let state: MirrorState | undefined = await store.state(list);
+    const state: MirrorState | undefined = await store.state(list);
     const total = state?.complete ? null : (state?.total ?? (await serverTotal(list)));
     let changed = false;
+    let next = fetchPage(list, state?.version ?? 0);
     for (;;) {
-      const since = state?.version ?? 0;
-      const page: FeedPage = await api.call(FEEDS[list], {
-        query: { since: String(since), limit: String(pageSize) },
-      });
+      const page = await next;
       // Signed out (or another user) meanwhile: this page belongs to nobody now.
       if (started !== epoch) return;
+      // The next page is on its way while this one is written (a page's version is the next since).
+      if (page.hasMore) next = fetchPage(list, page.version);
       if (page.rows.length > 0 || page.removedIds.length > 0 || page.reset) changed = true;
       await store.applyPage(list, page, { keep: await options.hold(list, page), total });
-      state = await store.state(list);
       await report();
       if (!page.hasMore) break;
     }
@@ -109,11 +115,10 @@ export function createMirrorSync(options: MirrorSyncOptions) {
     return next;
   }
 
+  /** Every list at once: one list's pages are written while the others' are on their way. */
   async function refreshAll(): Promise<void> {
-    for (const list of MIRROR_LISTS) {
-      if (!userId) return;
-      await refresh(list);
-    }
+    if (!userId) return;
+    await Promise.all(MIRROR_LISTS.map((list) => refresh(list)));
   }
 
   return {
