@@ -1,4 +1,5 @@
 import { TOKEN_STORAGE_KEY } from "@stockbridge/shared";
+import { Dexie } from "dexie";
 import { IDBKeyRange, indexedDB } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { createCatalogRepo } from "../../edge/src/catalog/repo.ts";
@@ -189,5 +190,45 @@ describe("the mirror's catalog search and sort", () => {
     for (const list of LISTS) await reopened.mirror.refresh(list);
     await expect.poll(() => savedIndexes(database), { timeout: 4_000 }).toEqual([...LISTS].sort());
     await expectSameLists(openApp(edge, token, database), server);
+  });
+
+  it("keeps a mirror an installed app filled under the previous schema and answers its lists from it", async () => {
+    const { edge, server, token, database } = await catalogUser();
+    const filled = openApp(edge, token, database);
+    for (const list of LISTS) await filled.mirror.refresh(list);
+    const rows = await Promise.all(
+      (["shopifyProducts", "acumaticaProducts", "unmapped", "mirrorState"] as const).map(async (name) => {
+        const db = createDatabase(database);
+        try {
+          return [name, await db.table(name).toArray()] as const;
+        } finally {
+          db.close();
+        }
+      }),
+    );
+    // The same rows in a database at version 2, as the app before the search indexes left it.
+    const previous = { ...database, name: `mirror-v2-${crypto.randomUUID()}` };
+    const old = new Dexie(previous.name, { indexedDB, IDBKeyRange });
+    old.version(1).stores({ kv: "key" });
+    old.version(2).stores({
+      shopifyProducts:
+        "_id, [skuKey+position], position, [s_price+position], [s_compareAtPrice+position], [s_available+position], [s_onHandInventory+position]",
+      acumaticaProducts:
+        "_id, [skuKey+position], position, [s_defaultPrice+position], [s_msrp+position], [s_available+position], [s_onHandInventory+position], [s_availableForShipping+position]",
+      mappings: "_id, [createdAt+_id]",
+      unmapped: "_id, [system+skuKey+externalId]",
+      schedules: "_id, [createdAt+position]",
+      history: "_id, [startDate+_id]",
+      mirrorState: "list",
+      outbox: "++seq, userId",
+    });
+    for (const [name, stored] of rows)
+      await old
+        .table(name)
+        .bulkPut(name === "mirrorState" ? stored.map(({ revision: _revision, ...state }) => state) : stored);
+    old.close();
+
+    const upgraded = openApp(edge, token, previous);
+    await expectSameLists(upgraded, server);
   });
 });
