@@ -50,27 +50,31 @@ export function createListIndexes(
   const held = new Map<IndexedList, ListIndex>();
   const loading = new Map<IndexedList, Promise<ListIndex>>();
   const saves = new Map<IndexedList, ReturnType<typeof setTimeout>>();
+  // Bumped by clear(): a load that began before it belongs to the rows cleared.
+  let epoch = 0;
 
   async function load(list: IndexedList): Promise<ListIndex> {
+    const started = epoch;
     const db = await open();
     const table = tables(db)[list];
     let rebuilt = false;
-    let saved = false;
+    let filled = false;
     const index = await db.transaction("r", [table, db.mirrorState, db.mirrorIndexes], async () => {
       const state = await db.mirrorState.get(list);
-      saved = state !== undefined;
+      filled = state !== undefined;
       const revision = state?.revision ?? 0;
       const stored = await db.mirrorIndexes.get(list);
       const fromStored =
-        stored?.revision === revision && saved ? indexFromStored(COLUMNS[list], stored) : null;
+        stored?.revision === revision && filled ? indexFromStored(COLUMNS[list], stored) : null;
       if (fromStored) return fromStored;
       rebuilt = true;
       const rows = (await table.toArray()) as unknown as Record<string, unknown>[];
       return indexFromRows(COLUMNS[list], revision, rows);
     });
+    if (started !== epoch) return emptyIndex(COLUMNS[list], 0);
     held.set(list, index);
     // A list never filled has no revision to stamp a saved index with.
-    if (rebuilt && saved) scheduleSave(list);
+    if (rebuilt && filled) scheduleSave(list);
     return index;
   }
 
@@ -142,7 +146,9 @@ export function createListIndexes(
 
     /** Everything forgotten (sign-out): the saved records go with the tables. */
     clear(): void {
+      epoch += 1;
       held.clear();
+      loading.clear();
       for (const pending of saves.values()) clearTimeout(pending);
       saves.clear();
     },
