@@ -95,33 +95,28 @@ const ACUMATICA_SORTS = [
   "availableForShipping",
 ];
 
-/** Every sort both ways, with and without a search, on a first and a later page. */
+/** Every sort both ways, with and without a search, on a page past the first. */
 function queries(sorts: string[]) {
   const all: Record<string, string>[] = [];
   for (const sortBy of sorts)
     for (const sortDirection of ["asc", "desc"])
       for (const search of ["", "SHIRT", "-m"])
-        for (const page of ["1", "3"]) all.push({ sortBy, sortDirection, search, page, limit: "7" });
+        all.push({ sortBy, sortDirection, search, page: "2", limit: "7" });
   return all;
 }
 
 type App = ReturnType<typeof openApp>;
 type Server = ReturnType<TestApp["client"]>;
 
-/** What paging shows of a product list: the rows and the counts. */
-function paged(list: { products: unknown[]; total: number; page: number; totalPages: number }) {
-  return { products: list.products, total: list.total, page: list.page, totalPages: list.totalPages };
-}
-
 async function expectSameLists(app: App, server: Server) {
   for (const query of queries(SHOPIFY_SORTS)) {
-    const fromMirror = paged(await app.api.call("shopifyProducts", { query }));
-    const fromServer = paged(await server.call("shopifyProducts", { query }));
+    const fromMirror = await app.api.call("shopifyProducts", { query });
+    const fromServer = await server.call("shopifyProducts", { query });
     expect({ query, ...fromMirror }).toEqual({ query, ...fromServer });
   }
   for (const query of queries(ACUMATICA_SORTS)) {
-    const fromMirror = paged(await app.api.call("acumaticaProducts", { query }));
-    const fromServer = paged(await server.call("acumaticaProducts", { query }));
+    const fromMirror = await app.api.call("acumaticaProducts", { query });
+    const fromServer = await server.call("acumaticaProducts", { query });
     expect({ query, ...fromMirror }).toEqual({ query, ...fromServer });
   }
   for (const search of ["", "SHIRT", "erp-1"])

@@ -53,6 +53,8 @@ export interface MirrorState {
    * (db/mirror-index.ts) is used only for the rows it was read from.
    */
   revision?: number;
+  /** A catalog's currency as the server's list last answered it (absent: not asked yet). */
+  currencyCode?: string | null;
 }
 
 const sortValue = (value: number | null | undefined): number => value ?? Number.NEGATIVE_INFINITY;

@@ -123,6 +123,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       total,
       page: query.page,
       totalPages: totalPages(total, query.limit),
+      currencyCode: state?.currencyCode ?? null,
     };
   }
 
@@ -130,6 +131,14 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     state: async (list: MirrorList) => (await open()).mirrorState.get(list),
     states: async () => (await open()).mirrorState.toArray(),
     saveState: async (state: MirrorState) => (await open()).mirrorState.put(state),
+    /** Kept on the list's state: the mirror answers it with the list, as the server does. */
+    async setCurrency(list: "shopify" | "acumatica", currencyCode: string | null) {
+      const db = await open();
+      await db.transaction("rw", db.mirrorState, async () => {
+        const current = await db.mirrorState.get(list);
+        if (current) await db.mirrorState.put({ ...current, currencyCode });
+      });
+    },
 
     /**
      * Writes one feed page and the version it brings the list up to, in one transaction. Rows
@@ -163,6 +172,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
             total: options.total ?? current?.total ?? null,
             lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
             revision,
+            ...(current?.currencyCode === undefined ? {} : { currencyCode: current.currencyCode }),
           });
         },
       );
