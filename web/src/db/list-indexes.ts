@@ -7,6 +7,9 @@ import {
   indexFromRows,
   indexFromStored,
   type ListIndex,
+  type OrderKey,
+  orderBy,
+  pageOf,
   toStored,
 } from "./mirror-index.ts";
 import { ACUMATICA_SORTS, type MirrorList, SHOPIFY_SORTS } from "./mirror-rows.ts";
@@ -102,14 +105,39 @@ export function createListIndexes(
     });
   }
 
+  /** The list's index as of `revision` or later. */
+  async function of(list: IndexedList, revision: number): Promise<ListIndex> {
+    const current = held.get(list);
+    if (current && current.revision >= revision) return current;
+    const pending = loading.get(list) ?? load(list).finally(() => loading.delete(list));
+    loading.set(list, pending);
+    return pending;
+  }
+
   return {
-    /** The list's index as of `revision` or later. */
-    async of(list: IndexedList, revision: number): Promise<ListIndex> {
-      const current = held.get(list);
-      if (current && current.revision >= revision) return current;
-      const pending = loading.get(list) ?? load(list).finally(() => loading.delete(list));
-      loading.set(list, pending);
-      return pending;
+    /**
+     * The ids of one page of the list as of `revision` (ordered by `key`, only `system`'s rows when
+     * given, the SKU key containing `term`), and how many rows matched.
+     */
+    async page(
+      list: IndexedList,
+      revision: number,
+      query: {
+        key: OrderKey;
+        system?: string;
+        term: string;
+        descending: boolean;
+        offset: number;
+        limit: number;
+      },
+    ): Promise<{ ids: string[]; total: number }> {
+      const index = await of(list, revision);
+      const { system } = query;
+      const within =
+        system === undefined
+          ? undefined
+          : { name: system, filter: (slot: number) => index.texts.system?.[slot] === system };
+      return pageOf(index, orderBy(index, query.key, within), query);
     },
 
     /**
@@ -117,7 +145,7 @@ export function createListIndexes(
      * stale once the table moved on, and reading the rows instead takes seconds at 100,000).
      */
     async prepare(list: MirrorList, revision: number): Promise<void> {
-      if (isIndexedList(list)) await this.of(list, revision);
+      if (isIndexedList(list)) await of(list, revision);
     },
 
     /** A write committed: the index in memory follows it, or is dropped when it missed one. */

@@ -155,9 +155,11 @@ function moveSlot(index: ListIndex, from: number, to: number): void {
  * position), or by position alone; `within` keeps the slots a filter keeps. Remembered until the
  * next write.
  */
+export type OrderKey = { number: string } | { text: string; tieBy?: string } | { position: true };
+
 export function orderBy(
   index: ListIndex,
-  key: { number: string } | { text: string; tieBy?: string } | { position: true },
+  key: OrderKey,
   within?: { name: string; filter(slot: number): boolean },
 ): Uint32Array {
   const name = "number" in key ? `n:${key.number}` : "text" in key ? `t:${key.text}:${key.tieBy ?? ""}` : "p";

@@ -10,8 +10,7 @@ import type {
 } from "@stockbridge/shared";
 import type { Table } from "dexie";
 import type { StockbridgeDatabase } from "./database.ts";
-import { createListIndexes, type TableWrite } from "./list-indexes.ts";
-import { orderBy, pageOf } from "./mirror-index.ts";
+import type { ListIndexes, TableWrite } from "./list-indexes.ts";
 import { likeContains, totalPages } from "./mirror-query.ts";
 import {
   type MirrorList,
@@ -47,7 +46,12 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     const db = await open();
     return { db, tables: tablesByList(db) };
   };
-  const indexes = createListIndexes(open, tablesByList);
+  // The search indexes' code loads on first use, like Dexie: the start-up bundle has a budget.
+  let listIndexes: Promise<ListIndexes> | undefined;
+  const indexes = () =>
+    (listIndexes ??= import("./list-indexes.ts").then((module) =>
+      module.createListIndexes(open, tablesByList),
+    ));
 
   function toStored(list: MirrorList, row: { _id: string }): LooseRow {
     const stored: object =
@@ -74,7 +78,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
   ) {
     const { db, tables } = await use();
     const table = tables[list];
-    await indexes.prepare(list, (await db.mirrorState.get(list))?.revision ?? 0);
+    await (await indexes()).prepare(list, (await db.mirrorState.get(list))?.revision ?? 0);
     const done = await db.transaction("rw", [table, db.mirrorState], async () => {
       const written = await change(table);
       const current = await db.mirrorState.get(list);
@@ -88,8 +92,8 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     });
     // Without a state the list was never filled: no revision counts this write, so its index is
     // read from the rows when next asked.
-    if (done.counted) indexes.written(list, done);
-    else indexes.forget(list);
+    if (done.counted) (await indexes()).written(list, done);
+    else (await indexes()).forget(list);
   }
 
   async function productPage<T>(
@@ -98,16 +102,13 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
   ) {
     const { db, tables } = await use();
     const state = await db.mirrorState.get(list);
-    const index = await indexes.of(list, state?.revision ?? 0);
-    const order = orderBy(
-      index,
-      query.sortBy === "sku"
-        ? { text: "skuKey" }
-        : query.sortBy === "lastSynced"
-          ? { position: true }
-          : { number: `s_${query.sortBy}` },
-    );
-    const { ids, total } = pageOf(index, order, {
+    const { ids, total } = await (await indexes()).page(list, state?.revision ?? 0, {
+      key:
+        query.sortBy === "sku"
+          ? { text: "skuKey" }
+          : query.sortBy === "lastSynced"
+            ? { position: true }
+            : { number: `s_${query.sortBy}` },
       term: query.search,
       descending: query.sortDirection === "desc",
       offset: (query.page - 1) * query.limit,
@@ -212,7 +213,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       await db.transaction("rw", all, async () => {
         for (const table of all) await table.clear();
       });
-      indexes.clear();
+      (await indexes()).clear();
     },
 
     shopifyProducts: (query: ShopifyProductQuery) =>
@@ -252,13 +253,10 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     async unmapped(query: UnmappedQuery): Promise<Unmapped> {
       const { db } = await use();
       const side = async (system: "shopify" | "acumatica", offset: number) => {
-        const index = await indexes.of("unmapped", (await db.mirrorState.get("unmapped"))?.revision ?? 0);
-        const order = orderBy(
-          index,
-          { text: "skuKey", tieBy: "externalId" },
-          { name: system, filter: (slot) => index.texts.system?.[slot] === system },
-        );
-        const { ids, total } = pageOf(index, order, {
+        const revision = (await db.mirrorState.get("unmapped"))?.revision ?? 0;
+        const { ids, total } = await (await indexes()).page("unmapped", revision, {
+          key: { text: "skuKey", tieBy: "externalId" },
+          system,
           term: query.search,
           descending: query.sortDirection === "desc",
           offset,
