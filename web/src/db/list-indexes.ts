@@ -27,6 +27,13 @@ export function isIndexedList(list: MirrorList): list is IndexedList {
   return list in COLUMNS;
 }
 
+/** Each side of the unmapped list: by SKU key, then the product's own id. */
+const UNMAPPED_ORDER = { text: "skuKey", tieBy: "externalId" } as const;
+
+function withinSystem(index: ListIndex, system: string) {
+  return { name: system, filter: (slot: number) => index.texts.system?.[slot] === system };
+}
+
 /** What a committed write did to a list's table, and its revision before and after. */
 export interface TableWrite {
   before: number;
@@ -96,6 +103,11 @@ export function createListIndexes(
   async function save(list: IndexedList): Promise<void> {
     const index = held.get(list);
     if (!index) return;
+    // The SKU order is the one slow to sort: worked out here, after the writes, and saved with it.
+    if (list === "unmapped")
+      for (const system of ["shopify", "acumatica"])
+        orderBy(index, UNMAPPED_ORDER, withinSystem(index, system));
+    else orderBy(index, { text: "skuKey" });
     const db = await open();
     // Checked where it is written: a record stamped with an older revision is never read.
     await db.transaction("rw", [db.mirrorState, db.mirrorIndexes], async () => {
@@ -132,11 +144,7 @@ export function createListIndexes(
       },
     ): Promise<{ ids: string[]; total: number }> {
       const index = await of(list, revision);
-      const { system } = query;
-      const within =
-        system === undefined
-          ? undefined
-          : { name: system, filter: (slot: number) => index.texts.system?.[slot] === system };
+      const within = query.system === undefined ? undefined : withinSystem(index, query.system);
       return pageOf(index, orderBy(index, query.key, within), query);
     },
 
