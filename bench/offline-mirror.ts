@@ -145,7 +145,7 @@ try {
     `  first fill, every list     ${seconds(Math.max(...Object.values(done)))} (the unmapped list holds the same ${held.unmapped} products again)`,
   );
   console.log(
-    `  search index saved         ${seconds(indexSaved - (done.shopify ?? 0))} after the Shopify list's fill ended`,
+    `  search index saved         ${seconds(indexSaved - Math.max(...Object.values(done)))} after every list filled (polled from then)`,
   );
   console.log(
     `  first read after opening   ${ms(figures.coldMs)} (a new store reads the list's saved search index, ${figures.coldTotal} rows)`,
