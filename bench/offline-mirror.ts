@@ -117,6 +117,12 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const held = await page.evaluate(() => window.__mirrorBench.counts());
+  // (1b) The app saves the list's search index once its fill settles; an app opened later reads it.
+  while (!(await page.evaluate(() => window.__mirrorBench.indexSaved()))) {
+    if (performance.now() - opened > 600_000) throw new Error("the search index was not saved");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const indexSaved = performance.now() - opened;
 
   // (2) Search and sort over the mirrored rows, through the mirror store the screens read.
   const figures = await page.evaluate(({ runs }) => window.__mirrorBench.measure(runs), { runs: RUNS });
@@ -139,7 +145,10 @@ try {
     `  first fill, every list     ${seconds(Math.max(...Object.values(done)))} (the unmapped list holds the same ${held.unmapped} products again)`,
   );
   console.log(
-    `  first read after opening   ${ms(figures.coldMs)} (reads every row's sort values into memory once, ${figures.coldTotal} rows)`,
+    `  search index saved         ${seconds(indexSaved - Math.max(...Object.values(done)))} after every list filled (polled from then)`,
+  );
+  console.log(
+    `  first read after opening   ${ms(figures.coldMs)} (a new store reads the list's saved search index, ${figures.coldTotal} rows)`,
   );
   console.log(
     `  search (SKU contains)      median ${ms(median(figures.searchMs))} of ${runs(figures.searchMs)} ms; matches ${figures.searchTotals.join(", ")} (target: under 50 ms)`,
@@ -165,6 +174,7 @@ declare global {
   interface Window {
     __mirrorBench: {
       completeLists(): Promise<string[]>;
+      indexSaved(): Promise<boolean>;
       counts(): Promise<{ shopifyProducts: number; unmapped: number }>;
       measure(runs: number): Promise<{
         coldMs: number;
@@ -199,6 +209,10 @@ async function bundleMirrorStore(): Promise<string> {
     };
     window.__mirrorBench = {
       completeLists: async () => (await db.mirrorState.toArray()).filter((s) => s.complete).map((s) => s.list),
+      indexSaved: async () => {
+        const [state, saved] = await Promise.all([db.mirrorState.get("shopify"), db.mirrorIndexes.get("shopify")]);
+        return saved !== undefined && saved.revision === state?.revision;
+      },
       counts: async () => ({ shopifyProducts: await db.shopifyProducts.count(), unmapped: await db.unmapped.count() }),
       async measure(runs) {
         const cold = await timed(() => store.shopifyProducts(query({})));

@@ -48,7 +48,12 @@ export interface MirrorState {
   total: number | null;
   /** The catalog's one lastSynced (catalog lists only). */
   lastSynced: string | null;
-  /** The currency of the catalog's prices, as its feed last said (catalog lists only). */
+  /**
+   * Counts the writes to the list's table (absent: none counted yet), so a saved search index
+   * (db/mirror-index.ts) is used only for the rows it was read from.
+   */
+  revision?: number;
+  /** A catalog's currency as the server's list last answered it (absent: not asked yet). */
   currencyCode?: string | null;
 }
 

@@ -10,14 +10,8 @@ import type {
 } from "@stockbridge/shared";
 import type { Table } from "dexie";
 import type { StockbridgeDatabase } from "./database.ts";
-import {
-  compareBy,
-  likeContains,
-  type Projection,
-  pageOfSorted,
-  type SortKey,
-  totalPages,
-} from "./mirror-query.ts";
+import type { ListIndexes, TableWrite } from "./list-indexes.ts";
+import { likeContains, totalPages } from "./mirror-query.ts";
 import {
   type MirrorList,
   type MirrorSchedule,
@@ -43,9 +37,9 @@ type ListQuery = { page: number; limit: number; search: string };
 type ScheduleList = { schedules: MirrorSchedule[]; total: number; page: number; totalPages: number };
 
 /**
- * The mirror's tables (db/database.ts version 2): feed pages written in, and every list the screens
- * read answered from them exactly as the server pages it. Sorted orders of the two catalogs are
- * kept in memory per write generation, so a search or sort over 100,000 rows filters an array.
+ * The mirror's tables (db/database.ts): feed pages written in, and every list the screens read
+ * answered from them exactly as the server pages it. The catalogs and the unmapped list are searched
+ * and sorted over their search indexes (db/list-indexes.ts), arrays of only the columns that takes.
  */
 export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
   // IndexedDB opens on first use (lib/services.ts keeps Dexie out of the start-up bundle).
@@ -53,15 +47,12 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     const db = await open();
     return { db, tables: tablesByList(db) };
   };
-  const generation: Record<MirrorList, number> = {
-    shopify: 0,
-    acumatica: 0,
-    mappings: 0,
-    unmapped: 0,
-    schedules: 0,
-    history: 0,
-  };
-  const orders = new Map<string, { generation: number; rows: Projection[] }>();
+  // The search indexes' code loads on first use, like Dexie: the start-up bundle has a budget.
+  let listIndexes: Promise<ListIndexes> | undefined;
+  const indexes = () =>
+    (listIndexes ??= import("./list-indexes.ts").then((module) =>
+      module.createListIndexes(open, tablesByList),
+    ));
   // Counts clears (sign-out, a 401): a feed page read before one must not be written after it.
   let clears = 0;
 
@@ -77,65 +68,58 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     return stored as LooseRow;
   }
 
-  function touched(list: MirrorList): void {
-    generation[list] += 1;
-  }
-
-  /** Rows sorted ascending by `key` (for the catalogs), read once per generation of the table. */
-  async function sortedProjections(
-    list: "shopify" | "acumatica" | "unmapped",
-    key: SortKey,
-    system?: string,
+  /**
+   * Writes in one transaction with the list's state, whose revision counts the writes; the list's
+   * search index then follows what was written.
+   */
+  async function write(
+    list: MirrorList,
+    change: (
+      table: Table<LooseRow, string>,
+    ) => Promise<Pick<TableWrite, "reset" | "removed" | "rows" | "settled">>,
+    state?: (current: MirrorState | undefined, revision: number) => Promise<void>,
   ) {
-    const scope = `${list}|${key}|${system ?? ""}`;
-    const cached = orders.get(scope);
-    if (cached?.generation === generation[list]) return cached.rows;
-    const base = orders.get(`${list}|*|${system ?? ""}`);
-    let rows: Projection[];
-    if (base?.generation === generation[list]) rows = [...base.rows];
-    else {
-      const { tables } = await use();
-      const all = (await tables[list].toArray()) as unknown as Record<string, unknown>[];
-      rows = all
-        .filter((row) => system === undefined || row.system === system)
-        .map((row) => {
-          const projection: Record<string, unknown> = {
-            _id: row._id,
-            skuKey: row.skuKey,
-            position: typeof row.position === "number" ? row.position : 0,
-          };
-          if (list === "unmapped") projection.externalId = row.externalId;
-          for (const [name, value] of Object.entries(row))
-            if (name.startsWith("s_")) projection[name] = value;
-          return projection as unknown as Projection;
-        });
-      orders.set(`${list}|*|${system ?? ""}`, { generation: generation[list], rows });
-      rows = [...rows];
-    }
-    rows.sort(list === "unmapped" ? compareUnmapped : compareBy(key));
-    orders.set(scope, { generation: generation[list], rows });
-    return rows;
+    const { db, tables } = await use();
+    const table = tables[list];
+    await (await indexes()).prepare(list, (await db.mirrorState.get(list))?.revision ?? 0);
+    const done = await db.transaction("rw", [table, db.mirrorState], async () => {
+      const written = await change(table);
+      const current = await db.mirrorState.get(list);
+      const changed =
+        written.reset === true || (written.removed?.length ?? 0) > 0 || (written.rows?.length ?? 0) > 0;
+      const before = current?.revision ?? 0;
+      const after = before + (changed ? 1 : 0);
+      if (state) await state(current, after);
+      else if (current && changed) await db.mirrorState.put({ ...current, revision: after });
+      return { ...written, before, after, counted: state !== undefined || current !== undefined };
+    });
+    // Without a state the list was never filled: no revision counts this write, so its index is
+    // read from the rows when next asked.
+    if (done.counted) (await indexes()).written(list, done);
+    else (await indexes()).forget(list);
   }
 
   async function productPage<T>(
     list: "shopify" | "acumatica",
     query: ShopifyProductQuery | AcumaticaProductQuery,
   ) {
-    const key: SortKey =
-      query.sortBy === "sku" ? "sku" : query.sortBy === "lastSynced" ? "lastSynced" : `s_${query.sortBy}`;
-    const ascending = await sortedProjections(list, key);
-    const { ids, total } = pageOfSorted(ascending, {
+    const { db, tables } = await use();
+    const state = await db.mirrorState.get(list);
+    const { ids, total } = await (await indexes()).page(list, state?.revision ?? 0, {
+      key:
+        query.sortBy === "sku"
+          ? { text: "skuKey" }
+          : query.sortBy === "lastSynced"
+            ? { position: true }
+            : { number: `s_${query.sortBy}` },
       term: query.search,
       descending: query.sortDirection === "desc",
       offset: (query.page - 1) * query.limit,
       limit: query.limit,
     });
-    const { db, tables } = await use();
     const rows = (await tables[list].bulkGet(ids)).filter((row) => row !== undefined);
-    const state = await db.mirrorState.get(list);
     const lastSynced = state?.lastSynced ?? "";
     return {
-      currencyCode: state?.currencyCode ?? null,
       products: rows.map((row) => {
         const { position: _position, ...shown } = withoutMirrorFields(row);
         return { ...shown, lastSynced } as unknown as T;
@@ -143,6 +127,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       total,
       page: query.page,
       totalPages: totalPages(total, query.limit),
+      currencyCode: state?.currencyCode ?? null,
     };
   }
 
@@ -150,6 +135,14 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     state: async (list: MirrorList) => (await open()).mirrorState.get(list),
     states: async () => (await open()).mirrorState.toArray(),
     saveState: async (state: MirrorState) => (await open()).mirrorState.put(state),
+    /** Kept on the list's state: the mirror answers it with the list, as the server does. */
+    async setCurrency(list: "shopify" | "acumatica", currencyCode: string | null) {
+      const db = await open();
+      await db.transaction("rw", db.mirrorState, async () => {
+        const current = await db.mirrorState.get(list);
+        if (current) await db.mirrorState.put({ ...current, currencyCode });
+      });
+    },
 
     /**
      * Writes one feed page and the version it brings the list up to, in one transaction. Rows
@@ -162,27 +155,41 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     ) {
       const { db, tables } = await use();
       const table = tables[list];
-      await db.transaction("rw", [table, db.mirrorState], async () => {
-        // Cleared since the page was asked for: it belongs to a session that ended. Checked inside
-        // the transaction, which the clear's own transaction waits for (or runs after).
-        if (options.clears !== undefined && options.clears !== clears) return;
-        if (page.reset) await table.clear();
-        const removed = page.removedIds.filter((id) => !options.keep.has(id));
-        if (removed.length > 0) await table.bulkDelete(removed);
-        const rows = page.rows.filter((row) => !options.keep.has(row._id)).map((row) => toStored(list, row));
-        if (rows.length > 0) await table.bulkPut(rows);
-        const current = await db.mirrorState.get(list);
-        await db.mirrorState.put({
-          list,
-          version: page.version,
-          complete: (current?.complete ?? false) || !page.hasMore,
-          saved: await table.count(),
-          total: options.total ?? current?.total ?? null,
-          lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
-          currencyCode: page.currencyCode === undefined ? (current?.currencyCode ?? null) : page.currencyCode,
-        });
-      });
-      touched(list);
+      const stale = () => options.clears !== undefined && options.clears !== clears;
+      await write(
+        list,
+        async () => {
+          // Cleared since the page was asked for: it belongs to a session that ended. Checked inside
+          // the transaction, which the clear's own transaction waits for (or runs after).
+          if (stale()) return { reset: false, removed: [], rows: [], settled: false };
+          if (page.reset) await table.clear();
+          const removed = page.removedIds.filter((id) => !options.keep.has(id));
+          if (removed.length > 0) await table.bulkDelete(removed);
+          const rows = page.rows
+            .filter((row) => !options.keep.has(row._id))
+            .map((row) => toStored(list, row));
+          if (rows.length > 0) await table.bulkPut(rows);
+          return { reset: page.reset, removed, rows, settled: !page.hasMore };
+        },
+        async (current, revision) => {
+          if (stale()) return;
+          await db.mirrorState.put({
+            list,
+            version: page.version,
+            complete: (current?.complete ?? false) || !page.hasMore,
+            saved: await table.count(),
+            total: options.total ?? current?.total ?? null,
+            lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
+            revision,
+            // The feed's currency when it says one (the list's answer is the other source).
+            ...(page.currencyCode !== undefined
+              ? { currencyCode: page.currencyCode }
+              : current?.currencyCode === undefined
+                ? {}
+                : { currencyCode: current.currencyCode }),
+          });
+        },
+      );
     },
 
     /** A row as stored (with its pending mark), for an offline edit to change and to restore. */
@@ -191,14 +198,17 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       return (await tables[list].get(id)) as Record<string, unknown> | undefined;
     },
     async putRow(list: MirrorList, row: { _id: string }) {
-      const { tables } = await use();
-      await tables[list].put(toStored(list, row));
-      touched(list);
+      const stored = toStored(list, row);
+      await write(list, async (table) => {
+        await table.put(stored);
+        return { rows: [stored] };
+      });
     },
     async deleteRow(list: MirrorList, id: string) {
-      const { tables } = await use();
-      await tables[list].delete(id);
-      touched(list);
+      await write(list, async (table) => {
+        await table.delete(id);
+        return { removed: [id] };
+      });
     },
     async findUnmapped(system: "shopify" | "acumatica", externalId: string) {
       const { db } = await use();
@@ -216,11 +226,11 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     async clear() {
       clears += 1;
       const { db, tables } = await use();
-      await db.transaction("rw", [...Object.values(tables), db.mirrorState, db.outbox], async () => {
-        for (const table of [...Object.values(tables), db.mirrorState, db.outbox]) await table.clear();
+      const all = [...Object.values(tables), db.mirrorState, db.mirrorIndexes, db.outbox];
+      await db.transaction("rw", all, async () => {
+        for (const table of all) await table.clear();
       });
-      for (const list of Object.keys(generation) as MirrorList[]) touched(list);
-      orders.clear();
+      (await indexes()).clear();
     },
 
     shopifyProducts: (query: ShopifyProductQuery) =>
@@ -258,15 +268,17 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
 
     /** Each side by SKU (then its own id) in the direction asked, from its own offset. */
     async unmapped(query: UnmappedQuery): Promise<Unmapped> {
+      const { db } = await use();
       const side = async (system: "shopify" | "acumatica", offset: number) => {
-        const ascending = await sortedProjections("unmapped", "sku", system);
-        const { ids, total } = pageOfSorted(ascending, {
+        const revision = (await db.mirrorState.get("unmapped"))?.revision ?? 0;
+        const { ids, total } = await (await indexes()).page("unmapped", revision, {
+          key: { text: "skuKey", tieBy: "externalId" },
+          system,
           term: query.search,
           descending: query.sortDirection === "desc",
           offset,
           limit: query.limit,
         });
-        const { db } = await use();
         const rows = (await db.unmapped.bulkGet(ids)).filter((row) => row !== undefined);
         return { rows, total };
       };
@@ -334,14 +346,4 @@ function tablesByList(db: StockbridgeDatabase): Record<MirrorList, Table<LooseRo
     history: db.history,
   };
   return typed as unknown as Record<MirrorList, Table<LooseRow, string>>;
-}
-
-/** The unmapped lists' order: SKU key, then the product's own id (both as SQLite compares text). */
-function compareUnmapped(a: Projection, b: Projection): number {
-  const keyA = a.skuKey;
-  const keyB = b.skuKey;
-  if (keyA !== keyB) return keyA < keyB ? -1 : 1;
-  const idA = String((a as unknown as { externalId: string }).externalId);
-  const idB = String((b as unknown as { externalId: string }).externalId);
-  return idA === idB ? 0 : idA < idB ? -1 : 1;
 }

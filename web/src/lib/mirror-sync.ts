@@ -64,40 +64,58 @@ export function createMirrorSync(options: MirrorSyncOptions) {
     for (const listener of listeners) listener();
   }
 
-  /** The server's row count of a list, for the first fill's progress (one row read). */
-  async function serverTotal(list: MirrorList): Promise<number | null> {
+  /**
+   * The server's row count of a list, for the first fill's progress, and a catalog's currency, which
+   * its list answers beside the rows (one row read).
+   */
+  async function serverCount(
+    list: MirrorList,
+  ): Promise<{ total: number; currencyCode?: string | null } | null> {
     const one = { query: { limit: "1" } };
     try {
-      if (list === "shopify") return (await api.call("shopifyProducts", one)).total;
-      if (list === "acumatica") return (await api.call("acumaticaProducts", one)).total;
-      if (list === "mappings") return (await api.call("mappingHistory", one)).total;
-      if (list === "schedules") return (await api.call("listSchedules", one)).total;
-      if (list === "history") return (await api.call("executionHistory", one)).total;
+      if (list === "shopify") return await api.call("shopifyProducts", one);
+      if (list === "acumatica") return await api.call("acumaticaProducts", one);
+      if (list === "mappings") return await api.call("mappingHistory", one);
+      if (list === "schedules") return await api.call("listSchedules", one);
+      if (list === "history") return await api.call("executionHistory", one);
       const unmapped = await api.call("unmapped", one);
-      return unmapped.shopifyTotal + unmapped.acumaticaTotal;
+      return { total: unmapped.shopifyTotal + unmapped.acumaticaTotal };
     } catch {
       return null;
     }
   }
 
+  function fetchPage(list: MirrorList, since: number): Promise<FeedPage> {
+    const page = api.call(FEEDS[list], { query: { since: String(since), limit: String(pageSize) } });
+    // Awaited later (or dropped when a write fails first): never an unhandled rejection meanwhile.
+    page.catch(() => undefined);
+    return page;
+  }
+
   async function pull(list: MirrorList): Promise<void> {
     const started = epoch;
     const clears = store.clears();
-    let state: MirrorState | undefined = await store.state(list);
-    const total = state?.complete ? null : (state?.total ?? (await serverTotal(list)));
+    const state: MirrorState | undefined = await store.state(list);
+    let next = fetchPage(list, state?.version ?? 0);
+    const counted = state?.complete ? null : await serverCount(list);
+    const total = state?.complete ? null : (state?.total ?? counted?.total ?? null);
     let changed = false;
     for (;;) {
-      const since = state?.version ?? 0;
-      const page: FeedPage = await api.call(FEEDS[list], {
-        query: { since: String(since), limit: String(pageSize) },
-      });
+      const page = await next;
       // Signed out (or another user) meanwhile: this page belongs to nobody now.
       if (started !== epoch) return;
+      // The next page is on its way while this one is written (a page's version is the next since).
+      if (page.hasMore) next = fetchPage(list, page.version);
       if (page.rows.length > 0 || page.removedIds.length > 0 || page.reset) changed = true;
       await store.applyPage(list, page, { keep: await options.hold(list, page), total, clears });
-      state = await store.state(list);
       await report();
       if (!page.hasMore) break;
+    }
+    // A catalog's currency is asked again when its rows changed (a pull follows a connection test).
+    if ((list === "shopify" || list === "acumatica") && (changed || state?.currencyCode === undefined)) {
+      const answer = counted ?? (await serverCount(list));
+      if (answer?.currencyCode !== undefined && started === epoch)
+        await store.setCurrency(list, answer.currencyCode);
     }
     if (changed) options.onChanged(list);
   }
@@ -110,6 +128,10 @@ export function createMirrorSync(options: MirrorSyncOptions) {
     return next;
   }
 
+  /**
+   * One list after another: IndexedDB writes one list's rows at a time anyway, and lists filled at
+   * once made the Shopify list's first fill of 100,000 rows take 24 s instead of under 20.
+   */
   async function refreshAll(): Promise<void> {
     for (const list of MIRROR_LISTS) {
       if (!userId) return;
