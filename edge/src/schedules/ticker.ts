@@ -1,7 +1,7 @@
 import { nextRun } from "@stockbridge/shared";
 import type { HistoryRepo } from "../history/repo.ts";
 import { RUN_STOPPED } from "../history/run-lease.ts";
-import { describeError } from "../http/errors.ts";
+import { DatabaseBusyError, describeError } from "../http/errors.ts";
 import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
 
 export interface ScheduleTickerDeps {
@@ -50,6 +50,8 @@ export interface TickReport {
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
+/** Tries of a release that meets a busy database (each waits out the database's own busy budget). */
+const RELEASE_ATTEMPTS = 3;
 
 /**
  * The cron side of schedules (ARCHITECTURE "Many instances"). Each tick claims due schedules with
@@ -202,12 +204,19 @@ export function createScheduleTicker(deps: ScheduleTickerDeps) {
   }
 
   async function release(schedule: ClaimedSchedule, owner: string, lastRun: string | null): Promise<void> {
-    try {
-      const next = nextRun(schedule.schedule, schedule.timezone, deps.now()).toISOString();
-      await deps.repo.release(schedule._id, owner, { lastRun, nextRun: next });
-    } catch (error) {
-      // The lease expires on its own; the next tick then records this run as interrupted.
-      deps.log(`schedule ${schedule._id}: not released: ${describeError(error)}`);
+    // A busy database is a moment: the release is tried again rather than left to the claim's lease
+    // (minutes, during which the schedule shows a next run in the past).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const next = nextRun(schedule.schedule, schedule.timezone, deps.now()).toISOString();
+        await deps.repo.release(schedule._id, owner, { lastRun, nextRun: next });
+        return;
+      } catch (error) {
+        if (error instanceof DatabaseBusyError && attempt < RELEASE_ATTEMPTS) continue;
+        // The lease expires on its own; the next tick then settles the schedule (its run is queued).
+        deps.log(`schedule ${schedule._id}: not released: ${describeError(error)}`);
+        return;
+      }
     }
   }
 
