@@ -92,14 +92,22 @@ describe("the layer rules in biome.json", () => {
     ]);
   });
 
-  it("refuse a feature in web/src/ui, and allow it in a feature", async () => {
+  it("refuse a feature in web/src/ui, lib and db, and allow it in a feature and the composition root", async () => {
     const source =
       'import { useAuth } from "../../features/auth/use-auth.ts";\nexport const hook = useAuth;\n';
     const refused = await refusedImports({
       "web/src/ui/data-table/pagination.tsx": source,
+      "web/src/lib/query/client.ts": source,
+      "web/src/db/store/rows.ts": source,
       "web/src/features/shell/app-shell.tsx": source,
+      "web/src/services.ts":
+        'import { useAuth } from "./features/auth/use-auth.ts";\nexport const hook = useAuth;\n',
     });
-    expect(refused).toEqual(["web/src/ui/data-table/pagination.tsx:1 ../../features/auth/use-auth.ts"]);
+    expect(refused).toEqual([
+      "web/src/db/store/rows.ts:1 ../../features/auth/use-auth.ts",
+      "web/src/lib/query/client.ts:1 ../../features/auth/use-auth.ts",
+      "web/src/ui/data-table/pagination.tsx:1 ../../features/auth/use-auth.ts",
+    ]);
   });
 });
 
