@@ -88,6 +88,7 @@ import { createTokenRepo } from "./tokens/repo.ts";
 import { tokenHandlers } from "./tokens/routes.ts";
 import { checkTokenScope } from "./tokens/scope.ts";
 import { createPersonalTokenService, isPersonalToken } from "./tokens/service.ts";
+import { createUserViewRepo } from "./users/repo.ts";
 import type { WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
@@ -139,8 +140,8 @@ export function createApp(deps: AppDeps) {
 
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlSeconds, now);
   const auth = createAuthService({
-    db,
     repo: createAuthRepo(db),
+    users: createUserViewRepo(db),
     attempts: createAttemptRepo(db),
     tokens,
     now,
