@@ -1,7 +1,3 @@
-import { Hono } from "hono";
-import { cors } from "hono/cors";
-import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import { createDeliveryRepo } from "./alerts/delivery-repo.ts";
 import { createAlertDispatcher } from "./alerts/dispatcher.ts";
 import { createSmtpMailer } from "./alerts/mailer.ts";
@@ -10,7 +6,6 @@ import { createAlertsRepo } from "./alerts/repo.ts";
 import { notificationHandlers } from "./alerts/routes.ts";
 import { createNotificationService } from "./alerts/service.ts";
 import { createAttemptRepo } from "./auth/attempt-repo.ts";
-import { clientAddressOf } from "./auth/client-address.ts";
 import { createAuthRepo } from "./auth/repo.ts";
 import { authHandlers } from "./auth/routes.ts";
 import { createAuthService } from "./auth/service.ts";
@@ -47,11 +42,9 @@ import { createReviewService } from "./history/review-service.ts";
 import { historyHandlers } from "./history/routes.ts";
 import { RUN_STOPPED } from "./history/run-lease.ts";
 import { createHistoryService } from "./history/service.ts";
-import { bodyLimit } from "./http/body-limit.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
-import { errorHandler } from "./http/error-handler.ts";
-import { describeError } from "./http/errors.ts";
-import type { AppContext, AppEnv } from "./http/types.ts";
+import { addFallbacks, clientAddressFor, createPipeline } from "./http/pipeline.ts";
+import type { AppContext } from "./http/types.ts";
 import { createJobsRepo } from "./jobs/repo.ts";
 import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
 import { createJobRunner } from "./jobs/runner.ts";
@@ -64,12 +57,12 @@ import { handleAutoMapJobs, startAutoMapJob } from "./mapping/auto-map-job.ts";
 import { createMappingRepo } from "./mapping/repo.ts";
 import { mappingHandlers } from "./mapping/routes.ts";
 import { createMappingService } from "./mapping/service.ts";
-import { accessLog } from "./observability/access-log.ts";
 import { createJsonLogger, type Logger } from "./observability/log.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { createSchedulesRepo } from "./schedules/repo.ts";
 import { scheduleHandlers } from "./schedules/routes.ts";
 import { createScheduleService } from "./schedules/service.ts";
+import { createTick } from "./schedules/tick.ts";
 import { createScheduleTicker } from "./schedules/ticker.ts";
 import {
   createOutboundGuard,
@@ -95,7 +88,8 @@ import { createTokenRepo } from "./tokens/repo.ts";
 import { tokenHandlers } from "./tokens/routes.ts";
 import { checkTokenScope } from "./tokens/scope.ts";
 import { createPersonalTokenService, isPersonalToken } from "./tokens/service.ts";
-import { serveWeb, type WebAssets } from "./web/serve-web.ts";
+import { createUserViewRepo } from "./users/repo.ts";
+import type { WebAssets } from "./web/serve-web.ts";
 
 export interface AppDeps {
   config: Config;
@@ -132,8 +126,6 @@ export interface AppDeps {
   wakeJob?: (jobId: string) => Promise<void>;
 }
 
-const BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** The composition root: every dependency comes in here, nothing reads globals or the environment. */
 export function createApp(deps: AppDeps) {
   const { config, db } = deps;
@@ -153,8 +145,8 @@ export function createApp(deps: AppDeps) {
 
   const tokens = createTokenService(config.jwtSecret, config.tokenTtlSeconds, now);
   const auth = createAuthService({
-    db,
     repo: createAuthRepo(db),
+    users: createUserViewRepo(db),
     attempts: createAttemptRepo(db),
     tokens,
     now,
@@ -325,56 +317,13 @@ export function createApp(deps: AppDeps) {
     runLeaseMs,
   });
 
-  const clientAddress = (c: AppContext): string =>
-    clientAddressOf(config, { forwardedFor: c.req.header("X-Forwarded-For"), peer: deps.remoteAddress?.(c) });
-
-  const app = new Hono<AppEnv>();
-  // A client's X-Request-Id is kept only when short and plain (hono also refuses any character
-  // outside [A-Za-z0-9_=-]): it goes into log lines and error texts. Otherwise a new one is made.
-  app.use("*", requestId({ generator: newId, limitLength: 64 }));
-  app.use("*", accessLog({ logger, metrics }));
-  app.use(
-    "*",
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "https:"],
-        connectSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: [
-          "'self'",
-          ...(config.stripeApiUrl ? [new URL(config.stripeApiUrl).origin] : []),
-          "https://checkout.stripe.com",
-        ],
-      },
-      strictTransportSecurity:
-        config.environment === "production" ? "max-age=31536000; includeSubDomains" : false,
-      // A page with a stricter policy of its own keeps it (the API reference, system/api-docs.ts).
-      overwrite: false,
-    }),
-  );
-  if (config.corsOrigins.length > 0) {
-    app.use(
-      "/api/*",
-      cors({ origin: config.corsOrigins, allowHeaders: ["Authorization", "Content-Type"], maxAge: 600 }),
-    );
-  }
-  app.use(
-    "/api/*",
-    bodyLimit(BODY_LIMIT_BYTES, (c) =>
-      c.json({ message: "The request body is larger than 1 MB", code: "PAYLOAD_TOO_LARGE" }, 413),
-    ),
-  );
+  const app = createPipeline({ config, newId, logger, metrics });
 
   registerContractRoutes(
     app,
     {
       ...systemHandlers({ system, version: config.version, sandboxUrl: config.sandboxUrl }),
-      ...authHandlers(auth, clientAddress),
+      ...authHandlers(auth, clientAddressFor(config, deps.remoteAddress)),
       ...connectionHandlers(connections),
       ...catalogHandlers(catalog),
       ...jobHandlers(jobs),
@@ -457,13 +406,7 @@ export function createApp(deps: AppDeps) {
     token: config.metricsToken,
     production: config.environment === "production",
   });
-  app.all("/api/*", (c) =>
-    c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
-  );
-  if (deps.webAssets) serveWeb(app, deps.webAssets);
-
-  app.notFound((c) => c.json({ message: `Nothing at ${c.req.path}`, code: "NOT_FOUND" }, 404));
-  app.onError(errorHandler(logger));
+  addFallbacks(app, { logger, webAssets: deps.webAssets });
 
   // The cron tick (main.ts: Deno.cron every minute); createApp itself starts no timers.
   const scheduleTicker = createScheduleTicker({
@@ -485,28 +428,15 @@ export function createApp(deps: AppDeps) {
   });
 
   return Object.assign(app, {
-    /**
-     * Fails stale jobs, then runs due schedules, then writes any search entries a stopped pull
-     * left unwritten, then records and sends alerts; safe to call from any number of instances.
-     */
-    async tick() {
-      // First, so health tells a cron that fires from one whose ticks keep failing (logged below).
-      await system.recordTick();
-      const report = await scheduleTicker.tick();
-      try {
-        await catalog.indexLeftoverSearches();
-      } catch (error) {
-        log(`search index catch-up failed: ${describeError(error)}`);
-      }
-      // After the runs, so their alerts go out in this tick: runs that ended without one first.
-      try {
-        await alerts.sweepEndedRuns();
-        await alertDispatcher.deliverDue();
-      } catch (error) {
-        log(`alert delivery failed: ${describeError(error)}`);
-      }
-      return report;
-    },
+    /** The cron tick (schedules/tick.ts); safe to call from any number of instances. */
+    tick: createTick({
+      recordTick: () => system.recordTick(),
+      runSchedules: () => scheduleTicker.tick(),
+      indexLeftoverSearches: () => catalog.indexLeftoverSearches(),
+      sweepEndedRuns: () => alerts.sweepEndedRuns(),
+      deliverAlerts: () => alertDispatcher.deliverDue(),
+      log,
+    }),
     runDueSchedules: scheduleTicker.runDueSchedules,
     /**
      * The worker's poll (main.ts, every few seconds): jobs queued by another instance, or whose

@@ -3,7 +3,7 @@ import { createCatalogRepo } from "../src/catalog/repo.ts";
 import { createSearchCache } from "../src/catalog/search-cache.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { MIGRATIONS } from "../src/db/migrations.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 
 const USER = "user-1";
 

@@ -2,7 +2,7 @@ import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { MIGRATIONS } from "../src/db/migrations.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { createTestApp, failure, grantSubscription } from "./helpers.ts";
 
 /** A run as versions before migration 21 wrote it: 'completed' whatever its failures. */

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DENO, DENO_FLAGS, freePort, ROOT } from "../../scripts/lib.mjs";
 import { type Db, openDatabase, tuneLocalDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { MIGRATIONS } from "../src/db/migrations.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { type EdgeProcess, startEdgeProcess } from "./deno-harness.ts";
 
 const SECRETS = {

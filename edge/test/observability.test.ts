@@ -1,7 +1,7 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
-import { MIGRATIONS } from "../src/db/migrations.ts";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { createJsonLogger } from "../src/observability/log.ts";
 import { type ConnectedApp, createConnectedApp } from "./connectors-harness.ts";
 import { createTestApp, testPinnedFetch } from "./helpers.ts";

@@ -6,9 +6,9 @@ import { useAuth } from "./features/auth/use-auth.ts";
 import { MirrorStatus } from "./features/pwa/mirror-status.tsx";
 import { OfflineBanner } from "./features/pwa/offline-banner.tsx";
 import { UpdatePrompt } from "./features/pwa/update-prompt.tsx";
-import type { Services } from "./lib/services.ts";
 import { ServicesProvider } from "./lib/services-context.tsx";
 import type { AppRouter } from "./router.tsx";
+import type { Services } from "./services.ts";
 import { AppToaster } from "./ui/toast.tsx";
 
 export function App({ services, router }: { services: Services; router: AppRouter }) {

@@ -2,10 +2,10 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { safeRedirect } from "./features/auth/guards.ts";
-import { createServices } from "./lib/services.ts";
 import { createMemoryStorage, type TokenStorage } from "./lib/token-store.ts";
 import { warmStart } from "./lib/warm-start.ts";
 import { createAppRouter } from "./router.tsx";
+import { createServices } from "./services.ts";
 import "./styles.css";
 
 /** Local storage, or memory when the browser refuses it (the session then lasts one tab). */

@@ -1,8 +1,8 @@
 import { createRouter, Navigate } from "@tanstack/react-router";
 import type { RouteAccess } from "./features/auth/guards.ts";
-import type { Services } from "./lib/services.ts";
 import type { RouterContext } from "./router-context.ts";
 import { routeTree } from "./routeTree.gen.ts";
+import type { Services } from "./services.ts";
 
 /** Unknown paths go to the Dashboard (spec section 2); its guard sends visitors to /login. */
 function NotFoundRedirect() {

@@ -3,8 +3,8 @@ import { IDBKeyRange, indexedDB } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../edge/test/helpers.ts";
 import type { SessionEndReason } from "../src/features/auth/auth-store.ts";
-import { createServices, type Services } from "../src/lib/services.ts";
 import { createMemoryStorage, type TokenStorage } from "../src/lib/token-store.ts";
+import { createServices, type Services } from "../src/services.ts";
 
 /** The browser app's services, speaking to the real edge app in-process (or to a closed port). */
 function browserApp(options: {

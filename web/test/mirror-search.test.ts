@@ -3,8 +3,8 @@ import { IDBKeyRange, indexedDB } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../../edge/test/helpers.ts";
 import { insertItem, insertVariant, registerSubscriber } from "../../edge/test/mapping-fixtures.ts";
-import { createServices } from "../src/lib/services.ts";
 import { createMemoryStorage } from "../src/lib/token-store.ts";
+import { createServices } from "../src/services.ts";
 
 describe("the mirror's mappings search", () => {
   it("finds a mapping by the SKU it was saved with after the catalog renamed it, as the server does", async () => {

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createTestApp, grantSubscription, type TestApp } from "../../edge/test/helpers.ts";
 import { createDatabase } from "../src/db/database.ts";
 import { isPendingRow } from "../src/db/mirror-rows.ts";
-import { createServices, type Services } from "../src/lib/services.ts";
 import { createMemoryStorage } from "../src/lib/token-store.ts";
+import { createServices, type Services } from "../src/services.ts";
 
 /** The browser app's services against the real edge in-process; `network.online` cuts it off. */
 async function signedInApp(edge: TestApp) {

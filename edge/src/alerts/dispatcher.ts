@@ -1,4 +1,5 @@
 import { describeError } from "../http/errors.ts";
+import { record } from "../lib/json.ts";
 import type { FetchLike } from "../security/outbound-guard.ts";
 import type { SecretBox } from "../security/secret-box.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryRepo } from "./delivery-repo.ts";
@@ -129,9 +130,9 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
 
 /** An email delivery's payload as the recorder wrote it (compose.ts alertEmail); a bad row sends nothing. */
 function emailOf(payload: unknown): { subject: string; text: string } {
-  if (typeof payload === "object" && payload !== null && "subject" in payload && "text" in payload) {
-    const { subject, text } = payload;
-    if (typeof subject === "string" && typeof text === "string") return { subject, text };
+  const email = record(payload);
+  if (typeof email?.subject === "string" && typeof email.text === "string") {
+    return { subject: email.subject, text: email.text };
   }
   throw new Error("The stored email of this delivery is not readable");
 }

@@ -1,9 +1,8 @@
 import type { AuthResult, LoginInput, RegisterInput, User } from "@stockbridge/shared";
 import { MESSAGES, tooManyAttempts } from "@stockbridge/shared";
-import type { Db } from "../db/client.ts";
 import { ConflictError, RateLimitError, UnauthorizedError, ValidationError } from "../http/errors.ts";
 import type { Caller } from "../http/types.ts";
-import { loadUserView } from "../users/user-view.ts";
+import type { UserViewRepo } from "../users/repo.ts";
 import { PASSWORD_CHECK_LIMIT, registerLimit, SIGN_IN_LIMITS } from "./attempt-limits.ts";
 import type { AttemptRepo, Reservation } from "./attempt-repo.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
@@ -17,8 +16,9 @@ const REFRESH_GRACE_SECONDS = 7 * 24 * 3_600;
 const INVALID_CREDENTIALS = "Invalid email or password";
 
 export interface AuthServiceDeps {
-  db: Db;
   repo: AuthRepo;
+  /** The user object every auth answer carries. */
+  users: UserViewRepo;
   attempts: AttemptRepo;
   tokens: TokenService;
   now: () => Date;
@@ -44,7 +44,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   async function requireUser(userId: string): Promise<User> {
-    const user = await loadUserView(deps.db, userId);
+    const user = await deps.users.find(userId);
     if (!user) throw new UnauthorizedError();
     return user;
   }

@@ -1,4 +1,5 @@
 import { ValidationError } from "../http/errors.ts";
+import { record } from "../lib/json.ts";
 import { WebhookSignatureError } from "./errors.ts";
 import type { WebhookEventView } from "./stripe-objects.ts";
 
@@ -25,8 +26,8 @@ export function refuseFutureSignature(signature: string): void {
 
 /** A correctly signed body is still input: an event must be an object with an id, a type and a time. */
 export function toWebhookEventView(event: unknown): WebhookEventView {
-  const record = typeof event === "object" && event !== null && !Array.isArray(event) ? event : null;
-  const field = (name: string): unknown => (record && name in record ? Reflect.get(record, name) : undefined);
+  const body = record(event);
+  const field = (name: string): unknown => body?.[name];
   const issues = [
     typeof field("id") === "string" && field("id") !== ""
       ? null
@@ -34,18 +35,16 @@ export function toWebhookEventView(event: unknown): WebhookEventView {
     typeof field("type") === "string" ? null : { path: "type", message: "must be the event's type" },
     typeof field("created") === "number" ? null : { path: "created", message: "must be a Unix time" },
   ].filter((issue) => issue !== null);
-  if (!record || issues.length > 0) {
+  if (!body || issues.length > 0) {
     throw new ValidationError(
       "The webhook body is not a Stripe event",
-      record ? issues : [{ path: "", message: "must be a JSON object" }],
+      body ? issues : [{ path: "", message: "must be a JSON object" }],
     );
   }
-  const data = field("data");
-  const object = typeof data === "object" && data !== null ? Reflect.get(data, "object") : undefined;
   return {
     id: String(field("id")),
     type: String(field("type")),
     created: Number(field("created")),
-    object: typeof object === "object" && object !== null ? (object as Record<string, unknown>) : {},
+    object: record(record(field("data"))?.object) ?? {},
   };
 }

@@ -1,4 +1,5 @@
 import { STRIPE_WEBHOOK_EVENTS } from "@stockbridge/shared";
+import { record } from "../lib/json.ts";
 import { BillingNotConfiguredError } from "./errors.ts";
 import type { BillingRepo } from "./repo.ts";
 import type { StripeGateway, WebhookEventView } from "./stripe-gateway.ts";
@@ -34,9 +35,7 @@ export function createWebhookProcessor(deps: {
       if (fromCustomer) return fromCustomer;
     }
     // Subscriptions started by our checkout carry the user id in their metadata.
-    const metadata = object.metadata;
-    const userId =
-      typeof metadata === "object" && metadata !== null && "userId" in metadata ? metadata.userId : null;
+    const userId = record(object.metadata)?.userId;
     if (typeof userId === "string" && (await repo.findContact(userId))) return userId;
     return null;
   }

@@ -182,7 +182,7 @@ function toShopify(row: Row): ShopifyRecord {
 
 /*
  * The columns of a saved connection every read maps the same way. The secret is left to the caller:
- * the repo keeps it sealed, the user view (users/user-view.ts) never selects it.
+ * the repo keeps it sealed, the user view (users/repo.ts) never selects it.
  */
 export function acumaticaColumns(row: Row): Omit<AcumaticaRecord, "passwordSealed"> {
   return {

@@ -1,5 +1,5 @@
 import type { Db } from "./client.ts";
-import { MIGRATIONS } from "./migrations.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
 
 export interface Migration {
   version: number;

@@ -1,4 +1,4 @@
-import { MIGRATIONS } from "../db/migrations.ts";
+import { MIGRATIONS } from "../db/migrations/index.ts";
 import type { GaugeReading } from "../observability/metrics.ts";
 import type { SystemRepo } from "./repo.ts";
 

@@ -39,7 +39,7 @@ export interface OutboxEntry {
 
 /** The outbox table: entries in order, one user's at a time. */
 export function createOutboxStore(open: () => Promise<StockbridgeDatabase>) {
-  // IndexedDB opens on first use (lib/services.ts keeps Dexie out of the start-up bundle).
+  // IndexedDB opens on first use (web/src/services.ts keeps Dexie out of the start-up bundle).
   const outbox = async () => (await open()).outbox;
   return {
     add: async (entry: OutboxEntry) => (await outbox()).add(entry),

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from "react";
-import type { Services } from "./services.ts";
+import type { Services } from "../services.ts";
 
 const ServicesContext = createContext<Services | null>(null);
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { BrandMark, BrandName } from "../shell/brand.tsx";
+import { BrandMark, BrandName } from "../../ui/brand.tsx";
 
 /** The centred card around the sign-in and sign-up forms. */
 export function AuthLayout({ children }: { children: ReactNode }) {

@@ -2,12 +2,12 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/re
 import { Link, useRouterState } from "@tanstack/react-router";
 import { Menu, X } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
+import { BrandMark, BrandName } from "../../ui/brand.tsx";
 import { IconButton } from "../../ui/button.tsx";
 import { hasSubscriptionAccess } from "../auth/guards.ts";
 import { useAuth } from "../auth/use-auth.ts";
 import { NotificationBell } from "../notifications/notification-bell.tsx";
 import { AvatarMenu } from "./avatar-menu.tsx";
-import { BrandMark, BrandName } from "./brand.tsx";
 import { SidebarNav } from "./sidebar-nav.tsx";
 
 /**

@@ -2,25 +2,25 @@ import { grantsAccess } from "@stockbridge/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
-import type { DatabaseOptions } from "../db/database.ts";
-import { MIRROR_LISTS, type MirrorList } from "../db/mirror-rows.ts";
-import { createMirrorStore } from "../db/mirror-store.ts";
-import { createOutboxStore } from "../db/outbox-store.ts";
-import type { UserCache } from "../db/user-cache.ts";
-import { type AuthStore, createAuthStore } from "../features/auth/auth-store.ts";
-import { historyKeys } from "../features/history/queries.ts";
-import { mappingKeys } from "../features/mapping/queries.ts";
-import { productKeys } from "../features/products/queries.ts";
-import { scheduleKeys } from "../features/schedules/queries.ts";
-import { settingsKeys } from "../features/settings/mapping-settings-queries.ts";
-import { type ApiClient, createApi } from "./api.ts";
-import type { BrowserStorage } from "./browser-storage.ts";
-import { createLocalFirstApi } from "./local-first-api.ts";
-import { createMirrorSync, type MirrorSync } from "./mirror-sync.ts";
-import { createOutbox, type Outbox } from "./outbox.ts";
-import { restoreQueryCache, subscribeQueryCache } from "./persist-query-cache.ts";
-import { createQueryClient, PERSIST_MAX_AGE_MS, shouldPersistQuery } from "./query-client.ts";
-import { createTokenStore, type TokenStorage } from "./token-store.ts";
+import type { DatabaseOptions } from "./db/database.ts";
+import { MIRROR_LISTS, type MirrorList } from "./db/mirror-rows.ts";
+import { createMirrorStore } from "./db/mirror-store.ts";
+import { createOutboxStore } from "./db/outbox-store.ts";
+import type { UserCache } from "./db/user-cache.ts";
+import { type AuthStore, createAuthStore } from "./features/auth/auth-store.ts";
+import { historyKeys } from "./features/history/queries.ts";
+import { mappingKeys } from "./features/mapping/queries.ts";
+import { productKeys } from "./features/products/queries.ts";
+import { scheduleKeys } from "./features/schedules/queries.ts";
+import { settingsKeys } from "./features/settings/mapping-settings-queries.ts";
+import { type ApiClient, createApi } from "./lib/api.ts";
+import type { BrowserStorage } from "./lib/browser-storage.ts";
+import { createLocalFirstApi } from "./lib/local-first-api.ts";
+import { createMirrorSync, type MirrorSync } from "./lib/mirror-sync.ts";
+import { createOutbox, type Outbox } from "./lib/outbox.ts";
+import { restoreQueryCache, subscribeQueryCache } from "./lib/persist-query-cache.ts";
+import { createQueryClient, PERSIST_MAX_AGE_MS, shouldPersistQuery } from "./lib/query-client.ts";
+import { createTokenStore, type TokenStorage } from "./lib/token-store.ts";
 
 export interface Services {
   api: ApiClient;
@@ -66,7 +66,7 @@ export function createServices(options: ServicesOptions): Services {
   // start-up beside the session refresh, instead of inside the entry every page waits for.
   let opened: Promise<BrowserStorage> | undefined;
   const storage = (): Promise<BrowserStorage> => {
-    opened ??= import("./browser-storage.ts").then((module) =>
+    opened ??= import("./lib/browser-storage.ts").then((module) =>
       module.openBrowserStorage(options.database, {
         onQuotaExceeded: () =>
           toast.warning("Browser storage is full: saved lists will not be available offline.", {
