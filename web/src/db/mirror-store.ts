@@ -42,7 +42,7 @@ type ScheduleList = { schedules: MirrorSchedule[]; total: number; page: number; 
  * and sorted over their search indexes (db/list-indexes.ts), arrays of only the columns that takes.
  */
 export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
-  // IndexedDB opens on first use (lib/services.ts keeps Dexie out of the start-up bundle).
+  // IndexedDB opens on first use (services.ts keeps Dexie out of the start-up bundle).
   const use = async () => {
     const db = await open();
     return { db, tables: tablesByList(db) };
