@@ -9,8 +9,8 @@ import type { ShopifyVariantRow } from "../../edge/src/connectors/shopify/catalo
 import { createTestApp, type TestApp } from "../../edge/test/helpers.ts";
 import { registerSubscriber } from "../../edge/test/mapping-fixtures.ts";
 import { createDatabase, type DatabaseOptions } from "../src/db/database.ts";
-import { createServices } from "../src/services.ts";
 import { createMemoryStorage } from "../src/lib/token-store.ts";
+import { createServices } from "../src/services.ts";
 
 /** Shopify variants with tied prices, empty compare-at prices and untracked stock, mixed-case SKUs. */
 function variant(n: number, priceShift = 0): ShopifyVariantRow {
