@@ -188,14 +188,15 @@ describe("a schedule's run announced on the platform queue (JOB_QUEUE=deno-kv)",
         args: [new Date(Date.now() - 60_000).toISOString()],
       });
 
-      const runs = await pollUntil(
-        () => database.execute("SELECT status FROM execution_history WHERE trigger = 'schedule'"),
-        (rows) => rows.rows[0]?.status === "completed",
-        "the scheduled run to complete",
+      // The job ends after its run's entry does: wait for the job, then read both.
+      const jobs = await pollUntil(
+        () => database.execute("SELECT status, attempts FROM jobs WHERE schedule_id IS NOT NULL"),
+        (rows) => rows.rows[0]?.status === "succeeded",
+        "the scheduled run's job to succeed",
       );
-      expect(runs.rows).toHaveLength(1);
-      const jobs = await database.execute("SELECT status, attempts FROM jobs WHERE schedule_id IS NOT NULL");
       expect(jobs.rows.map((row) => [row.status, Number(row.attempts)])).toEqual([["succeeded", 1]]);
+      const runs = await database.execute("SELECT status FROM execution_history WHERE trigger = 'schedule'");
+      expect(runs.rows.map((row) => row.status)).toEqual(["completed"]);
     } finally {
       rmSync(queueDir, { recursive: true, force: true });
     }
