@@ -1,3 +1,5 @@
+import type { ShopifyVariantRow } from "../edge/src/connectors/shopify/catalog-reader.ts";
+
 /**
  * Helpers shared by the catalog benchmarks (not a benchmark itself: it exports). Deno APIs are
  * allowed here: benchmarks are entry points run by `npm run bench`, like main.ts files.
@@ -109,3 +111,44 @@ export function numberArg(name: string, fallback: number): number {
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+const SIZES = ["S", "M", "L", "XL"];
+
+/**
+ * The catalog benchmarks' rows, as a pull stages them: four sizes per product, some compare-at
+ * prices, untracked and non-physical variants, and every seventh without a stock level.
+ */
+export function catalogRow(n: number): ShopifyVariantRow {
+  const sku = `SKU-${padded(n)}-${SIZES[n % SIZES.length]}`;
+  const priceCents = 500 + ((n * 7_919) % 12_000);
+  return {
+    variantId: `gid://shopify/ProductVariant/${40_000_000 + n}`,
+    productId: `gid://shopify/Product/${30_000_000 + Math.floor(n / 4)}`,
+    inventoryItemId: `gid://shopify/InventoryItem/${50_000_000 + n}`,
+    title: `Product ${Math.floor(n / 4)} - ${SIZES[n % SIZES.length]}`,
+    sku,
+    priceCents,
+    compareAtPriceCents: n % 3 === 0 ? priceCents + 500 : null,
+    isPhysical: n % 29 !== 0,
+    tracked: n % 13 !== 0,
+    locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
+    available: n % 7 === 0 ? null : (n * 31) % 80,
+    onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
+    levels:
+      n % 7 === 0
+        ? []
+        : [
+            {
+              locationId: "gid://shopify/Location/70001",
+              name: "Main Warehouse",
+              available: (n * 31) % 80,
+              onHand: ((n * 31) % 80) + (n % 5),
+            },
+          ],
+  };
+}
+
+/** A row number as its SKU spells it (six digits). */
+export function padded(n: number): string {
+  return String(n).padStart(6, "0");
+}

@@ -9,12 +9,11 @@ import { createCatalogRepo } from "../edge/src/catalog/repo.ts";
 import { createSearchCache } from "../edge/src/catalog/search-cache.ts";
 import type { ShopifyVariantRow } from "../edge/src/connectors/shopify/catalog-reader.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
-import { freePort, numberArg, percentile, startProcess } from "./bench-support.ts";
+import { catalogRow, freePort, numberArg, padded, percentile, startProcess } from "./bench-support.ts";
 
 const ROWS = numberArg("rows", 100_000);
 const CLIENTS = numberArg("clients", 32);
 const SECONDS = numberArg("seconds", 5);
-const SIZES = ["S", "M", "L", "XL"];
 const SORTS = ["sku", "price", "compareAtPrice", "available", "onHandInventory", "lastSynced"];
 
 const port = freePort();
@@ -61,7 +60,7 @@ try {
     const job = `seed-${user.user._id}`;
     for (let start = 0; start < ROWS; start += 1_000) {
       const rows: ShopifyVariantRow[] = [];
-      for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(row(n));
+      for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(catalogRow(n));
       await repo.stageShopify(job, user.user._id, rows, () => crypto.randomUUID());
     }
     // As a pull does: the swap, then its rows' search entries.
@@ -82,11 +81,11 @@ try {
     },
     {
       name: "search, a new narrow SKU fragment each time",
-      query: () => ({ search: pad(random(ROWS)).slice(1), page: "1" }),
+      query: () => ({ search: padded(random(ROWS)).slice(1), page: "1" }),
     },
     {
       name: "search, 50 fragments of ~100 matches, sorted",
-      query: () => ({ search: pad(random(50) * 1_000).slice(0, 4), ...sort(), page: page(5) }),
+      query: () => ({ search: padded(random(50) * 1_000).slice(0, 4), ...sort(), page: page(5) }),
     },
     {
       name: "search, broad terms (25-100% of rows)",
@@ -147,39 +146,6 @@ try {
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }
 
-function row(n: number): ShopifyVariantRow {
-  const sku = `SKU-${pad(n)}-${SIZES[n % SIZES.length]}`;
-  const priceCents = 500 + ((n * 7_919) % 12_000);
-  return {
-    variantId: `gid://shopify/ProductVariant/${40_000_000 + n}`,
-    productId: `gid://shopify/Product/${30_000_000 + Math.floor(n / 4)}`,
-    inventoryItemId: `gid://shopify/InventoryItem/${50_000_000 + n}`,
-    title: `Product ${Math.floor(n / 4)} - ${SIZES[n % SIZES.length]}`,
-    sku,
-    priceCents,
-    compareAtPriceCents: n % 3 === 0 ? priceCents + 500 : null,
-    isPhysical: n % 29 !== 0,
-    tracked: n % 13 !== 0,
-    locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
-    available: n % 7 === 0 ? null : (n * 31) % 80,
-    onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
-    levels:
-      n % 7 === 0
-        ? []
-        : [
-            {
-              locationId: "gid://shopify/Location/70001",
-              name: "Main Warehouse",
-              available: (n * 31) % 80,
-              onHand: ((n * 31) % 80) + (n % 5),
-            },
-          ],
-  };
-}
-
-function pad(n: number): string {
-  return String(n).padStart(6, "0");
-}
 function random(below: number): number {
   return Math.floor(Math.random() * below);
 }

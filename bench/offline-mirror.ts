@@ -17,11 +17,10 @@ import type { ShopifyVariantRow } from "../edge/src/connectors/shopify/catalog-r
 import { openDatabase } from "../edge/src/db/client.ts";
 import { ensureWebBuild } from "../scripts/lib.mjs";
 import { TOKEN_STORAGE_KEY } from "../shared/src/constants.ts";
-import { freePort, mb, numberArg, ROOT, seconds, startProcess } from "./bench-support.ts";
+import { catalogRow, freePort, mb, numberArg, ROOT, seconds, startProcess } from "./bench-support.ts";
 
 const ROWS = numberArg("rows", 100_000);
 const RUNS = Math.max(3, numberArg("runs", 5));
-const SIZES = ["S", "M", "L", "XL"];
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 
 const load = () =>
@@ -85,7 +84,7 @@ try {
   const seeded = performance.now();
   for (let start = 0; start < ROWS; start += 1_000) {
     const rows: ShopifyVariantRow[] = [];
-    for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(row(n));
+    for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(catalogRow(n));
     await repo.stageShopify("seed", userId, rows, () => crypto.randomUUID());
   }
   await repo.swap("shopify", "seed", userId, new Date().toISOString());
@@ -262,35 +261,4 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** The catalog-list benchmark's rows: four sizes per product, some prices, quantities and locations empty. */
-function row(n: number): ShopifyVariantRow {
-  const sku = `SKU-${String(n).padStart(6, "0")}-${SIZES[n % SIZES.length]}`;
-  const priceCents = 500 + ((n * 7_919) % 12_000);
-  return {
-    variantId: `gid://shopify/ProductVariant/${40_000_000 + n}`,
-    productId: `gid://shopify/Product/${30_000_000 + Math.floor(n / 4)}`,
-    inventoryItemId: `gid://shopify/InventoryItem/${50_000_000 + n}`,
-    title: `Product ${Math.floor(n / 4)} - ${SIZES[n % SIZES.length]}`,
-    sku,
-    priceCents,
-    compareAtPriceCents: n % 3 === 0 ? priceCents + 500 : null,
-    isPhysical: n % 29 !== 0,
-    tracked: n % 13 !== 0,
-    locationId: n % 7 === 0 ? null : "gid://shopify/Location/70001",
-    available: n % 7 === 0 ? null : (n * 31) % 80,
-    onHand: n % 7 === 0 ? null : ((n * 31) % 80) + (n % 5),
-    levels:
-      n % 7 === 0
-        ? []
-        : [
-            {
-              locationId: "gid://shopify/Location/70001",
-              name: "Main Warehouse",
-              available: (n * 31) % 80,
-              onHand: ((n * 31) % 80) + (n % 5),
-            },
-          ],
-  };
 }

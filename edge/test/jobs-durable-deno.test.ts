@@ -23,6 +23,19 @@ function sharedDatabase(current: DenoWorld): Client {
 
 const LEASE_SECONDS = 5;
 
+/** A daily full price sync: what every schedule of these tests is (they are made due by hand). */
+function nightly(name: string): ScheduleInput {
+  return {
+    name,
+    schedule: { type: "daily", time: "03:00", day: null, interval: null, minuteInterval: null },
+    timezone: "UTC",
+    mappingIds: [],
+    isFullSync: true,
+    syncOptions: { price: true, quantity: false },
+    status: "active",
+  };
+}
+
 describe("a sync job whose instance is killed", () => {
   it("is finished by the other instance from its stored plan: one entry, one outcome, Shopify equal to the ERP", async () => {
     world = await startDenoWorld({
@@ -112,16 +125,7 @@ describe("schedules due in the same minute on two instances", () => {
     for (let index = 0; index < users; index += 1) {
       const { api } = await world.readyUser(index % 2 === 0 ? a : b);
       for (let n = 0; n < perUser; n += 1) {
-        const schedule: ScheduleInput = {
-          name: `Nightly ${n + 1}`,
-          schedule: { type: "daily", time: "03:00", day: null, interval: null, minuteInterval: null },
-          timezone: "UTC",
-          mappingIds: [],
-          isFullSync: true,
-          syncOptions: { price: true, quantity: false },
-          status: "active",
-        };
-        await api.call("createSchedule", { body: schedule });
+        await api.call("createSchedule", { body: nightly(`Nightly ${n + 1}`) });
       }
     }
     const database = sharedDatabase(world);
@@ -172,16 +176,7 @@ describe("a schedule's run announced on the platform queue (JOB_QUEUE=deno-kv)",
       });
       const edge = await world.startEdge();
       const { api } = await world.readyUser(edge);
-      const schedule: ScheduleInput = {
-        name: "Nightly",
-        schedule: { type: "daily", time: "03:00", day: null, interval: null, minuteInterval: null },
-        timezone: "UTC",
-        mappingIds: [],
-        isFullSync: true,
-        syncOptions: { price: true, quantity: false },
-        status: "active",
-      };
-      await api.call("createSchedule", { body: schedule });
+      await api.call("createSchedule", { body: nightly("Nightly") });
       const database = sharedDatabase(world);
       await database.execute({
         sql: "UPDATE schedules SET next_run = ?",

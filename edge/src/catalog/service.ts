@@ -18,6 +18,7 @@ import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog, type ShopifyPullCheckpoint } from "../connectors/shopify/catalog-reader.ts";
 import { DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
+import { record } from "../lib/json.ts";
 import type { SitesRepo } from "../locations/repo.ts";
 import type { CatalogRepo } from "./repo.ts";
 import { ACUMATICA_TABLE, SHOPIFY_TABLE } from "./tables.ts";
@@ -225,8 +226,8 @@ export type CatalogService = ReturnType<typeof createCatalogService>;
 
 /** A checkpoint this version wrote (a row from another version may not be one). */
 function shopifyCheckpointOf(value: unknown): ShopifyPullCheckpoint | null {
-  if (typeof value !== "object" || value === null) return null;
-  const checkpoint = value as Record<string, unknown>;
+  const checkpoint = record(value);
+  if (!checkpoint) return null;
   if (checkpoint.mode === "bulk" && typeof checkpoint.operationId === "string")
     return { mode: "bulk", operationId: checkpoint.operationId };
   if (
@@ -246,8 +247,8 @@ function shopifyCheckpointOf(value: unknown): ShopifyPullCheckpoint | null {
 
 /** A checkpoint this version wrote (a row from another version may not be one). */
 function acumaticaCheckpointOf(value: unknown): AcumaticaPullCheckpoint | null {
-  if (typeof value !== "object" || value === null) return null;
-  const checkpoint = value as Record<string, unknown>;
+  const checkpoint = record(value);
+  if (!checkpoint) return null;
   const count = (key: string) => (Number.isInteger(checkpoint[key]) ? Number(checkpoint[key]) : null);
   const [pages, stockItems, nonStockItems] = [count("pages"), count("stockItems"), count("nonStockItems")];
   if (checkpoint.entity !== "StockItem" && checkpoint.entity !== "NonStockItem") return null;

@@ -111,6 +111,14 @@ export function createJobsRepo(db: Db) {
       if (claim.limit <= 0) return [];
       const only =
         (claim.id === undefined ? "" : " AND id = ?") + (claim.stoppedOnly ? " AND status = 'running'" : "");
+      const idArgs = claim.id === undefined ? [] : [claim.id];
+      // A read first: a job's readers (its event stream, every second) and the polls ask often, and
+      // "nothing to take" must not take the write lock.
+      const candidate = await db.execute({
+        sql: `SELECT 1 FROM (${CLAIMABLE}) WHERE turn = 1${only} LIMIT 1`,
+        args: [...claimableArgs(claim.now, claim.maxAttempts), ...idArgs],
+      });
+      if (candidate.rows.length === 0) return [];
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
                 started_at = COALESCE(started_at, ?)
@@ -121,7 +129,7 @@ export function createJobsRepo(db: Db) {
           claim.leaseUntil,
           claim.now,
           ...claimableArgs(claim.now, claim.maxAttempts),
-          ...(claim.id === undefined ? [] : [claim.id]),
+          ...idArgs,
           claim.limit,
         ],
       });
@@ -140,15 +148,6 @@ export function createJobsRepo(db: Db) {
       const result = await db.execute({
         sql: "SELECT 1 FROM jobs WHERE schedule_id = ? AND created_at >= ? LIMIT 1",
         args: [scheduleId, since],
-      });
-      return result.rows.length > 0;
-    },
-
-    /** Whether any job waits for a worker and may be claimed now (cheap: asked by every idle poll). */
-    async anyClaimable(now: string, maxAttempts: number, stoppedOnly = false): Promise<boolean> {
-      const result = await db.execute({
-        sql: `SELECT 1 FROM (${CLAIMABLE}) WHERE turn = 1${stoppedOnly ? " AND status = 'running'" : ""} LIMIT 1`,
-        args: claimableArgs(now, maxAttempts),
       });
       return result.rows.length > 0;
     },
@@ -218,6 +217,13 @@ export function createJobsRepo(db: Db) {
      * attempt. Answers the ids it failed.
      */
     async failExhausted(now: string, message: string, maxAttempts: number): Promise<string[]> {
+      // A read first: every poll and start asks, the answer is nearly always "none", and that must
+      // not take the write lock (as history's failExpired).
+      const exhausted = await db.execute({
+        sql: "SELECT 1 FROM jobs WHERE status = 'running' AND lease_until < ? AND attempts >= ? LIMIT 1",
+        args: [now, maxAttempts],
+      });
+      if (exhausted.rows.length === 0) return [];
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'failed', message = ?, finished_at = ?, lease_until = NULL
               WHERE status = 'running' AND lease_until < ? AND attempts >= ?

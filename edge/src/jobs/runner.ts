@@ -372,13 +372,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
     /**
      * The poll's and tick's step: fails what no instance will resume, then takes what is claimable
      * without waiting for it (`stoppedOnly`: only jobs whose instance stopped, when a platform queue
-     * delivers the freshly queued ones). A quiet database answers one read.
+     * delivers the freshly queued ones). A quiet database answers two reads and takes no write lock.
      */
     async sweep(options: { stoppedOnly?: boolean } = {}): Promise<void> {
       await failExhausted();
       if (stopping || running.size >= concurrency) return;
-      const now = deps.now().toISOString();
-      if (await deps.repo.anyClaimable(now, MAX_ATTEMPTS, options.stoppedOnly)) await pump(options);
+      await pump(options);
     },
     /** Calls `listener` whenever the job's row changes in this process; returns the unsubscribe. */
     subscribe(jobId: string, listener: () => void): () => void {

@@ -1,9 +1,9 @@
 import type { Job, SyncJobResult } from "@stockbridge/shared";
 import { heldForReview, MESSAGES, wouldBeHeld } from "@stockbridge/shared";
-import { record } from "../connectors/shopify/gid.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
 import { AppError, UpstreamError } from "../http/errors.ts";
 import { type JobRunner, NOT_RESUMABLE } from "../jobs/runner.ts";
+import { record } from "../lib/json.ts";
 import type { ClaimedSchedule } from "../schedules/repo.ts";
 import type { RunSyncInput, RunSyncResult, SyncCheckpoint, SyncEngine, SyncProgress } from "./engine.ts";
 import type { HeldApplier } from "./held-apply.ts";
