@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { alertKindForRun, refusedConnection } from "../src/alerts/alert-kind.ts";
 import { AcumaticaError } from "../src/connectors/acumatica/failures.ts";
 import { ShopifyError } from "../src/connectors/shopify/errors.ts";
-import { UpstreamError } from "../src/http/errors.ts";
+import { UpstreamError } from "../src/errors.ts";
 
 const counts = (successCount: number, failureCount: number) => ({ successCount, failureCount });
 

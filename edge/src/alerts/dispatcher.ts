@@ -1,4 +1,4 @@
-import { describeError } from "../http/errors.ts";
+import { describeError } from "../errors.ts";
 import { record } from "../lib/json.ts";
 import type { FetchLike } from "../security/outbound-guard.ts";
 import type { SecretBox } from "../security/secret-box.ts";

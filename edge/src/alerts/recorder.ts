@@ -1,6 +1,6 @@
 import { MISSED_SCHEDULE_GRACE_MS } from "@stockbridge/shared";
+import { describeError } from "../errors.ts";
 import type { HistoryRepo } from "../history/repo.ts";
-import { describeError } from "../http/errors.ts";
 import type { RunSyncInput, RunSyncResult } from "../sync/engine.ts";
 import type { HeldApplier } from "../sync/held-apply.ts";
 import { alertKindForRun, refusedConnection } from "./alert-kind.ts";

@@ -7,7 +7,7 @@ import {
   type NotificationSettingsInput,
   type WebhookSecret,
 } from "@stockbridge/shared";
-import { NotFoundError, ValidationError } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { type OutboundGuard, OutboundRefusedError } from "../security/outbound-guard.ts";
 import type { SecretBox } from "../security/secret-box.ts";
 import type { DeliveryRepo } from "./delivery-repo.ts";

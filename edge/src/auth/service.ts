@@ -1,6 +1,6 @@
 import type { AuthResult, LoginInput, RegisterInput, User } from "@stockbridge/shared";
 import { MESSAGES, tooManyAttempts } from "@stockbridge/shared";
-import { ConflictError, RateLimitError, UnauthorizedError, ValidationError } from "../http/errors.ts";
+import { ConflictError, RateLimitError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { Caller } from "../http/types.ts";
 import type { UserViewRepo } from "../users/repo.ts";
 import { PASSWORD_CHECK_LIMIT, registerLimit, SIGN_IN_LIMITS } from "./attempt-limits.ts";

@@ -1,4 +1,4 @@
-import { AppError, UpstreamError } from "../http/errors.ts";
+import { DomainError, UpstreamError } from "../errors.ts";
 import { BillingInProgressError } from "./errors.ts";
 import type { BillingRepo } from "./repo.ts";
 
@@ -54,5 +54,5 @@ export type BillingLock = ReturnType<typeof createBillingLock>;
  * Stripe failing or unreachable may have applied the write, so its retry must reuse the keys.
  */
 function outcomeKnown(error: unknown): boolean {
-  return error instanceof AppError && !(error instanceof UpstreamError);
+  return error instanceof DomainError && !(error instanceof UpstreamError);
 }

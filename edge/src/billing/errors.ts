@@ -1,16 +1,16 @@
-import { AppError, ConflictError } from "../http/errors.ts";
+import { ConflictError, DomainError } from "../errors.ts";
 
 /** No Stripe key (or no webhook secret for the webhook): billing cannot work, and says so. */
-export class BillingNotConfiguredError extends AppError {
+export class BillingNotConfiguredError extends DomainError {
   constructor(message = "Billing is not configured") {
-    super(503, "BILLING_NOT_CONFIGURED", message);
+    super("BILLING_NOT_CONFIGURED", message);
   }
 }
 
 /** The card was declined or needs action: the user's to fix, not an outage. */
-export class PaymentFailedError extends AppError {
+export class PaymentFailedError extends DomainError {
   constructor(message: string) {
-    super(402, "PAYMENT_FAILED", message);
+    super("PAYMENT_FAILED", message);
   }
 }
 
@@ -25,8 +25,8 @@ export class BillingInProgressError extends ConflictError {
 }
 
 /** A webhook whose Stripe-Signature does not verify (wrong secret, tampered body, too old). */
-export class WebhookSignatureError extends AppError {
+export class WebhookSignatureError extends DomainError {
   constructor(message: string) {
-    super(400, "INVALID_SIGNATURE", message);
+    super("INVALID_SIGNATURE", message);
   }
 }

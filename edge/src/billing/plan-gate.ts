@@ -7,7 +7,7 @@ import {
   type ScheduleSpec,
   scheduleLimitMessage,
 } from "@stockbridge/shared";
-import { ForbiddenError } from "../http/errors.ts";
+import { ForbiddenError } from "../errors.ts";
 import type { BillingRepo } from "./repo.ts";
 
 export const PLAN_LIMIT_CODE = "PLAN_LIMIT";

@@ -6,7 +6,7 @@ import {
   UnauthorizedError,
   UpstreamError,
   ValidationError,
-} from "../http/errors.ts";
+} from "../errors.ts";
 import { createBillingLock, type KeyFor } from "./billing-lock.ts";
 import { BillingNotConfiguredError } from "./errors.ts";
 import { createPlanCatalog } from "./plans.ts";

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { UpstreamError, ValidationError } from "../http/errors.ts";
+import { UpstreamError, ValidationError } from "../errors.ts";
 import {
   BillingInProgressError,
   BillingNotConfiguredError,

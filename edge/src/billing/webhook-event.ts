@@ -1,4 +1,4 @@
-import { ValidationError } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { record } from "../lib/json.ts";
 import { WebhookSignatureError } from "./errors.ts";
 import type { WebhookEventView } from "./stripe-objects.ts";

@@ -16,7 +16,7 @@ import { readWarehouses } from "../connectors/acumatica/warehouses.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog, type ShopifyPullCheckpoint } from "../connectors/shopify/catalog-reader.ts";
-import { DatabaseBusyError, UpstreamError } from "../http/errors.ts";
+import { DatabaseBusyError, UpstreamError } from "../errors.ts";
 import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
 import { record } from "../lib/json.ts";
 import type { SitesRepo } from "../locations/repo.ts";

@@ -11,7 +11,7 @@ import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import { SHOP_QUERY } from "../connectors/shopify/shop-query.ts";
 import { normalizeStoreName, STORE_NAME_RULE } from "../connectors/shopify/store-name.ts";
-import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../http/errors.ts";
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../errors.ts";
 import { type OutboundGuard, OutboundRefusedError } from "../security/outbound-guard.ts";
 import { type SecretBox, SecretBoxError } from "../security/secret-box.ts";
 import type { AcumaticaRecord, ConnectionsRepo, ShopifyRecord } from "./repo.ts";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Client, InArgs, InStatement, Replicated, ResultSet, TransactionMode } from "@libsql/client";
 import { createClient as createRemoteClient } from "@libsql/client/web";
-import { DatabaseBusyError } from "../http/errors.ts";
+import { DatabaseBusyError } from "../errors.ts";
 
 /**
  * The database as the app uses it: statements and batches, each retried when busy. No interactive

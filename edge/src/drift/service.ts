@@ -7,7 +7,7 @@ import {
   type Job,
   MESSAGES,
 } from "@stockbridge/shared";
-import { ConflictError } from "../http/errors.ts";
+import { ConflictError } from "../errors.ts";
 import type { RunSyncInput } from "../sync/engine.ts";
 import { csvRecord } from "./csv.ts";
 import type { DriftRepo, DriftRow } from "./repo.ts";

@@ -5,7 +5,7 @@ import {
   type Job,
   notHeldForReview,
 } from "@stockbridge/shared";
-import { ConflictError, NotFoundError } from "../http/errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import { startApprovedRun } from "../sync/sync-job.ts";
 import type { HeldRepo, StoredHeldChange } from "./held-repo.ts";

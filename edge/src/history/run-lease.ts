@@ -1,4 +1,4 @@
-import { describeError } from "../http/errors.ts";
+import { describeError } from "../errors.ts";
 import type { HistoryRepo } from "./repo.ts";
 
 /** How every history entry ends whose run stopped with its process (or whose job was declared dead). */

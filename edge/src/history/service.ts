@@ -1,6 +1,6 @@
 import type { ExecutionHistory, ExecutionHistoryList, Job, SyncOptions } from "@stockbridge/shared";
 import { MESSAGES } from "@stockbridge/shared";
-import { ConflictError, NotFoundError, ValidationError } from "../http/errors.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { SYNC_BUSY } from "../sync/sync-job.ts";
 import type { HistoryRepo } from "./repo.ts";
 import { RUN_STOPPED } from "./run-lease.ts";

@@ -8,7 +8,7 @@ import {
 } from "@stockbridge/shared";
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { type FieldIssue, ForbiddenError, UnauthorizedError, ValidationError } from "./errors.ts";
+import { type FieldIssue, ForbiddenError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { AppContext, AppEnv, Caller } from "./types.ts";
 
 type CallerFor<A extends Access> = A extends "public" ? Caller | null : Caller;

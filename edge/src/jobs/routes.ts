@@ -1,8 +1,8 @@
 import { MESSAGES } from "@stockbridge/shared";
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { UnauthorizedError } from "../errors.ts";
 import type { Handlers } from "../http/contract-routes.ts";
-import { UnauthorizedError } from "../http/errors.ts";
 import type { AppEnv, Caller } from "../http/types.ts";
 import type { JobRunner } from "./runner.ts";
 

@@ -1,12 +1,12 @@
 import type { Job, JobResult } from "@stockbridge/shared";
 import {
-  AppError,
   ConflictError,
   DatabaseBusyError,
+  DomainError,
   describeError,
   NotFoundError,
   ServiceStoppingError,
-} from "../http/errors.ts";
+} from "../errors.ts";
 import type { ClaimedJob, JobKind, JobsRepo } from "./repo.ts";
 
 export const SERVER_STOPPED = "The server stopped while this job was running";
@@ -330,7 +330,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       outcome = { status: "failed", message: failureText(error), result: null };
       if (!(error instanceof JobLostError))
         deps.log(
-          `job ${job._id} (${job.kind}) failed: ${error instanceof AppError ? error.message : describeError(error)}`,
+          `job ${job._id} (${job.kind}) failed: ${error instanceof DomainError ? error.message : describeError(error)}`,
         );
     } finally {
       clearInterval(heartbeat);
@@ -420,6 +420,6 @@ export type JobRunner = ReturnType<typeof createJobRunner>;
 
 /** Domain errors carry a message meant for people; anything else is a bug, shown without internals. */
 function failureText(error: unknown): string {
-  if (error instanceof AppError) return error.message;
+  if (error instanceof DomainError) return error.message;
   return "The job failed because of an error on our side. Please try again.";
 }

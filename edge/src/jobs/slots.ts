@@ -1,4 +1,4 @@
-import { DatabaseBusyError, describeError } from "../http/errors.ts";
+import { DatabaseBusyError, describeError } from "../errors.ts";
 import type { SlotsRepo } from "./slots-repo.ts";
 
 export interface SlotGateDeps {

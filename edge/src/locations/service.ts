@@ -9,7 +9,7 @@ import type { ConnectionsService } from "../connections/service.ts";
 import { readWarehouses } from "../connectors/acumatica/warehouses.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import { readLocations } from "../connectors/shopify/locations.ts";
-import { type FieldIssue, ValidationError } from "../http/errors.ts";
+import { type FieldIssue, ValidationError } from "../errors.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import type { SitesRepo } from "./repo.ts";
 

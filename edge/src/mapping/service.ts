@@ -9,7 +9,7 @@ import type {
 import { MAPPING_SELECTOR_PAGE_SIZE } from "@stockbridge/shared";
 import { type PlanGate, planLimitError } from "../billing/plan-gate.ts";
 import type { CatalogItem, CatalogVariant, UnmappedProduct, UnmappedSide } from "../catalog/cache-repo.ts";
-import { ConflictError, NotFoundError } from "../http/errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import { isUniqueViolation, type MappingRepo } from "./repo.ts";
 import { createTurns } from "./turns.ts";
 

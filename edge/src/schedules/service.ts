@@ -8,7 +8,7 @@ import {
   scheduleSpecErrors,
 } from "@stockbridge/shared";
 import type { PlanGate } from "../billing/plan-gate.ts";
-import { NotFoundError, ValidationError } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import type { ScheduleRecord, SchedulesRepo, ScheduleWrite } from "./repo.ts";
 
 export interface ScheduleServiceDeps {

@@ -1,4 +1,4 @@
-import { describeError } from "../http/errors.ts";
+import { describeError } from "../errors.ts";
 import type { TickReport } from "./ticker.ts";
 
 export interface TickSteps {

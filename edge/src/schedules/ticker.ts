@@ -1,7 +1,7 @@
 import { nextRun } from "@stockbridge/shared";
+import { DatabaseBusyError, describeError } from "../errors.ts";
 import type { HistoryRepo } from "../history/repo.ts";
 import { RUN_STOPPED } from "../history/run-lease.ts";
-import { DatabaseBusyError, describeError } from "../http/errors.ts";
 import type { ClaimedSchedule, SchedulesRepo } from "./repo.ts";
 
 export interface ScheduleTickerDeps {

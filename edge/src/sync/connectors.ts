@@ -2,7 +2,7 @@ import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { createShopifyStore } from "../connectors/shopify/store.ts";
-import { NotFoundError, ValidationError } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import type { SyncConnectors } from "./engine.ts";
 
 /** The slice of the connections service the engine needs: decrypted credentials, and where to note the served version. */

@@ -7,11 +7,11 @@ import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quanti
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import { type RunFindings, recordFindings } from "../drift/record.ts";
 import type { DriftRepo } from "../drift/repo.ts";
+import { ConflictError, DatabaseBusyError, DomainError, UpstreamError } from "../errors.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
-import { AppError, ConflictError, DatabaseBusyError, UpstreamError } from "../http/errors.ts";
 import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { priceRefusal } from "./currency.ts";
@@ -30,11 +30,11 @@ import { finished, type RunCounts, settle } from "./settle.ts";
 
 /** How the engine reaches the user's two systems (built from the saved connections). */
 export interface SyncConnectors {
-  /** The user's Shopify store (paced by its transport); throws an AppError when it is not connected. */
+  /** The user's Shopify store (paced by its transport); throws an DomainError when it is not connected. */
   shopify(userId: string): Promise<ShopifyStore>;
   /**
    * Runs `fn` inside one Acumatica session (always logged out), once one of the connection's seats
-   * is free (`onQueued` says it has to wait); throws an AppError when not connected.
+   * is free (`onQueued` says it has to wait); throws an DomainError when not connected.
    */
   acumatica<T>(
     userId: string,
@@ -112,7 +112,7 @@ export interface RunSyncResult extends SyncRun {
   /** Why the run could not proceed (a connection failure), with the system's own words. */
   error: string | null;
   counts: RunCounts;
-  /** The error that stopped a failed run (an AppError naming the system), for callers that answer HTTP. */
+  /** The error that stopped a failed run (an DomainError naming the system), for callers that answer HTTP. */
   cause?: unknown;
   /** Why the safety limits held the run; for a dry run, why the real run would be held. */
   holdReasons?: string[];
@@ -241,7 +241,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           { endDate: deps.now().toISOString(), error: message },
         );
       }
-      if (dryRun || !(error instanceof AppError)) throw error;
+      if (dryRun || !(error instanceof DomainError)) throw error;
       const failed = targets.map((target) => ({
         mappingId: target.mappingId,
         shopifySku: target.shopifySku,

@@ -3,11 +3,11 @@ import type { PriceWrite } from "../connectors/shopify/prices.ts";
 import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quantities.ts";
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import type { ShopifyReading } from "../connectors/shopify/variant-read.ts";
+import { NotFoundError } from "../errors.ts";
 import type { HeldRepo, StoredHeldChange } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
-import { NotFoundError } from "../http/errors.ts";
 import {
   BULK_PRICE_THRESHOLD,
   BULK_READ_THRESHOLD,

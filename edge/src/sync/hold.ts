@@ -1,7 +1,7 @@
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
+import { describeError } from "../errors.ts";
 import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
 import type { RunFailure, RunSkip } from "../history/repo.ts";
-import { describeError } from "../http/errors.ts";
 import type { MappingPlan } from "./plan.ts";
 
 /**

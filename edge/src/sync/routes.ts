@@ -1,6 +1,6 @@
 import type { SyncRun } from "@stockbridge/shared";
+import { NotFoundError } from "../errors.ts";
 import type { Handlers } from "../http/contract-routes.ts";
-import { NotFoundError } from "../http/errors.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import type { SlotGate } from "../jobs/slots.ts";
 import type { MappingService } from "../mapping/service.ts";

@@ -1,7 +1,7 @@
 import type { Job, SyncJobResult } from "@stockbridge/shared";
 import { heldForReview, MESSAGES, wouldBeHeld } from "@stockbridge/shared";
+import { DomainError, UpstreamError } from "../errors.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
-import { AppError, UpstreamError } from "../http/errors.ts";
 import { type JobRunner, NOT_RESUMABLE } from "../jobs/runner.ts";
 import { record } from "../lib/json.ts";
 import type { ClaimedSchedule } from "../schedules/repo.ts";
@@ -130,7 +130,7 @@ function syncJobInputOf(value: unknown): SyncJobInput {
     (scope !== "all" && !ids?.every((id) => typeof id === "string")) ||
     (input.trigger !== "manual" && input.trigger !== "schedule")
   )
-    throw new AppError(500, "JOB_INPUT", NOT_RESUMABLE);
+    throw new DomainError("JOB_INPUT", NOT_RESUMABLE);
   return input as SyncJobInput;
 }
 

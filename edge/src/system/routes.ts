@@ -1,7 +1,7 @@
 import { type OpenApiDocument, openApiDocument, SANDBOX_DEMO } from "@stockbridge/shared";
 import type { Hono } from "hono";
+import { DomainError } from "../errors.ts";
 import type { Handlers } from "../http/contract-routes.ts";
-import { AppError } from "../http/errors.ts";
 import type { AppEnv } from "../http/types.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { constantTimeEqual } from "../security/bytes.ts";
@@ -46,16 +46,15 @@ export function systemHandlers(deps: {
 }
 
 /** 503 naming what failed, with every check's state for a monitor to read. */
-function unhealthy(report: HealthReport): AppError {
+function unhealthy(report: HealthReport): DomainError {
   const failing = Object.entries(report.checks).filter(([, state]) => state !== "ok");
   const error =
     report.checks.db === "ok"
-      ? new AppError(
-          503,
+      ? new DomainError(
           "UNHEALTHY",
           `Unhealthy: ${failing.map(([name, state]) => `${name} ${state}`).join(", ")}`,
         )
-      : new AppError(503, "DB_UNAVAILABLE", "The database is not answering");
+      : new DomainError("DB_UNAVAILABLE", "The database is not answering");
   error.details = {
     checks: report.checks,
     schemaVersion: report.schemaVersion,

@@ -1,5 +1,5 @@
 import { contract, type Endpoint, type EndpointName } from "@stockbridge/shared";
-import { ForbiddenError } from "../http/errors.ts";
+import { ForbiddenError } from "../errors.ts";
 import type { Caller } from "../http/types.ts";
 
 /**

@@ -5,7 +5,7 @@ import {
   PERSONAL_TOKEN_PREFIX,
   type PersonalToken,
 } from "@stockbridge/shared";
-import { ConflictError, NotFoundError, UnauthorizedError } from "../http/errors.ts";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../errors.ts";
 import type { Caller } from "../http/types.ts";
 import { sha256Hex, toBase64Url } from "../security/bytes.ts";
 import type { TokenRepo } from "./repo.ts";

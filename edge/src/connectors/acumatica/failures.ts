@@ -1,4 +1,4 @@
-import { UpstreamError } from "../../http/errors.ts";
+import { UpstreamError } from "../../errors.ts";
 
 export type AcumaticaFailure =
   | "invalid-credentials"

@@ -1,4 +1,4 @@
-import { UpstreamError } from "../../http/errors.ts";
+import { UpstreamError } from "../../errors.ts";
 import type { OutboundRefusedError } from "../../security/outbound-guard.ts";
 
 export type ShopifyFailure =
