@@ -4,9 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "shared", include: ["shared/test/**/*.test.ts"] } },
-      { test: { name: "edge", include: ["edge/test/**/*.test.ts"], testTimeout: 20_000 } },
-      { test: { name: "sandbox", include: ["sandbox/test/**/*.test.ts"], testTimeout: 30_000 } },
+      { test: { name: "shared", include: ["shared/src/**/*.test.ts"] } },
+      { test: { name: "edge", include: ["edge/src/**/*.test.ts"], testTimeout: 20_000 } },
+      { test: { name: "sandbox", include: ["sandbox/src/**/*.test.ts"], testTimeout: 30_000 } },
       "web/vitest.config.{ts,mts}",
       {
         test: {
@@ -25,9 +25,9 @@ export default defineConfig({
       {
         test: {
           name: "cli",
-          include: ["cli/test/**/*.test.ts"],
+          include: ["cli/src/**/*.test.ts"],
           // The CLI tests run the built CLI: build-setup builds it first when its sources changed.
-          globalSetup: ["cli/test/build-setup.ts", "cli/test/global-setup.ts"],
+          globalSetup: ["cli/testing/build-setup.ts", "cli/testing/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

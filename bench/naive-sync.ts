@@ -1,3 +1,4 @@
+import type { SeedErpItem, SeedProduct, SeedVariant } from "@stockbridge/sandbox";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { newAcumaticaStats, withAcumaticaSession } from "../edge/src/connectors/acumatica/session.ts";
 import { createShopifyClient } from "../edge/src/connectors/shopify/graphql-client.ts";
@@ -7,7 +8,6 @@ import {
   usesChangeFromQuantity,
   VARIANTS_BULK_UPDATE_MUTATION,
 } from "../edge/src/connectors/shopify/sync-operations.ts";
-import type { SeedErpItem, SeedProduct, SeedVariant } from "../sandbox/src/seed/catalog.ts";
 
 const VARIANT_QUERY = `query NaiveVariant($id: ID!, $location: ID!) {
   productVariant(id: $id) {

@@ -13,6 +13,15 @@
  * Run: npm run bench -- sync   (or node_modules/.bin/deno run --config deno.json -A bench/sync.ts
  *      [--pairs 10000] [--naive-sample 40] [--trace 1])
  */
+
+import {
+  type DemoCatalog,
+  generateCatalog,
+  type SeedErpItem,
+  type SeedProduct,
+  type SeedVariant,
+  stableGuid,
+} from "@stockbridge/sandbox";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { newAcumaticaStats } from "../edge/src/connectors/acumatica/session.ts";
 import { type Connectors, createConnectors } from "../edge/src/connectors/connectors.ts";
@@ -27,14 +36,6 @@ import { createSettingsRepo } from "../edge/src/settings/repo.ts";
 import { createSyncConnectors } from "../edge/src/sync/connectors.ts";
 import { createSyncEngine, type RunSyncResult } from "../edge/src/sync/engine.ts";
 import { createSyncRepo } from "../edge/src/sync/repo.ts";
-import { stableGuid } from "../sandbox/src/acumatica/json.ts";
-import {
-  type DemoCatalog,
-  generateCatalog,
-  type SeedErpItem,
-  type SeedProduct,
-  type SeedVariant,
-} from "../sandbox/src/seed/catalog.ts";
 import { freePort, sampleRss, startProcess } from "./bench-support.ts";
 import { runNaive } from "./naive-sync.ts";
 

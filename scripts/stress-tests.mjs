@@ -39,21 +39,21 @@ ensureDependencies();
 ensureWebBuild();
 
 // Edge tests that start the real server (or another process) are found by what they call, directly
-// or through a harness beside them, so a new one joins the hunt without editing this list.
-const EDGE_TEST = join(ROOT, "edge", "test");
-const startsProcesses = (file) =>
-  /\b(startDeno|spawn|execFile)\(/.test(readFileSync(join(EDGE_TEST, file), "utf8"));
-const processHarnesses = readdirSync(EDGE_TEST).filter(
-  (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && startsProcesses(file),
+// or through a harness in edge/testing/, so a new one joins the hunt without editing this list.
+const EDGE_TESTING = join(ROOT, "edge", "testing");
+const startsProcesses = (path) => /\b(startDeno|spawn|execFile)\(/.test(readFileSync(path, "utf8"));
+const processHarnesses = readdirSync(EDGE_TESTING).filter(
+  (file) => file.endsWith(".ts") && startsProcesses(join(EDGE_TESTING, file)),
 );
-const serverTests = readdirSync(EDGE_TEST)
+const serverTests = readdirSync(join(ROOT, "edge", "src"), { recursive: true })
   .filter((file) => file.endsWith(".test.ts"))
   .filter((file) => {
-    const text = readFileSync(join(EDGE_TEST, file), "utf8");
-    return startsProcesses(file) || processHarnesses.some((harness) => text.includes(`"./${harness}"`));
+    const path = join(ROOT, "edge", "src", file);
+    const text = readFileSync(path, "utf8");
+    return startsProcesses(path) || processHarnesses.some((harness) => text.includes(`testing/${harness}"`));
   })
-  .map((file) => `edge/test/${file}`);
-// Positional filters select files across the chosen projects: all of e2e/ and cli/test/, and only
+  .map((file) => `edge/src/${file}`);
+// Positional filters select files across the chosen projects: all of e2e/ and cli/src/, and only
 // the server-process files of the edge project.
 const vitestArgs = [
   "vitest",
@@ -65,7 +65,7 @@ const vitestArgs = [
   "--project",
   "edge",
   "e2e/",
-  "cli/test/",
+  "cli/src/",
   ...serverTests,
 ];
 

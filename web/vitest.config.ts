@@ -5,7 +5,7 @@ import { defineProject } from "vitest/config";
 export default defineProject({
   test: {
     name: "web",
-    include: ["test/**/*.test.ts"],
+    include: ["src/**/*.test.ts"],
     environment: "node",
   },
 });

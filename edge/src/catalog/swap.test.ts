@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import type { AcumaticaItemRow } from "../connectors/acumatica/catalog-reader.ts";
+import { openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import { createCatalogRepo } from "./repo.ts";
+import { createSearchCache } from "./search-cache.ts";
+
+const USER = "user-1";
+
+async function repoOnFreshDatabase(options: { searchIndexWindow?: number } = {}) {
+  const db = openDatabase(":memory:");
+  await migrate(db);
+  await db.execute({
+    sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+          VALUES (?, 'Swap Test', 'swap@example.com', 'swap@example.com', 'x', 't', 't', 't')`,
+    args: [USER],
+  });
+  let ids = 0;
+  const repo = createCatalogRepo(db, createSearchCache(), options);
+  const stage = (jobId: string, rows: AcumaticaItemRow[]) =>
+    repo.stageAcumatica(jobId, USER, rows, () => `id-${jobId}-${++ids}`);
+  const listed = async (search = "") =>
+    (
+      await repo.list("acumatica", USER, {
+        page: 1,
+        limit: 100,
+        search,
+        sortBy: "sku",
+        sortDirection: "asc",
+      })
+    ).rows;
+  /** How many rows the trigram index alone would offer for a term (every user's). */
+  const indexed = async (trigram: string) =>
+    Number(
+      (
+        await db.execute({
+          sql: "SELECT count(*) AS n FROM acumatica_products_sku_search WHERE acumatica_products_sku_search MATCH ?",
+          args: [`"${trigram}"`],
+        })
+      ).rows[0]?.n,
+    );
+  const unindexedMark = async () =>
+    (await db.execute("SELECT unindexed_from FROM catalog_state WHERE system = 'acumatica'")).rows[0]
+      ?.unindexed_from;
+  return { db, repo, stage, listed, indexed, unindexedMark };
+}
+
+function item(sku: string, priceCents: number): AcumaticaItemRow {
+  return {
+    acumaticaId: `note-${sku}`,
+    sku,
+    description: `Item ${sku}`,
+    defaultPriceCents: priceCents,
+    msrpCents: null,
+    available: 1,
+    onHand: 2,
+    availableForShipping: 1,
+    isStockItem: true,
+    warehouses: [{ warehouseId: "MAIN", available: 1, onHand: 2, availableForShipping: 1 }],
+  };
+}
+
+describe("catalog swap", () => {
+  it("adds, updates, keeps and removes by key across chunks, ids kept for rows that stay", async () => {
+    const { repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100), item("B", 200)]);
+    await stage("pull-1", [item("C", 300)]);
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toEqual({
+      total: 3,
+      added: 3,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+    });
+    const before = new Map((await listed()).map((row) => [row[2], row[0]]));
+
+    await stage("pull-2", [item("A", 100), item("B", 250)]);
+    await stage("pull-2", [item("D", 400)]);
+    expect(await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z")).toEqual({
+      total: 3,
+      added: 1,
+      updated: 1,
+      unchanged: 1,
+      removed: 1,
+    });
+    const after = await listed();
+    expect(after.map((row) => [row[2], row[4]])).toEqual([
+      ["A", 100],
+      ["B", 250],
+      ["D", 400],
+    ]);
+    // One lastSynced for the catalog: the pull's.
+    const page = await repo.list("acumatica", USER, {
+      page: 1,
+      limit: 10,
+      search: "",
+      sortBy: "lastSynced",
+      sortDirection: "desc",
+    });
+    expect(page.lastSynced).toBe("2026-11-21T11:00:00.000Z");
+    expect(after[0]?.[0]).toBe(before.get("A"));
+    expect(after[1]?.[0]).toBe(before.get("B"));
+  });
+
+  it("keeps the last values of a key staged twice and counts it once", async () => {
+    const { repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100)]);
+    await stage("pull-1", [item("A", 150), item("B", 200)]);
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+      total: 2,
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+    });
+    expect((await listed()).map((row) => [row[2], row[4]])).toEqual([
+      ["A", 150],
+      ["B", 200],
+    ]);
+  });
+
+  it("empties the pull's staging, and a discarded pull leaves the catalog as it was", async () => {
+    const { db, repo, stage, listed } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("A", 100)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await stage("pull-2", [item("B", 200)]);
+    await repo.discardStaging("acumatica", { jobId: "pull-2" });
+    expect((await listed()).map((row) => row[2])).toEqual(["A"]);
+    const staged = await db.execute("SELECT count(*) AS n FROM catalog_staging");
+    expect(Number(staged.rows[0]?.n)).toBe(0);
+  });
+
+  it("finds a pull's new rows by SKU right after the swap, before and after their search entries are written", async () => {
+    // Two rowids per transaction: indexSearch takes several windows here.
+    const { repo, stage, listed, indexed, unindexedMark } = await repoOnFreshDatabase({
+      searchIndexWindow: 2,
+    });
+    await stage("pull-1", [item("ALPHA-100", 100), item("BETA-200", 200), item("GAMMA-300", 300)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    // The swap left its rows to indexSearch: searches scan the SKU index meanwhile.
+    expect(await indexed("pha")).toBe(0);
+    expect(await unindexedMark()).not.toBeNull();
+    expect((await listed("pha-1")).map((row) => row[2])).toEqual(["ALPHA-100"]);
+
+    // A second pull before the first one's rows were indexed: one removed, one added.
+    await stage("pull-2", [item("ALPHA-100", 100), item("GAMMA-300", 300), item("DELTA-400", 400)]);
+    await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z");
+    expect((await listed("a-")).map((row) => row[2])).toEqual(["ALPHA-100", "DELTA-400", "GAMMA-300"]);
+
+    await repo.indexSearch("acumatica", USER);
+    expect(await unindexedMark()).toBeNull();
+    expect(await indexed("pha")).toBe(1);
+    expect(await indexed("amm")).toBe(1);
+    expect(await indexed("del")).toBe(1);
+    expect(await indexed("bet")).toBe(0);
+    expect((await listed("lta-4")).map((row) => row[2])).toEqual(["DELTA-400"]);
+    expect((await listed("a-")).map((row) => row[2])).toEqual(["ALPHA-100", "DELTA-400", "GAMMA-300"]);
+    // Indexing again changes nothing (entries are replaced, not doubled).
+    await repo.indexSearch("acumatica", USER);
+    expect(await indexed("pha")).toBe(1);
+  });
+
+  it("finds a SKU holding a NUL by its text once search entries are written (the FTS query stops at a NUL)", async () => {
+    const { repo, stage, listed, unindexedMark } = await repoOnFreshDatabase();
+    await stage("pull-1", [item("AB\u0000CD-1", 100), item("ABCD-2", 200), item('A"B*C-3', 300)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.indexSearch("acumatica", USER);
+    expect(await unindexedMark()).toBeNull();
+    expect((await listed("b\u0000cd")).map((row) => row[2])).toEqual(["AB\u0000CD-1"]);
+    expect((await listed("\u0000")).map((row) => row[2])).toEqual(["AB\u0000CD-1"]);
+    expect((await listed("bcd")).map((row) => row[2])).toEqual(["ABCD-2"]);
+    expect((await listed('"b*c')).map((row) => row[2])).toEqual(['A"B*C-3']);
+  });
+});

@@ -1,0 +1,196 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient, type Transaction } from "@libsql/client";
+import { createApiClient, type ScheduleInput } from "@stockbridge/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort, startDeno } from "../../../scripts/lib.mjs";
+import { createTestApp, grantSubscription } from "../../testing/helpers.ts";
+import { type BusyOptions, type Db, openDatabase, tuneLocalDatabase } from "./client.ts";
+import { migrate } from "./migrate.ts";
+
+let dir: string | undefined;
+const opened: { close(): void }[] = [];
+let server: ChildProcess | undefined;
+afterEach(async () => {
+  server?.kill("SIGTERM");
+  server = undefined;
+  for (const db of opened.splice(0)) db.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function databaseFile() {
+  dir = await mkdtemp(join(tmpdir(), "stockbridge-db-"));
+  return `file:${join(dir, "app.db")}`;
+}
+
+async function openTuned(url: string, busy: BusyOptions = {}): Promise<Db> {
+  const db = openDatabase(url, undefined, { busy });
+  opened.push(db);
+  await tuneLocalDatabase(db, url);
+  return db;
+}
+
+/** Another connection to the same file (as another process would have) holding the write lock. */
+async function holdWriteLock(url: string): Promise<Transaction> {
+  const other = createClient({ url });
+  opened.push(other);
+  const lock = await other.transaction("write");
+  await lock.execute("UPDATE users SET name = name");
+  return lock;
+}
+
+function scheduleBody(name: string): ScheduleInput {
+  return {
+    name,
+    schedule: { type: "daily", time: "00:00", day: null, interval: null, minuteInterval: null },
+    timezone: "UTC",
+    isFullSync: true,
+    syncOptions: { price: true, quantity: false },
+    mappingIds: [],
+    status: "active",
+  };
+}
+
+describe("openDatabase on a local file", () => {
+  it("keeps tuneLocalDatabase's settings for calls made at the same time (one connection, not one each)", async () => {
+    const client = await openTuned(await databaseFile());
+    const atOnce = async (pragma: string) => {
+      const results = await Promise.all(Array.from({ length: 5 }, () => client.execute(`PRAGMA ${pragma}`)));
+      return results.map((result) => Object.values(result.rows[0] ?? {})[0]);
+    };
+    // No wait inside SQLite (it would stop the thread): the client waits for locks between tries.
+    expect(await atOnce("busy_timeout")).toEqual([0, 0, 0, 0, 0]);
+    // 1 = FILE: a pull's swap keeps its temporary rows out of memory.
+    expect(await atOnce("temp_store")).toEqual([1, 1, 1, 1, 1]);
+    expect(await atOnce("foreign_keys")).toEqual([1, 1, 1, 1, 1]);
+    // 1 = NORMAL: a commit does not hold the write lock through an fsync.
+    expect(await atOnce("synchronous")).toEqual([1, 1, 1, 1, 1]);
+  });
+});
+
+describe("a connection that could not be renewed", () => {
+  it("renews it on a later call once the file can be opened again, instead of failing every call until a restart", async () => {
+    const url = await databaseFile();
+    const db = await openTuned(url, { budgetMs: 20 });
+    await migrate(db);
+    const lock = await holdWriteLock(url);
+    // The folder goes away (a volume unmounted for a moment): open connections keep their file,
+    // but the renewal after the busy failure below cannot open it.
+    await rm(dir ?? "", { recursive: true, force: true });
+    await expect(db.execute("UPDATE users SET name = name")).rejects.toThrow();
+    await expect(db.execute("SELECT 1")).rejects.toThrow(/unable to open|CANTOPEN/i);
+    await lock.rollback();
+
+    await mkdir(dir ?? "", { recursive: true });
+
+    expect((await db.execute("SELECT 1 AS one")).rows[0]?.one).toBe(1);
+    // The renewed connection has the settings of the first one.
+    expect(Object.values((await db.execute("PRAGMA foreign_keys")).rows[0] ?? {})[0]).toBe(1);
+  });
+});
+
+describe("a database another connection holds locked", () => {
+  async function appOn(busy: BusyOptions) {
+    const url = await databaseFile();
+    const db = await openTuned(url, busy);
+    await migrate(db);
+    const target = await createTestApp({ deps: { db } });
+    const user = await target.registerUser();
+    await grantSubscription(db, user.user._id);
+    return { url, db, request: target.request, token: user.token };
+  }
+
+  it("answers writes that arrive during the lock once it is released, and reads meanwhile", async () => {
+    let waits = 0;
+    const { url, db, request, token } = await appOn({ budgetMs: 60_000, onWait: () => (waits += 1) });
+    const lock = await holdWriteLock(url);
+    const names = Array.from({ length: 6 }, (_, index) => `Nightly ${index + 1}`);
+    const writes = names.map((name) => request("/api/mapping-schedule", { token, body: scheduleBody(name) }));
+    // WAL: a read does not wait for the writer.
+    expect((await request("/api/auth/me", { token })).status).toBe(200);
+    while (waits < names.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    await lock.commit();
+    const answers = await Promise.all(writes);
+    expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200));
+    // Each write once: a retried batch was rolled back whole before it ran again.
+    const stored = await db.execute("SELECT name FROM schedules ORDER BY name");
+    expect(stored.rows.map((row) => row.name)).toEqual(names);
+    // The connection renewed after the busy failures has the same settings as the first one.
+    const setting = async (pragma: string) =>
+      Object.values((await db.execute(`PRAGMA ${pragma}`)).rows[0] ?? {})[0];
+    expect([
+      await setting("foreign_keys"),
+      await setting("temp_store"),
+      await setting("busy_timeout"),
+    ]).toEqual([1, 1, 0]);
+  });
+
+  it("answers 503 with Retry-After and the catalogue's message when the lock outlasts the budget, writing nothing", async () => {
+    const { url, db, request, token } = await appOn({ budgetMs: 50 });
+    const lock = await holdWriteLock(url);
+    const answers = await Promise.all(
+      ["First", "Second", "Third"].map((name) =>
+        request("/api/mapping-schedule", { token, body: scheduleBody(name) }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toBe("1");
+      expect(await answer.json()).toEqual({
+        message: "The database is busy. Please try again in a moment.",
+        code: "DATABASE_BUSY",
+      });
+    }
+    await lock.rollback();
+    expect(Number((await db.execute("SELECT count(*) AS n FROM schedules")).rows[0]?.n)).toBe(0);
+    expect((await request("/api/mapping-schedule", { token, body: scheduleBody("First") })).status).toBe(200);
+  });
+});
+
+describe("the edge under Deno while another process holds the write lock", () => {
+  it("keeps answering reads, and answers every write sent meanwhile once the lock is released", async () => {
+    const url = await databaseFile();
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    server = await startDeno(
+      "edge",
+      "edge/main.ts",
+      {
+        PORT: String(port),
+        DATA_DIR: dir ?? "",
+        LIBSQL_URL: url,
+        PASSWORD_ITERATIONS: "1000",
+        // Billing counts as configured (else the subscription gate denies everyone); nothing calls it.
+        STRIPE_SECRET_KEY: "sk_test_edge_tests",
+        STRIPE_API_URL: "http://127.0.0.1:9",
+        STRIPE_WEBHOOK_SECRET: "whsec_edge_tests",
+      },
+      `${origin}/api/health`,
+    );
+    const anonymous = createApiClient({ baseUrl: `${origin}/api`, getToken: () => null });
+    const registered = await anonymous.call("register", {
+      body: { name: "Busy User", email: "busy@example.com", password: "Passw0rd" },
+    });
+    const other = createClient({ url });
+    opened.push(other);
+    await grantSubscription(other, registered.user._id);
+    const api = createApiClient({ baseUrl: `${origin}/api`, getToken: () => registered.token });
+
+    const lock = await holdWriteLock(url);
+    const names = Array.from({ length: 8 }, (_, index) => `Parallel ${index + 1}`);
+    const writes = Promise.allSettled(
+      names.map((name) => api.call("createSchedule", { body: scheduleBody(name) })),
+    );
+    // Answered while the writes wait: the wait no longer stops the server's thread.
+    expect((await api.call("me")).user.email).toBe("busy@example.com");
+    expect((await api.call("listSchedules")).total).toBe(0);
+    await lock.commit();
+    const settled = await writes;
+    expect(settled.map((result) => result.status)).toEqual(names.map(() => "fulfilled"));
+    const listed = await api.call("listSchedules", { query: { limit: "100" } });
+    expect(listed.schedules.map((schedule) => schedule.name).sort()).toEqual([...names].sort());
+  });
+});

@@ -1,0 +1,670 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  erpTotals,
+  plainPairs,
+  type SyncWorld,
+  setErpQuantity,
+  setErpWarehouseQuantities,
+  startSyncWorld,
+} from "../../testing/sync-harness.ts";
+import { createHeldRepo } from "../history/held-repo.ts";
+import { createHistoryRepo } from "../history/repo.ts";
+import { createJobsRepo } from "../jobs/repo.ts";
+import { createJobRunner } from "../jobs/runner.ts";
+import type { RunSyncInput } from "./engine.ts";
+import { createHeldApplier } from "./held-apply.ts";
+import { SKIP } from "./plan.ts";
+import { createSyncRepo } from "./repo.ts";
+import { handleSyncJobs, startSyncJob } from "./sync-job.ts";
+
+let world: SyncWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
+  world = await startSyncWorld(options);
+  return world;
+}
+
+const ALL = { price: true, quantity: true };
+const PRICE = { price: true, quantity: false };
+const QUANTITY = { price: false, quantity: true };
+
+/** A manual run over every mapping: the shape most tests need; `extra` adds or overrides fields. */
+function syncAll(w: SyncWorld, syncOptions = ALL, extra: Partial<RunSyncInput> = {}) {
+  return w.engine.runSync({ userId: w.userId, scope: "all", syncOptions, trigger: "manual", ...extra });
+}
+
+describe("runSync: plan then apply", () => {
+  it("sets Shopify's price, compare-at and quantity to the ERP's, then finds nothing to change", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 6));
+
+    const first = await syncAll(w);
+
+    expect(first.status).toBe("completed");
+    expect(first.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    for (const pair of mapped) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    const mutations = w.state().shopify.mutations;
+    const second = await syncAll(w);
+    expect(second.results.map((r) => r.outcome)).toEqual(mapped.map(() => "unchanged"));
+    expect(w.state().shopify.mutations).toBe(mutations);
+  });
+
+  it("answers a dry run with old -> new per field and writes nothing, not even history", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [pair] = await w.map(plainPairs(w, 1));
+    const before = await w.shopifyVariant(pair!.variant.id);
+
+    const plan = await w.engine.runSync({
+      userId: w.userId,
+      scope: { mappingIds: [pair!.mappingId] },
+      syncOptions: ALL,
+      trigger: "manual",
+      dryRun: true,
+    });
+
+    expect(plan).toMatchObject({ dryRun: true, historyId: null });
+    expect(plan.results[0]).toMatchObject({
+      outcome: "planned",
+      shopifySku: pair!.variant.sku,
+      acumaticaSku: pair!.item.inventoryId,
+    });
+    expect(plan.results[0]?.changes).toContainEqual({
+      field: "price",
+      from: before.priceCents / 100,
+      to: pair!.item.defaultPriceCents / 100,
+    });
+    expect(plan.results[0]?.changes).toContainEqual({
+      field: "quantity",
+      from: before.available,
+      to: erpTotals(pair!.item).available,
+    });
+    expect(w.state().shopify.mutations).toBe(0);
+    expect(await w.shopifyVariant(pair!.variant.id)).toEqual(before);
+    expect((await createHistoryRepo(w.app.db).page(w.userId, { offset: 0, limit: 10 })).total).toBe(0);
+  });
+
+  it("syncs only the mappings in scope", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [chosen, other] = await w.map(plainPairs(w, 2));
+    const untouched = await w.shopifyVariant(other!.variant.id);
+
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: { mappingIds: [chosen!.mappingId] },
+      syncOptions: { price: true, quantity: false },
+      trigger: "manual",
+    });
+
+    expect(run.results.map((r) => r.mappingId)).toEqual([chosen!.mappingId]);
+    expect(await w.shopifyVariant(other!.variant.id)).toEqual(untouched);
+  });
+});
+
+describe("ERP quantities", () => {
+  // Small syncs ask InventorySummaryInquiry per item, whose answer ends with a total row (no warehouse).
+  for (const count of [1, 5]) {
+    it(`pushes exactly the sum of two warehouses for a ${count}-item sync, not the inquiry's total row on top`, async () => {
+      const w = await open();
+      const mapped = await w.map(plainPairs(w, count));
+      for (const [index, pair] of mapped.entries())
+        await setErpWarehouseQuantities(w, pair.item, [7 + index, 5]);
+
+      const run = await syncAll(w, QUANTITY);
+
+      expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+      for (const [index, pair] of mapped.entries())
+        expect((await w.shopifyVariant(pair.variant.id)).available).toBe(12 + index);
+    });
+  }
+});
+
+describe("Shopify reads", () => {
+  it("reads a store whose queries cost more than the documented rules: sized from the answers, split on MAX_COST_EXCEEDED", async () => {
+    const w = await open({ size: 340 });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 240));
+    await w.faults({ shopify: { costMultiplier: 1.6 } });
+
+    const run = await syncAll(w);
+
+    expect(mapped).toHaveLength(240);
+    expect(run.status).toBe("completed");
+    // A variant the read missed would be skipped as gone from Shopify.
+    expect(run.results.filter((r) => r.outcome !== "succeeded" && r.outcome !== "unchanged")).toEqual([]);
+    for (const pair of [mapped[0]!, mapped[200]!, mapped[239]!]) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+    // One refusal taught the size; the batches after it fit.
+    expect(w.state().shopify.maxCostExceeded).toBe(1);
+  });
+});
+
+describe("price writes", () => {
+  it("sends one productVariantsBulkUpdate per product, whatever its number of variants", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const byProduct = new Map<number, typeof w.pairs>();
+    for (const pair of plainPairs(w, 30))
+      byProduct.set(pair.product.id, [...(byProduct.get(pair.product.id) ?? []), pair]);
+    const products = [...byProduct.values()].filter((pairs) => pairs.length >= 2).slice(0, 3);
+    await w.map(products.flat());
+
+    const run = await syncAll(w, PRICE);
+
+    expect(products).toHaveLength(3);
+    expect(run.results.map((r) => r.outcome)).toEqual(products.flat().map(() => "succeeded"));
+    expect(w.state().shopify.mutations).toBe(3);
+  });
+
+  it("runs a large plan as one bulk mutation from a staged file", async () => {
+    const w = await open({ engine: { bulkPriceThreshold: 1 } });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 12));
+
+    const run = await syncAll(w, PRICE);
+
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.bulkOperations).toBe(1);
+    for (const pair of mapped) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+      });
+    }
+  });
+
+  it("reads a large scope with one bulk query instead of paced batches", async () => {
+    const w = await open({ engine: { bulkReadThreshold: 1 } });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await syncAll(w);
+
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.bulkOperations).toBe(1);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+});
+
+describe("quantity writes: compare-and-set in the shape of the served version", () => {
+  it.each([
+    ["2025-04 (compareQuantity)", new Date("2025-06-01T00:00:00Z"), "2025-04"],
+    ["2026-01 (changeFromQuantity, optional idempotency key)", undefined, "2026-01"],
+    [
+      "2026-04 (changeFromQuantity and idempotency key required)",
+      new Date("2027-05-01T00:00:00Z"),
+      "2026-07",
+    ],
+  ])("sets available quantities when Shopify serves %s", async (_label, releaseDate, served) => {
+    const w = await open({ releaseDate });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await syncAll(w, QUANTITY);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    expect(Object.keys(w.state().shopify.servedVersions)).toEqual([served]);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+
+  it("writes in the form the served version takes when Shopify's answers do not name the version", async () => {
+    // Asked for the spec's version, served 2026-07 (compareQuantity is gone) without X-Shopify-API-Version.
+    const w = await open({ releaseDate: new Date("2027-05-01T00:00:00Z") });
+    await w.faults({ shopify: { versionHeader: false } });
+    const mapped = await w.map(plainPairs(w, 5));
+
+    const run = await syncAll(w, QUANTITY);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    expect(Object.keys(w.state().shopify.servedVersions)).toEqual(["2026-07"]);
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+  });
+
+  it.each([
+    ["compareQuantity", new Date("2025-06-01T00:00:00Z")],
+    ["changeFromQuantity", undefined],
+  ])("re-reads and retries once when %s went stale between plan and write", async (_label, releaseDate) => {
+    const w = await open({ releaseDate });
+    const [pair] = await w.map(plainPairs(w, 1));
+    const target = erpTotals(pair!.item).available;
+
+    const run = await syncAll(w, QUANTITY, {
+      // Someone sells a few units after the engine read Shopify, before it writes.
+      onProgress: async ({ phase }) => {
+        if (phase.startsWith("Writing")) await setAvailable(w, pair!.variant.inventoryItemId, target + 7);
+      },
+    });
+
+    expect(run.results[0]).toMatchObject({ outcome: "succeeded" });
+    expect((await w.shopifyVariant(pair!.variant.id)).available).toBe(target);
+  });
+
+  it("counts a stale compare as done when Shopify already holds the ERP's quantity", async () => {
+    const w = await open();
+    const [pair] = await w.map(plainPairs(w, 1));
+    const target = erpTotals(pair!.item).available;
+
+    const run = await syncAll(w, QUANTITY, {
+      onProgress: async ({ phase }) => {
+        if (phase.startsWith("Writing")) await setAvailable(w, pair!.variant.inventoryItemId, target);
+      },
+    });
+
+    expect(run.results[0]).toMatchObject({ outcome: "succeeded" });
+    expect((await w.shopifyVariant(pair!.variant.id)).available).toBe(target);
+  });
+
+  it("sets on_hand from the ERP's available-for-shipping when settings say so", async () => {
+    const w = await open();
+    await w.setSettings({
+      syncPrice: true,
+      acumaticaQuantity: "AvailableForShipping",
+      shopifyQuantity: "OnHand",
+    });
+    const [pair] = await w.map(plainPairs(w, 1));
+
+    await syncAll(w, QUANTITY);
+
+    expect((await w.shopifyVariant(pair!.variant.id)).onHand).toBe(
+      erpTotals(pair!.item).availableForShipping,
+    );
+  });
+});
+
+describe("isolation and skips", () => {
+  it("fails only the item Shopify refuses and writes the rest of its batch", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 4));
+    const bad = mapped[1]!;
+    await setErpQuantity(w, bad.item, 2_000_000_000);
+
+    const run = await syncAll(w, QUANTITY);
+
+    const failed = run.results.find((r) => r.mappingId === bad.mappingId);
+    expect(failed).toMatchObject({
+      outcome: "failed",
+      reason: "The total quantity can't be higher than 1,000,000,000.",
+    });
+    expect(run.results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
+    for (const pair of mapped.filter((p) => p !== bad))
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "partial", successCount: 3, failureCount: 1 });
+    expect(history?.failedMappings).toEqual([
+      {
+        mappingId: bad.mappingId,
+        shopifySku: bad.variant.sku,
+        acumaticaSku: bad.item.inventoryId,
+        error: "The total quantity can't be higher than 1,000,000,000.",
+      },
+    ]);
+  });
+
+  it("fails an item whose ERP quantity Shopify cannot take before any call, and writes the rest of its batch", async () => {
+    const w = await open();
+    const mapped = await w.map(plainPairs(w, 4));
+    const bad = mapped[1]!;
+    // Past Shopify's 32-bit Int: sent in the batch, it would fail GraphQL coercion for all four.
+    await setErpQuantity(w, bad.item, 3_000_000_000);
+    const before = await w.shopifyVariant(bad.variant.id);
+    const refused = "Quantity 3000000000 is above 2,147,483,647, the largest number Shopify's API takes";
+
+    const run = await syncAll(w, QUANTITY);
+
+    const failed = run.results.find((r) => r.mappingId === bad.mappingId);
+    expect(failed).toMatchObject({ outcome: "failed", reason: refused, changes: [] });
+    expect(run.results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
+    for (const pair of mapped.filter((p) => p !== bad))
+      expect((await w.shopifyVariant(pair.variant.id)).available).toBe(erpTotals(pair.item).available);
+    expect(await w.shopifyVariant(bad.variant.id)).toEqual(before);
+    // One inventorySetQuantities for the three, no call spent on the refused one.
+    expect(w.state().shopify.mutations).toBe(1);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "partial", successCount: 3, failureCount: 1 });
+    expect(history?.failedMappings).toEqual([
+      {
+        mappingId: bad.mappingId,
+        shopifySku: bad.variant.sku,
+        acumaticaSku: bad.item.inventoryId,
+        error: refused,
+      },
+    ]);
+  });
+
+  it("skips untracked, bundle and unstocked variants and items missing on a side, each with its reason", async () => {
+    const w = await open();
+    const untracked = w.pairs.find((p) => !p.variant.tracked)!;
+    const bundle = w.pairs.find((p) => p.variant.isBundle)!;
+    const unstocked = w.pairs.find((p) => p.variant.levels.length === 0)!;
+    const [normal, gone] = plainPairs(w, 2);
+    const mapped = await w.map([untracked, bundle, unstocked, normal!]);
+    const [missingVariant] = await w.map([{ ...gone!, variant: { ...gone!.variant, id: 99_999_999 } }]);
+    const [missingItem] = await w.map([
+      { ...plainPairs(w, 3)[2]!, item: { ...gone!.item, inventoryId: "NO-SUCH-ITEM" } },
+    ]);
+
+    const run = await syncAll(w, QUANTITY);
+
+    const reasonOf = (id: string) => run.results.find((r) => r.mappingId === id);
+    expect(reasonOf(mapped[0]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.untracked });
+    expect(reasonOf(mapped[1]!.mappingId)).toMatchObject({ outcome: "skipped", reason: SKIP.bundle });
+    // Named by the location (the primary one under the default mapping).
+    expect(reasonOf(mapped[2]!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: "Not stocked at Main Warehouse",
+    });
+    expect(reasonOf(mapped[3]!.mappingId)).toMatchObject({ outcome: "succeeded" });
+    expect(reasonOf(missingVariant!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: SKIP.missingShopify,
+    });
+    expect(reasonOf(missingItem!.mappingId)).toMatchObject({
+      outcome: "skipped",
+      reason: SKIP.missingAcumatica,
+    });
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ successCount: 1, failureCount: 0, skippedCount: 5 });
+  });
+
+  it("skips quantities of non-stock ERP items but still syncs their price", async () => {
+    const w = await open({ size: 80 });
+    await w.setSettings({ syncPrice: true });
+    const service = w.pairs.find((p) => !p.item.isStockItem)!;
+    const [mapped] = await w.map([service]);
+
+    const run = await syncAll(w);
+
+    expect(run.results[0]).toMatchObject({
+      mappingId: mapped!.mappingId,
+      outcome: "succeeded",
+      reason: SKIP.nonStock,
+    });
+    expect((await w.shopifyVariant(service.variant.id)).priceCents).toBe(service.item.defaultPriceCents);
+  });
+
+  it("leaves a non-stock item's quantities empty ('-' in the list) after a sync touched its row", async () => {
+    const w = await open({ size: 80 });
+    await w.setSettings({ syncPrice: true });
+    const service = w.pairs.find((p) => !p.item.isStockItem)!;
+    await w.map([service]);
+
+    await syncAll(w);
+
+    const item = (
+      await w.app.db.execute({
+        sql: "SELECT default_price_cents, available, on_hand, available_for_shipping FROM acumatica_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
+    expect(Number(item?.default_price_cents)).toBe(service.item.defaultPriceCents);
+    expect([item?.available, item?.on_hand, item?.available_for_shipping]).toEqual([null, null, null]);
+  });
+
+  it("refuses prices for the run when the store's currency is not the ERP's, naming both, and still syncs quantities", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    await w.faults({ shopify: { currencyCode: "EUR" } });
+    const mapped = await w.map(plainPairs(w, 4));
+    const before = await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)));
+    const message = "Price sync skipped: the Shopify store sells in EUR but Acumatica prices are in USD.";
+
+    const run = await syncAll(w);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", message]));
+    for (const [index, pair] of mapped.entries()) {
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: before[index]!.priceCents,
+        compareAtCents: before[index]!.compareAtCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+
+    // A price-only run sends nothing and says why; once the ERP's base currency matches, prices go.
+    const pricesOnly = await syncAll(w, PRICE);
+    expect(pricesOnly.results.map((r) => [r.outcome, r.reason])).toEqual(
+      mapped.map(() => ["skipped", message]),
+    );
+    await w.faults({ acumatica: { baseCurrency: "EUR" } });
+    const matched = await syncAll(w, PRICE);
+    expect(matched.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
+  });
+
+  it("sends prices when the endpoint has no Company entity, so the ERP's currency cannot be known", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 2));
+    // A store in EUR would refuse USD prices; with no Company to ask, nothing is refused or failed.
+    await w.faults({ shopify: { currencyCode: "EUR" }, acumatica: { companyEntity: false } });
+
+    const run = await syncAll(w, PRICE);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    for (const pair of mapped)
+      expect((await w.shopifyVariant(pair.variant.id)).priceCents).toBe(pair.item.defaultPriceCents);
+  });
+
+  it("skips price-only syncs while both price fields are off in settings", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: false, syncMsrp: false });
+    await w.map(plainPairs(w, 1));
+
+    const run = await syncAll(w, PRICE);
+    expect(run.results[0]).toMatchObject({ outcome: "skipped", reason: SKIP.priceSettingsOff });
+  });
+});
+
+describe("the outside systems misbehaving", () => {
+  it("absorbs THROTTLED answers by waiting for the bucket, never surfacing them", async () => {
+    const w = await open({ size: 600 });
+    await w.setSettings({ syncPrice: true });
+    const mapped = await w.map(plainPairs(w, 8));
+    // Another app's heavy reads leave the shared bucket nearly empty.
+    for (let i = 0; i < 2; i += 1) {
+      await w.graphql(
+        `query { productVariants(first: 190) { nodes { id product { id } inventoryItem { id inventoryLevel(locationId: "gid://shopify/Location/70001") { quantities(names: ["available", "on_hand"]) { name quantity } } } } } }`,
+      );
+    }
+    expect(w.state().shopify.currentlyAvailable).toBeLessThan(200);
+
+    const run = await syncAll(w);
+
+    expect(run.status).toBe("completed");
+    expect(run.results.map((r) => r.outcome)).toEqual(mapped.map(() => "succeeded"));
+    expect(w.state().shopify.throttled).toBeGreaterThan(0);
+  });
+
+  it("retries transient failures of both systems until the run goes through", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 5));
+    await w.faults({ shopify: { errorRate: 0.3 }, acumatica: { errorRate: 0.3 } });
+
+    const run = await syncAll(w);
+
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual(mapped.map(() => ["succeeded", null]));
+    const state = w.state();
+    expect((state.shopify.errorsInjected ?? 0) + (state.acumatica.injectedErrors ?? 0)).toBeGreaterThan(0);
+  });
+
+  it("records a run that cannot sign in to Acumatica as failed with the reason, and logs nothing in", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    w.acumaticaLogin.password = "wrong";
+
+    const run = await syncAll(w);
+
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/^Acumatica: /);
+    expect(run.results.map((r) => [r.outcome, r.reason])).toEqual([
+      ["failed", run.error],
+      ["failed", run.error],
+    ]);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    expect(history).toMatchObject({ status: "failed", error: run.error, successCount: 0, failureCount: 2 });
+    expect(w.state().acumatica.loginsOpen).toBe(0);
+  });
+
+  it("logs the Acumatica session out after a successful run and after one that failed inside it", async () => {
+    const w = await open();
+    await w.map(plainPairs(w, 2));
+    await syncAll(w);
+    // An endpoint version this instance does not offer: login works, the first read fails.
+    w.acumaticaLogin.apiVersion = "99.200.001";
+    const failed = await syncAll(w);
+
+    expect(failed.status).toBe("failed");
+    const state = w.state().acumatica;
+    expect(state.logins).toBe(2);
+    expect(state.loginsOpen).toBe(0);
+    expect(state.logouts).toBe(state.logins);
+  });
+});
+
+describe("after a run", () => {
+  it("updates the cached catalog rows and the mappings' last sync", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    const [pair] = await w.map(plainPairs(w, 1));
+
+    await syncAll(w);
+
+    const product = (
+      await w.app.db.execute({
+        sql: "SELECT price_cents, available FROM shopify_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
+    expect(Number(product?.price_cents)).toBe(pair!.item.defaultPriceCents);
+    expect(Number(product?.available)).toBe(erpTotals(pair!.item).available);
+    const item = (
+      await w.app.db.execute({
+        sql: "SELECT default_price_cents, available FROM acumatica_products WHERE user_id = ?",
+        args: [w.userId],
+      })
+    ).rows[0];
+    expect(Number(item?.default_price_cents)).toBe(pair!.item.defaultPriceCents);
+    const mapping = (
+      await w.app.db.execute({
+        sql: "SELECT last_synced_at, updated_at FROM mappings WHERE id = ?",
+        args: [pair!.mappingId],
+      })
+    ).rows[0];
+    expect(mapping).toMatchObject({
+      last_synced_at: w.app.clock.now().toISOString(),
+      updated_at: w.app.clock.now().toISOString(),
+    });
+  });
+
+  it("writes an execution-history entry with start, end and counts for a scheduled run", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    await w.map(plainPairs(w, 3));
+
+    const run = await w.engine.runSync({
+      userId: w.userId,
+      scope: "all",
+      syncOptions: ALL,
+      trigger: "schedule",
+      scheduleId: "sch-1",
+      scheduleName: "Nightly",
+    });
+
+    expect(await createHistoryRepo(w.app.db).get(w.userId, run.historyId!)).toMatchObject({
+      schedule: { _id: "sch-1", name: "Nightly" },
+      trigger: "schedule",
+      status: "completed",
+      successCount: 3,
+      failureCount: 0,
+      skippedCount: 0,
+      endDate: expect.any(String),
+    });
+  });
+});
+
+describe("startSyncJob", () => {
+  it("runs a full sync as a job and ends with the run's counts and history id", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true });
+    await w.map(plainPairs(w, 3));
+    const jobs = createJobRunner({
+      repo: createJobsRepo(w.app.db),
+      now: w.app.clock.now,
+      newId: () => crypto.randomUUID(),
+      log: () => {},
+    });
+
+    handleSyncJobs({
+      jobs,
+      engine: w.engine,
+      held: createHeldRepo(w.app.db),
+      applier: createHeldApplier({
+        held: createHeldRepo(w.app.db),
+        history: createHistoryRepo(w.app.db),
+        repo: createSyncRepo(w.app.db),
+        connectors: w.syncConnectors,
+        now: w.app.clock.now,
+      }),
+    });
+    const job = await startSyncJob(
+      { jobs },
+      { userId: w.userId, scope: "all", syncOptions: ALL, trigger: "manual" },
+    );
+    await jobs.idle();
+
+    const done = await jobs.get(w.userId, job._id);
+    expect(done).toMatchObject({
+      kind: "sync",
+      status: "succeeded",
+      message: "Synchronized successfully",
+      result: { success: 3, failure: 0, skipped: 0, total: 3 },
+    });
+    expect(await createHistoryRepo(w.app.db).get(w.userId, String(done.result?.historyId))).toMatchObject({
+      status: "completed",
+      successCount: 3,
+    });
+  });
+});
+
+/** A sale or recount in Shopify (another app), outside the engine: no compare. */
+async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: number) {
+  const data = await w.graphql<{ inventorySetQuantities: { userErrors: unknown[] } }>(
+    `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code message } } }`,
+    {
+      input: {
+        name: "available",
+        reason: "correction",
+        ignoreCompareQuantity: true,
+        quantities: [
+          {
+            inventoryItemId: `gid://shopify/InventoryItem/${inventoryItemId}`,
+            locationId: "gid://shopify/Location/70001",
+            quantity,
+          },
+        ],
+      },
+    },
+  );
+  // A refused sale would leave nothing stale, and the retry tests would pass without retrying.
+  expect(data.inventorySetQuantities.userErrors).toEqual([]);
+}
