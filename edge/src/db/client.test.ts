@@ -71,6 +71,25 @@ describe("openDatabase on a local file", () => {
   });
 });
 
+describe("a call queued behind one that met another connection's lock", () => {
+  it("runs on the renewed connection, never on the one the busy statement was left open on", async () => {
+    const url = await databaseFile();
+    const db = await openTuned(url, { budgetMs: 60_000 });
+    await migrate(db);
+    // A mark only the first connection has: a temporary table lives and dies with its connection.
+    await db.execute("CREATE TEMP TABLE first_connection (x)");
+    const lock = await holdWriteLock(url);
+    // Both at once: the write fails busy and leaves its statement open on the connection; a batch
+    // run there next could take the lock and then fail both its COMMIT and its ROLLBACK
+    // ("statements in progress"), leaving a closed connection holding the write lock.
+    const write = db.execute("UPDATE users SET name = name");
+    const next = db.execute("SELECT COUNT(*) AS n FROM temp.sqlite_master WHERE name = 'first_connection'");
+    expect(Number((await next).rows[0]?.n)).toBe(0);
+    await lock.rollback();
+    await write;
+  });
+});
+
 describe("a connection that could not be renewed", () => {
   it("renews it on a later call once the file can be opened again, instead of failing every call until a restart", async () => {
     const url = await databaseFile();

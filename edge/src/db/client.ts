@@ -9,11 +9,19 @@ import { DatabaseBusyError } from "../errors.ts";
  */
 export type Db = Omit<Client, "transaction">;
 
-/** How long one unit of work (a statement or a batch) may wait for another connection's lock in all. */
-const BUSY_BUDGET_MS = 5_000;
-/** Waits between tries double from the first to the last (each jittered), until the budget is spent. */
+/**
+ * How long one unit of work (a statement or a batch) may wait for another connection's lock in all.
+ * Two instances on one file under a loaded machine (CI on 2 cores) kept each other's writes out for
+ * more than 5 s at a time; a write that answers late is better than a 503 for work that would succeed.
+ */
+const BUSY_BUDGET_MS = 15_000;
+/**
+ * Waits between tries double from the first to the last (each jittered), until the budget is spent.
+ * The last is short: another process that writes often frees the lock only for moments, and a
+ * process that looked every 100 ms seldom saw one (its writes starved past the budget).
+ */
 const FIRST_WAIT_MS = 5;
-const LAST_WAIT_MS = 100;
+const LAST_WAIT_MS = 25;
 
 /** What SQLite keeps per connection (journal_mode WAL stays with the file): a renewed one gets them again. */
 const CONNECTION_SETTINGS = [
@@ -37,10 +45,10 @@ const CONNECTION_SETTINGS = [
 ];
 
 export interface BusyOptions {
-  /** Default 5 s: the wait SQLite's busy timeout used to give, now without blocking the thread. */
+  /** Default 15 s (BUSY_BUDGET_MS), waited without blocking the thread. */
   budgetMs?: number;
-  /** Told of each wait before it starts (tests wait on it rather than on time). */
-  onWait?: (waitMs: number) => void;
+  /** Told when a call starts waiting for the lock (tests wait on it rather than on time). */
+  onWait?: () => void;
 }
 
 /**
@@ -124,20 +132,22 @@ export function isBusyError(error: unknown): boolean {
  * A local statement that fails busy stays open in libsql (it resets a statement before running it,
  * not after a failure) until the garbage collector finalizes it; until then every COMMIT on that
  * connection fails with "cannot commit transaction - SQL statements in progress", reads included.
- * So a busy failure renews the local connection (once no call is in flight, the client reconnects
- * and the new connection gets CONNECTION_SETTINGS before any other call runs on it), and the wait
- * for the lock probes it in a way that leaves nothing open (a renewal per failed try left hundreds
- * of file handles to the collector).
+ * So a busy failure renews the local connection before the next call runs (the client reconnects
+ * and the new connection gets CONNECTION_SETTINGS), and the wait for the lock probes it in a way
+ * that leaves nothing open (a renewal per failed try left hundreds of file handles to the collector).
  */
 class BusyRetryingClient implements Db {
   readonly #client: Client;
   readonly #budgetMs: number;
-  readonly #onWait: ((waitMs: number) => void) | undefined;
+  readonly #onWait: (() => void) | undefined;
   readonly #renewable: boolean;
-  #inFlight = 0;
-  #drained: (() => void)[] = [];
-  #renewal: Promise<void> | null = null;
-  #renewalFailure: unknown = null;
+  /** The call before this one (see #use): each waits for it. */
+  #turn: Promise<void> = Promise.resolve();
+  /** The connection may hold a statement a busy failure left open: renewed before the next call. */
+  #stale = false;
+  /** The probe loop the calls waiting for the write lock share (see #waitForWriteLock). */
+  #lockFree: Promise<void> | null = null;
+  #lockWaiters = 0;
 
   constructor(client: Client, options: BusyOptions & { renewable: boolean }) {
     this.#client = client;
@@ -188,84 +198,116 @@ class BusyRetryingClient implements Db {
 
   async #retry<T>(work: () => Promise<T>): Promise<T> {
     const deadline = performance.now() + this.#budgetMs;
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
       try {
         return await this.#use(work);
       } catch (error) {
         if (!isBusyError(error)) throw error;
-        if (this.#renewable) this.#renew();
         // Refused only for a statement another call left open: the renewed connection has none, and
         // a read must not wait for the write lock (WAL lets it run beside a writer).
         if (error instanceof Error && error.message.includes("statements in progress")) {
           if (performance.now() > deadline) throw new DatabaseBusyError();
         } else {
-          await this.#waitForWriteLock(deadline);
+          await this.#waitForWriteLock(deadline, attempt);
         }
       }
     }
   }
 
   /**
-   * Backs off until the write lock is free. Locally a probe asks (as one executeMultiple, whose
-   * statements are finalized even when they fail, so a busy probe leaves nothing open and needs no
-   * renewal); remotely the next try of the work is the probe.
+   * Waits until the write lock is free, or throws DatabaseBusyError past the deadline. Locally one
+   * probe loop per process asks for every waiting call (as one executeMultiple, whose statements are
+   * finalized even when they fail, so a busy probe leaves nothing open and needs no renewal): fifty
+   * waiting calls probing each would themselves keep the lock from the other process. Remotely the
+   * next try of the work is the probe.
    */
-  async #waitForWriteLock(deadline: number): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
-      const ceiling = Math.min(LAST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
-      // Jitter: processes that met the same lock do not all try again at the same moment.
-      const wait = Math.ceil(ceiling / 2 + (Math.random() * ceiling) / 2);
+  async #waitForWriteLock(deadline: number, attempt: number): Promise<void> {
+    this.#onWait?.();
+    if (!this.#renewable) {
+      const wait = jittered(attempt);
       if (performance.now() + wait > deadline) throw new DatabaseBusyError();
-      this.#onWait?.(wait);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      if (!this.#renewable) return;
-      try {
-        await this.#use(() => this.#client.executeMultiple("BEGIN IMMEDIATE; ROLLBACK"));
-        return;
-      } catch (error) {
-        if (!isBusyError(error)) throw error;
-      }
+      await sleep(wait);
+      return;
+    }
+    const left = deadline - performance.now();
+    if (left <= 0) throw new DatabaseBusyError();
+    this.#lockWaiters += 1;
+    this.#lockFree ??= this.#probeUntilFree().finally(() => {
+      this.#lockFree = null;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const free = await Promise.race([
+        this.#lockFree.then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), left);
+        }),
+      ]);
+      if (!free) throw new DatabaseBusyError();
+    } finally {
+      clearTimeout(timer);
+      this.#lockWaiters -= 1;
+    }
+  }
+
+  /** Probes with growing waits until the lock is free, or until no call waits for it any more. */
+  async #probeUntilFree(): Promise<void> {
+    for (let attempt = 0; this.#lockWaiters > 0; attempt += 1) {
+      await sleep(jittered(attempt));
+      // Caught inside the call: a busy probe left nothing open, so the connection needs no renewal.
+      const free = await this.#use(async () => {
+        try {
+          await this.#client.executeMultiple("BEGIN IMMEDIATE; ROLLBACK");
+          return true;
+        } catch (error) {
+          if (isBusyError(error)) return false;
+          throw error;
+        }
+      });
+      if (free) return;
     }
   }
 
   /**
-   * Runs a call on the connection, after any renewal under way, counted while in flight. After a
-   * failed renewal (the file unreachable for a moment) each call tries it once more, and fails with
-   * its cause while it still fails: the process recovers when the file does, without a restart.
+   * Runs a call on the connection, one at a time (the local client has one connection, so nothing
+   * runs in parallel anyway), renewing it first when the call before failed busy. One at a time is
+   * what makes that renewal safe: a call queued behind the busy one would otherwise run on the old
+   * connection with the failed statement still open, and a batch there can take the write lock,
+   * fail its COMMIT ("statements in progress") and its ROLLBACK too, leaving a closed-but-alive
+   * connection that holds the write lock until the collector finalizes the statement: both
+   * instances on the file then failed every write for more than 15 s. After a failed renewal (the
+   * file unreachable for a moment) each call tries it again, and fails with its cause while it
+   * still fails: the process recovers when the file does, without a restart.
    */
   async #use<T>(work: () => Promise<T>): Promise<T> {
-    for (let retried = false; ; retried = true) {
-      while (this.#renewal) await this.#renewal;
-      if (this.#renewalFailure === null) break;
-      if (retried) throw this.#renewalFailure;
-      this.#renewalFailure = null;
-      this.#renew();
-    }
-    this.#inFlight += 1;
+    const before = this.#turn;
+    let done = () => {};
+    this.#turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await before;
     try {
+      if (this.#stale && !this.#client.closed) {
+        this.#client.reconnect();
+        for (const setting of CONNECTION_SETTINGS) await this.#client.execute(setting);
+        this.#stale = false;
+      }
       return await work();
+    } catch (error) {
+      if (this.#renewable && isBusyError(error)) this.#stale = true;
+      throw error;
     } finally {
-      this.#inFlight -= 1;
-      if (this.#inFlight === 0) for (const resume of this.#drained.splice(0)) resume();
+      done();
     }
   }
+}
 
-  #renew(): void {
-    if (this.#renewal) return;
-    const renewal = async () => {
-      while (this.#inFlight > 0) await new Promise<void>((resume) => this.#drained.push(resume));
-      // Closed meanwhile (shutting down): reconnecting would open it again.
-      if (this.#client.closed) return;
-      this.#client.reconnect();
-      for (const setting of CONNECTION_SETTINGS) await this.#client.execute(setting);
-    };
-    // A connection without its settings (foreign keys off) must not be used: every later call fails.
-    this.#renewal = renewal()
-      .catch((error: unknown) => {
-        this.#renewalFailure = error;
-      })
-      .finally(() => {
-        this.#renewal = null;
-      });
-  }
+/** The wait before try `attempt`, doubling to LAST_WAIT_MS; jittered so processes do not try in step. */
+function jittered(attempt: number): number {
+  const ceiling = Math.min(LAST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt);
+  return Math.ceil(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
