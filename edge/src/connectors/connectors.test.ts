@@ -127,7 +127,7 @@ describe("createShopifyClient", () => {
     const error = await shopifyClient(origin, clock, { accessToken: "shpat_nope" })
       .request("{ shop { id } }")
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ kind: "unauthorized", status: 502, system: "Shopify" });
+    expect(error).toMatchObject({ kind: "unauthorized", code: "UPSTREAM_FAILED", system: "Shopify" });
   });
 
   it("says when the network fails", async () => {
