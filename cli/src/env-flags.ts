@@ -6,7 +6,7 @@ import type { CliIo } from "./io.ts";
 const OWN_VARIABLES = new Set(["--api", "--version"]);
 
 /** `--dry-run` → STOCKBRIDGE_DRY_RUN, `--no-wait` → STOCKBRIDGE_NO_WAIT. */
-export function envName(option: Pick<Option, "long">): string | null {
+function envName(option: Pick<Option, "long">): string | null {
   if (!option.long || OWN_VARIABLES.has(option.long)) return null;
   return `STOCKBRIDGE_${option.long.slice(2).replace(/-/g, "_").toUpperCase()}`;
 }

@@ -3,7 +3,7 @@ import { Argument, type Command, InvalidArgumentError } from "commander";
 import { CliError, usageError } from "./errors.ts";
 import { parseApiUrl } from "./session.ts";
 
-export const SYSTEMS = ["shopify", "acumatica"] as const;
+const SYSTEMS = ["shopify", "acumatica"] as const;
 export type System = (typeof SYSTEMS)[number];
 
 export const SYSTEM_NAMES: Record<System, string> = { shopify: "Shopify", acumatica: "Acumatica" };

@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, PERSONAL_TOKEN_PREFIX } from "@stockbridge/shared";
+import { ApiError, createApiClient, isRecord, PERSONAL_TOKEN_PREFIX } from "@stockbridge/shared";
 
 /** One answer from the API, as `--verbose` reports it. */
 export interface Answer {
@@ -108,7 +108,7 @@ export function isPersonalToken(token: string): boolean {
  * read, not verified: the server does that; here they only say when to ask for a new token. A token
  * that is not a JWT (a personal API token) is never due.
  */
-export function isDue(token: string, nowMs: number): boolean {
+function isDue(token: string, nowMs: number): boolean {
   const claims = readClaims(token);
   if (!claims) return false;
   const lifetimeMs = (claims.exp - (claims.iat ?? claims.exp - 3_600)) * 1000;
@@ -127,8 +127,4 @@ function readClaims(token: string): { exp: number; iat: number | null } | null {
   } catch {
     return null;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

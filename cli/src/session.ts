@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ApiClient, createApiClient } from "@stockbridge/shared";
+import { type ApiClient, createApiClient, isRecord } from "@stockbridge/shared";
 import { usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { type Answer, createSessionFetch, isPersonalToken, type SessionToken } from "./session-fetch.ts";
@@ -29,7 +29,7 @@ export function credentialsPath(io: Pick<CliIo, "env" | "homeDir">): string {
 }
 
 /** The saved credentials, or null when there are none (or the file is not ours to understand). */
-export function readCredentials(io: Pick<CliIo, "env" | "homeDir">): Credentials | null {
+function readCredentials(io: Pick<CliIo, "env" | "homeDir">): Credentials | null {
   let text: string;
   try {
     text = readFileSync(credentialsPath(io), "utf8");
@@ -160,8 +160,4 @@ export function apiClient(apiUrl: string, token: string | null): ApiClient {
 
 function nowIso(io: Pick<CliIo, "now">): string {
   return new Date((io.now ?? Date.now)()).toISOString();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

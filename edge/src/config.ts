@@ -62,7 +62,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export const OWASP_PBKDF2_SHA256_ITERATIONS = 600_000;
+const OWASP_PBKDF2_SHA256_ITERATIONS = 600_000;
 
 export function parseConfig(env: Record<string, string | undefined>, version = "0.0.0"): Config {
   const environment = oneOf(env, "APP_ENV", ["development", "production"], "development");

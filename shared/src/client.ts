@@ -6,6 +6,7 @@ import {
   type EndpointName,
   type EndpointOutput,
 } from "./contract.ts";
+import { isRecord, readJsonBody } from "./json.ts";
 
 export interface ValidationIssue {
   path: string;
@@ -136,16 +137,7 @@ export function createApiClient(options: ApiClientOptions) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/** The body as JSON, or null when it is empty or not JSON. */
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return (await readJsonBody(response)) ?? null;
 }

@@ -5,8 +5,6 @@ export const TOKEN_STORAGE_KEY = "stockbridge.token";
 
 export const CLIENT_CACHE_MS = 5 * 60_000;
 export const API_TIMEOUT_MS = 30_000;
-export const SIDEBAR_WIDTH_PX = 280;
-export const TOP_BAR_HEIGHT_PX = 64;
 export const PASSWORD_MIN_LENGTH = 6;
 export const TABLE_SEARCH_DEBOUNCE_MS = 500;
 export const MAPPING_SELECTOR_DEBOUNCE_MS = 1_000;
@@ -45,8 +43,6 @@ export const DEFAULT_SHOPIFY_QUANTITY = "Available";
 export const SCHEDULE_TYPES = ["minutely", "hourly", "daily", "weekly", "monthly"] as const;
 export const MINUTE_INTERVALS = [15, 30, 45] as const;
 export const HOUR_INTERVALS = [1, 2, 4, 6, 8, 12] as const;
-export const WEEKLY_DAY_RANGE = { min: 1, max: 7 } as const;
-export const MONTHLY_DAY_RANGE = { min: 1, max: 31 } as const;
 
 /** Subscription statuses that grant access to gated features. */
 export const ACCESS_GRANTING_STATUSES = ["active", "trialing"] as const;

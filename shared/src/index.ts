@@ -3,6 +3,7 @@ export * from "./client.ts";
 export * from "./constants.ts";
 export * from "./contract.ts";
 export * from "./format.ts";
+export * from "./json.ts";
 export * from "./messages.ts";
 export * from "./openapi.ts";
 export * from "./plan-limits.ts";

@@ -14,7 +14,7 @@ const FASTEST_MINUTES = MINUTE_INTERVALS[0];
  * The shortest time between two runs of a schedule, in minutes. A monthly schedule's shortest
  * month is 28 days (day 31 in January runs on February's last day).
  */
-export function scheduleGapMinutes(spec: ScheduleSpec): number {
+function scheduleGapMinutes(spec: ScheduleSpec): number {
   switch (spec.type) {
     case "minutely":
       return spec.minuteInterval ?? FASTEST_MINUTES;
@@ -34,7 +34,7 @@ export function planAllowsSchedule(limits: PlanLimits, spec: ScheduleSpec): bool
 }
 
 /** Whether one more mapping fits when the user has `mapped` already. */
-export function planAllowsMappings(limits: PlanLimits, mapped: number): boolean {
+function planAllowsMappings(limits: PlanLimits, mapped: number): boolean {
   return limits.maxMappings === null || mapped < limits.maxMappings;
 }
 
@@ -65,7 +65,7 @@ export interface CurrentPlan {
  * The cheapest offered plan, priced at or above the current one, that allows what was asked.
  * `plans` come cheapest first (the plans endpoint's order); none when no plan allows it.
  */
-export function upgradeFor(
+function upgradeFor(
   plans: readonly Plan[],
   current: Pick<CurrentPlan, "planId">,
   allows: (limits: PlanLimits) => boolean,

@@ -20,7 +20,7 @@ export function validateEmail(email: string): string | undefined {
   return firstIssue(EmailSchema, email);
 }
 
-export function validateLoginPassword(password: string): string | undefined {
+function validateLoginPassword(password: string): string | undefined {
   return firstIssue(LoginPasswordSchema, password);
 }
 

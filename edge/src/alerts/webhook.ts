@@ -8,7 +8,7 @@ const DELIVERY_HEADER = "Stockbridge-Delivery";
 const TIMEOUT_MS = 10_000;
 
 /** Hex HMAC-SHA256 of `${timestamp}.${body}` with the user's secret (the scheme Stripe uses). */
-export async function signWebhook(secret: string, timestamp: number, body: string): Promise<string> {
+async function signWebhook(secret: string, timestamp: number, body: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(secret),

@@ -10,7 +10,7 @@ import {
 import { ForbiddenError } from "../errors.ts";
 import type { BillingRepo } from "./repo.ts";
 
-export const PLAN_LIMIT_CODE = "PLAN_LIMIT";
+const PLAN_LIMIT_CODE = "PLAN_LIMIT";
 
 /**
  * What the subscriber's plan allows, for the features that enforce it (schedules, mappings, the

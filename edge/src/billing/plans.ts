@@ -1,7 +1,7 @@
 import { fromCents, type Plan, type PlanLimits } from "@stockbridge/shared";
 import type { PriceView, StripeGateway } from "./stripe-gateway.ts";
 
-export const PLANS_TTL_MS = 60_000;
+const PLANS_TTL_MS = 60_000;
 
 export interface PlanCatalog {
   /** The offered plans, cheapest first; read from Stripe at most once per TTL. */
@@ -52,7 +52,7 @@ export function createPlanCatalog(
   };
 }
 
-export function toPlans(prices: PriceView[]): Plan[] {
+function toPlans(prices: PriceView[]): Plan[] {
   return prices
     .filter(
       (price) =>
@@ -80,7 +80,7 @@ function toPlan(price: PriceView): Plan {
 }
 
 /** The metadata keys a plan's limits are read from, on the price (first) or its product. */
-export const LIMIT_KEYS = {
+const LIMIT_KEYS = {
   minScheduleMinutes: "min_schedule_minutes",
   maxMappings: "max_mappings",
 } as const;
@@ -92,7 +92,7 @@ export const LIMIT_KEYS = {
  * features, and a typo never stops a paying store's syncs (the log of a bad value is Stripe's
  * dashboard; the plan cards show the features people bought).
  */
-export function limitsOf(price: Pick<PriceView, "priceMetadata" | "productMetadata">): PlanLimits {
+function limitsOf(price: Pick<PriceView, "priceMetadata" | "productMetadata">): PlanLimits {
   const read = (key: string): number | null => {
     const text =
       [price.priceMetadata[key], price.productMetadata[key]]
@@ -113,7 +113,7 @@ export function limitsOf(price: Pick<PriceView, "priceMetadata" | "productMetada
  * product `marketing_features`, then the product's `features` metadata (a JSON array, one per line,
  * or separated by `|` / `;` / commas), then numbered keys `feature_1`, `feature2`...
  */
-export function featuresOf(price: PriceView): string[] {
+function featuresOf(price: PriceView): string[] {
   const fromPrice = parseFeatureText(price.priceMetadata.features);
   if (fromPrice.length > 0) return fromPrice;
   if (price.marketingFeatures.length > 0) return price.marketingFeatures;
@@ -122,7 +122,7 @@ export function featuresOf(price: PriceView): string[] {
   return numberedFeatures(price.productMetadata);
 }
 
-export function parseFeatureText(text: string | undefined): string[] {
+function parseFeatureText(text: string | undefined): string[] {
   const trimmed = text?.trim();
   if (!trimmed) return [];
   if (trimmed.startsWith("[")) {

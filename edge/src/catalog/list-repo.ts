@@ -209,7 +209,7 @@ export function createListQueries(
  * which a trigram index cannot answer, and for a term holding a NUL: FTS5 reads its query as C text,
  * so a NUL ends it inside a quoted string ("unterminated string"); instr, which scans, compares bytes.
  */
-export function trigramQuery(term: string): string | null {
+function trigramQuery(term: string): string | null {
   const characters = [...term];
   if (characters.length < 3 || term.includes("\u0000")) return null;
   const trigrams = new Set<string>();

@@ -31,7 +31,7 @@ export interface CatalogTuning {
   acumaticaParallelPages: number;
 }
 
-export const DEFAULT_CATALOG_TUNING: CatalogTuning = {
+const DEFAULT_CATALOG_TUNING: CatalogTuning = {
   // Paged reads cost ~5 points a variant (100 points/s on Standard): past a few thousand
   // variants one bulk export is faster than paying for pages.
   shopifyBulkThreshold: 2_500,

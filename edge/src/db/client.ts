@@ -116,7 +116,7 @@ export async function tuneLocalDatabase(db: Db, url: string): Promise<void> {
 }
 
 /** SQLITE_BUSY and its extended codes ("database is locked", "cannot commit transaction"). */
-export function isBusyError(error: unknown): boolean {
+function isBusyError(error: unknown): boolean {
   if (!(error instanceof Error) || !("code" in error)) return false;
   const { code } = error;
   return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_"));

@@ -5,7 +5,7 @@ import type { Logger } from "../observability/log.ts";
 import type { AppEnv } from "./types.ts";
 
 /** The HTTP status of each error code: the only place a domain error meets HTTP. */
-export const STATUS_OF_CODE: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
+const STATUS_OF_CODE: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   VALIDATION_FAILED: 400,
   INVALID_SIGNATURE: 400,
   UNAUTHORIZED: 401,

@@ -9,9 +9,9 @@ import {
 } from "../errors.ts";
 import type { ClaimedJob, JobKind, JobsRepo } from "./repo.ts";
 
-export const SERVER_STOPPED = "The server stopped while this job was running";
+const SERVER_STOPPED = "The server stopped while this job was running";
 /** A job whose instance died this many times is not tried again (it may be what kills them). */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 export const NOT_RESUMABLE = "This job cannot be resumed after its server stopped; start it again";
 
 export interface JobProgress {

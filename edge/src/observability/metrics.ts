@@ -19,9 +19,9 @@ interface HistogramSeries {
 }
 
 /** Latency buckets in seconds: fine below 100 ms (most API answers), coarse up to a minute (pulls). */
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-export class Counter {
+class Counter {
   readonly #series = new Map<string, Series>();
   constructor(
     readonly name: string,
@@ -44,7 +44,7 @@ export class Counter {
   }
 }
 
-export class Histogram {
+class Histogram {
   readonly #series = new Map<string, HistogramSeries>();
   constructor(
     readonly name: string,

@@ -120,7 +120,7 @@ export interface RunSyncResult extends SyncRun {
 
 const READING = "Reading Acumatica and Shopify";
 /** A resumed run whose entry another instance already ended (its lease ran out first). */
-export const RUN_CLOSED = "This run's history entry was already closed; it was not resumed";
+const RUN_CLOSED = "This run's history entry was already closed; it was not resumed";
 export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
 
 /** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */

@@ -66,7 +66,7 @@ function beforeWrites(plans: readonly MappingPlan[]) {
 }
 
 /** The plan's writes as rows: price, compare-at price and quantity each a change of its own. */
-export function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
+function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
   const rows: HeldChangeRow[] = [];
   for (const plan of plans) {
     if (plan.outcome !== "planned" || !plan.shopify) continue;

@@ -286,7 +286,7 @@ function erpQuantity(
 }
 
 /** The planned changes as the API shows them: prices in dollars, quantities in units. */
-export function changesOf(plan: MappingPlan): FieldChange[] {
+function changesOf(plan: MappingPlan): FieldChange[] {
   const changes: FieldChange[] = [];
   if (plan.prices && plan.shopify) {
     if (plan.prices.priceCents !== undefined) {

@@ -162,7 +162,7 @@ function jobFailure(cause: unknown, described: string | null): unknown {
   return cause;
 }
 
-export function closingMessage(result: SyncJobResult): string {
+function closingMessage(result: SyncJobResult): string {
   const holdReasons = result.holdReasons ?? [];
   if (result.dryRun) {
     const plan = `Plan ready: ${result.planned} of ${result.total} mappings would change; nothing was written`;

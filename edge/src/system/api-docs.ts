@@ -2,14 +2,14 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../http/types.ts";
 import { readWebFile, respondWithFile, type WebAssets, type WebFile, webFileOf } from "../web/serve-web.ts";
 
-export const API_DOCS_PATH = "/api/docs";
+const API_DOCS_PATH = "/api/docs";
 
 /**
  * The page allows only what Swagger UI needs from our own origin: its script and style files,
  * the document and "Try it out" calls to the API (connect), and the data: icons of its style sheet.
  * No inline script, no eval, nothing from elsewhere.
  */
-export const API_DOCS_CSP = [
+const API_DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

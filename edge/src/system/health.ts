@@ -5,9 +5,9 @@ import type { SystemRepo } from "./repo.ts";
 /** The cron job's name in cron_ticks (main.ts registers it with Deno.cron every minute). */
 export const SCHEDULES_CRON = "stockbridge-schedules";
 /** A minute-by-minute cron that has not ticked for this long has stopped. */
-export const CRON_LATE_MS = 3 * 60_000;
+const CRON_LATE_MS = 3 * 60_000;
 /** A job queued this long is not being picked up. */
-export const QUEUED_JOB_LATE_MS = 10 * 60_000;
+const QUEUED_JOB_LATE_MS = 10 * 60_000;
 
 export type CheckState = "ok" | "unavailable" | "behind" | "late" | "stuck";
 

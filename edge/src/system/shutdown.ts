@@ -7,7 +7,7 @@ export interface ShutdownStep {
 }
 
 /** How long requests in flight get to finish once a stop was asked for. */
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * A graceful stop: the server stops accepting and its requests in flight get `graceMs` to finish,

@@ -16,9 +16,9 @@ const TOKEN_PATTERN = /^sbk_[A-Za-z0-9_-]{43}$/;
 /** The visible start of a token in lists: the prefix and 8 characters (48 of its 256 bits). */
 const VISIBLE_LENGTH = PERSONAL_TOKEN_PREFIX.length + 8;
 /** A token's last use is written at most this often, not on every request it makes. */
-export const LAST_USED_PRECISION_MS = 60_000;
+const LAST_USED_PRECISION_MS = 60_000;
 /** Enough for every script and machine of one account; keeps one account from filling the table. */
-export const MAX_TOKENS_PER_USER = 50;
+const MAX_TOKENS_PER_USER = 50;
 const DAY_MS = 86_400_000;
 
 export interface TokenServiceDeps {

@@ -135,7 +135,7 @@ export function respondWithFile(
  * The coding to answer with among the copies there are: the highest q-value above 0 (a coding not
  * listed takes `*`'s value, or 0), brotli first on a tie; null for the file itself.
  */
-export function chooseCoding(
+function chooseCoding(
   header: string | undefined,
   available: Partial<Record<Coding, unknown>>,
 ): Coding | null {

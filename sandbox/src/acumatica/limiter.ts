@@ -3,7 +3,7 @@ import { sleep } from "../faults.ts";
 import { requestDeclined } from "./errors.ts";
 
 /** More than this many waiting requests and the next one is declined (acumatica.md §6). */
-export const MAX_QUEUED = 20;
+const MAX_QUEUED = 20;
 const MAX_WAIT_MS = 10 * 60_000;
 const MINUTE_MS = 60_000;
 

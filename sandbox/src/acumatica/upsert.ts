@@ -17,14 +17,7 @@ export interface UpsertRequest {
   render(item: ErpItem): Record<string, Json>;
 }
 
-export const ITEM_STATUSES = [
-  "Active",
-  "Inactive",
-  "No Sales",
-  "No Purchases",
-  "No Request",
-  "Marked for Deletion",
-];
+const ITEM_STATUSES = ["Active", "Inactive", "No Sales", "No Purchases", "No Request", "Marked for Deletion"];
 
 const ITEM_CLASSES = ["STOCKITEM", "SERVICES"];
 

@@ -1,9 +1,9 @@
 /** The simulated instance: a 2025 R1 build serving the system `Default` endpoint in six versions. */
-export const BUILD_VERSION = "25.101.0153";
+const BUILD_VERSION = "25.101.0153";
 
-export const DEFAULT_ENDPOINT = "Default";
+const DEFAULT_ENDPOINT = "Default";
 
-export const ENDPOINT_VERSIONS = [
+const ENDPOINT_VERSIONS = [
   "18.200.001",
   "20.200.001",
   "22.200.001",

@@ -79,7 +79,7 @@ export interface CatalogOptions {
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_SIZE = 300;
-export const MAX_SIZE = 100_000;
+const MAX_SIZE = 100_000;
 
 const NOUNS = ["Tee", "Hoodie", "Mug", "Cap", "Sock", "Tote", "Bottle", "Notebook", "Jacket", "Scarf"];
 const ADJECTIVES = ["Classic", "Organic", "Trail", "Harbor", "Summit", "Canyon", "Meadow", "Coastal"];

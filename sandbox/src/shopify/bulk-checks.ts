@@ -16,7 +16,7 @@ import { isConnection } from "./cost.ts";
 import { shopifyError } from "./graphql-errors.ts";
 
 /** Inner mutations this simulator can run in bulk (the ones it implements). */
-export const BULK_MUTATIONS = ["productVariantsBulkUpdate", "inventorySetQuantities", "inventoryActivate"];
+const BULK_MUTATIONS = ["productVariantsBulkUpdate", "inventorySetQuantities", "inventoryActivate"];
 
 const MAX_CONNECTIONS = 5;
 const MAX_NESTING = 2;

@@ -27,7 +27,7 @@ export function bulkOperationView(ctx: RequestContext, operation: BulkOperationR
   };
 }
 
-export function resultUrl(ctx: RequestContext, id: number): string {
+function resultUrl(ctx: RequestContext, id: number): string {
   return `${ctx.origin}/shopify/${ctx.shop.storeName}/bulk-results/${id}.jsonl`;
 }
 

@@ -32,7 +32,7 @@ export function idOf(value: string, type: string): number | null {
   return parsed.type === type ? parsed.id : null;
 }
 
-export function invalidGlobalId(value: string): GraphQLError {
+function invalidGlobalId(value: string): GraphQLError {
   return new GraphQLError(`Invalid global id '${value}'`, {
     extensions: { code: "argumentLiteralsIncompatible", typeName: "CoercionError" },
   });

@@ -99,7 +99,7 @@ export class InventoryItemView {
   }
 }
 
-export class LevelView {
+class LevelView {
   readonly #ctx: RequestContext;
   readonly #variant: VariantRecord;
   readonly #level: LevelRecord;
@@ -155,7 +155,7 @@ export class LevelView {
   }
 }
 
-export class LocationView {
+class LocationView {
   readonly #ctx: RequestContext;
   readonly #location: LocationRecord;
   // Every simulated location is merchant-managed (and there are few); a deactivated one stocks nothing.

@@ -54,7 +54,7 @@ function releaseTime(index: number): number {
 }
 
 /** The newest stable version released at `at`. */
-export function latestStableIndex(at: Date): number {
+function latestStableIndex(at: Date): number {
   let index = at.getUTCFullYear() * 4 + Math.floor(at.getUTCMonth() / 3);
   while (releaseTime(index) > at.getTime()) index -= 1;
   return index;

@@ -105,7 +105,7 @@ export class VariantView {
   }
 }
 
-export class ProductView {
+class ProductView {
   readonly #ctx: RequestContext;
   readonly #product: ProductRecord;
 

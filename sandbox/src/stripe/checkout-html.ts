@@ -2,7 +2,7 @@ import { formatMoney } from "./invoicing.ts";
 import type { CheckoutSessionRecord, StripeStore } from "./records.ts";
 
 /** Everything interpolated into the page goes through here. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 

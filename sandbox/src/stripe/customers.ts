@@ -44,7 +44,7 @@ const TEST_CARDS: Record<string, TestCard> = {
 };
 const DECLINING_NUMBERS = new Set(["4000000000000002", "4000000000000341", "4000000000009995"]);
 
-export function isTestToken(token: string): boolean {
+function isTestToken(token: string): boolean {
   return token in TEST_CARDS;
 }
 

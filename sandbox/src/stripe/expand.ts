@@ -12,7 +12,7 @@ import { renderInvoice } from "./render-invoice.ts";
 import { renderSubscription } from "./render-subscription.ts";
 
 /** Finds and renders any object by id (what `expand` resolves references with). */
-export function renderById(store: StripeStore, id: string): StripeObject | undefined {
+function renderById(store: StripeStore, id: string): StripeObject | undefined {
   const product = store.products.get(id);
   if (product) return renderProduct(product);
   const price = store.prices.get(id);

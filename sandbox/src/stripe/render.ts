@@ -134,7 +134,7 @@ export function renderPaymentMethod(method: PaymentMethodRecord): StripeObject {
   };
 }
 
-export function sessionAmount(session: CheckoutSessionRecord, store: StripeStore): number {
+function sessionAmount(session: CheckoutSessionRecord, store: StripeStore): number {
   return session.lineItems.reduce(
     (sum, item) => sum + (store.prices.get(item.price)?.unitAmount ?? 0) * item.quantity,
     0,

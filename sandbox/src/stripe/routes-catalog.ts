@@ -206,23 +206,13 @@ function readFeatures(params: ParamReader): string[] | undefined {
   return params.list("marketing_features", ["name"])?.map((feature) => feature.requiredString("name"));
 }
 
-export function findProduct(
-  ctx: StripeContext,
-  id: string,
-  param: string,
-  status: 400 | 404 = 400,
-): ProductRecord {
+function findProduct(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): ProductRecord {
   const product = ctx.store.products.get(id);
   if (!product) throw noSuch("product", id, param, status);
   return product;
 }
 
-export function findPrice(
-  ctx: StripeContext,
-  id: string,
-  param: string,
-  status: 400 | 404 = 400,
-): PriceRecord {
+function findPrice(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): PriceRecord {
   const price = ctx.store.prices.get(id);
   if (!price) throw noSuch("price", id, param, status);
   return price;

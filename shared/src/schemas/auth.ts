@@ -66,7 +66,7 @@ export const RefreshInputSchema = v.object({
 });
 export type RefreshInput = v.InferOutput<typeof RefreshInputSchema>;
 
-export const UserSchema = v.object({
+const UserSchema = v.object({
   _id: v.string(),
   name: v.string(),
   email: v.string(),

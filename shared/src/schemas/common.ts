@@ -53,7 +53,7 @@ export const PageQueryEntries = {
     "",
   ),
 };
-export const PageQuerySchema = v.object(PageQueryEntries);
+const PageQuerySchema = v.object(PageQueryEntries);
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 
 export const OkSchema = v.object({ ok: v.literal(true) });

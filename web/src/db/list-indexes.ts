@@ -23,7 +23,7 @@ const COLUMNS = {
 
 export type IndexedList = keyof typeof COLUMNS;
 
-export function isIndexedList(list: MirrorList): list is IndexedList {
+function isIndexedList(list: MirrorList): list is IndexedList {
   return list in COLUMNS;
 }
 

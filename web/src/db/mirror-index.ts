@@ -213,7 +213,7 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * at a time (a comparison sort of 100,000 rows takes about 50 ms here, this a few). A double's bits
  * compare as unsigned integers once negative ones are flipped whole and positive ones in the sign.
  */
-export function radixSort(slots: Uint32Array, values: ArrayLike<number>): Uint32Array {
+function radixSort(slots: Uint32Array, values: ArrayLike<number>): Uint32Array {
   const count = slots.length;
   const high = new Uint32Array(values.length);
   const low = new Uint32Array(values.length);

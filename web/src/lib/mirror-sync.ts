@@ -13,7 +13,7 @@ const FEEDS = {
 } as const satisfies Record<MirrorList, EndpointName>;
 
 /** How often the mirror asks every feed for changes while online. */
-export const MIRROR_POLL_MS = 30_000;
+const MIRROR_POLL_MS = 30_000;
 /** Rows per feed page: a 100,000-row catalog arrives in 50 requests. */
 const FILL_PAGE = 2_000;
 

@@ -6,7 +6,7 @@ import type { AcumaticaApi } from "./session.ts";
  * BaseCurrencyID): the currency DefaultPrice and MSRP are kept in. Null when the instance does not
  * say, so a caller never refuses prices on a guess.
  */
-export async function readBaseCurrency(api: AcumaticaApi): Promise<string | null> {
+async function readBaseCurrency(api: AcumaticaApi): Promise<string | null> {
   const rows = await api.get<unknown>("Company", { $select: "CompanyID,BaseCurrencyID" });
   if (!Array.isArray(rows)) return null;
   for (const row of rows) {

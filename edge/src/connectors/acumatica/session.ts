@@ -1,3 +1,4 @@
+import { readJsonBody } from "@stockbridge/shared";
 import { OutboundRefusedError } from "../../security/outbound-guard.ts";
 import {
   backoffMs,
@@ -333,15 +334,13 @@ function unchecked<T>(value: Promise<unknown>): Promise<T> {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
+  const body = await readJsonBody(response);
+  if (body === undefined)
     throw new AcumaticaError(
       `Acumatica answered HTTP ${response.status} with a body that is not JSON`,
       "protocol",
     );
-  }
+  return body;
 }
 
 /** `{version, endpoints: [...]}` on current builds, a bare array on older ones. */

@@ -45,7 +45,7 @@ export function hasBulkOperationById(servedVersion: string | null): boolean {
  * How long a job waits for one of the store's bulk slots before reading another way. Another job's
  * export usually ends within minutes, and waiting for it beats paging a large store by the bucket.
  */
-export const BULK_SLOT_WAIT_MS = 10 * 60_000;
+const BULK_SLOT_WAIT_MS = 10 * 60_000;
 
 /**
  * One of the store's bulk slots for `type` (as many as the served version runs at once), waiting

@@ -1,7 +1,8 @@
+import { record } from "../../lib/json.ts";
 import { backoffMs } from "../transport.ts";
 import { followBulkOperation, isBulkLimitRefusal, waitForBulkSlot } from "./bulk-operations.ts";
 import type { BulkOperationType } from "./bulk-slots.ts";
-import { record, text } from "./gid.ts";
+import { text } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
 import { STAGED_UPLOADS_CREATE_MUTATION } from "./sync-operations.ts";

@@ -1,4 +1,5 @@
 import { UpstreamError } from "../../errors.ts";
+import { record } from "../../lib/json.ts";
 import type { OutboundRefusedError } from "../../security/outbound-guard.ts";
 
 export type ShopifyFailure =
@@ -123,10 +124,4 @@ export function readErrors(value: unknown): GraphqlError[] {
     if (typeof extensions?.maxCost === "number") read.maxCost = extensions.maxCost;
     return read;
   });
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }

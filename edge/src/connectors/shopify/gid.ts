@@ -16,12 +16,6 @@ export function centsToMoney(cents: number): string {
   return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, "0")}`;
 }
 
-export function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 export function text(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }

@@ -1,3 +1,5 @@
+import { readJsonBody } from "@stockbridge/shared";
+import { record } from "../../lib/json.ts";
 import { OutboundRefusedError } from "../../security/outbound-guard.ts";
 import {
   backoffMs,
@@ -144,7 +146,7 @@ export function createShopifyClient(options: ShopifyClientOptions) {
           body,
           signal: deadline(timeoutMs, request.signal),
         });
-        json = await readJson(response);
+        json = await readJsonBody(response);
       } catch (error) {
         if (error instanceof OutboundRefusedError) throw refused(error);
         if (request.signal?.aborted) throw error;
@@ -251,21 +253,4 @@ function refillWait(requested: number, status: ThrottleStatus | null, retryAfter
     return Math.max(50, Math.ceil((missing / status.restoreRate) * 1000) + 50);
   }
   return retryAfter ?? 1_000;
-}
-
-/** The body as JSON, or undefined when it is not JSON (an HTML error page). */
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }

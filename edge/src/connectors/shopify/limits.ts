@@ -1,9 +1,9 @@
 import { formatMoney, fromCents } from "@stockbridge/shared";
 
 /** GraphQL's Int is 32-bit: Shopify cannot even read a larger quantity. */
-export const MAX_GRAPHQL_INT = 2_147_483_647;
+const MAX_GRAPHQL_INT = 2_147_483_647;
 /** Prices are whole cents in a JS number: past 2^53 the Money string sent is no longer the ERP's price. */
-export const MAX_PRICE_CENTS = Number.MAX_SAFE_INTEGER;
+const MAX_PRICE_CENTS = Number.MAX_SAFE_INTEGER;
 
 export type WrittenField = "price" | "compareAtPrice" | "quantity";
 

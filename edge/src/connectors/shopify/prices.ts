@@ -1,6 +1,7 @@
+import { record } from "../../lib/json.ts";
 import { createSemaphore } from "../transport.ts";
 import { runBulkOperation, stageJsonl } from "./bulk-run.ts";
-import { centsToMoney, record, text, toGid } from "./gid.ts";
+import { centsToMoney, text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
 import {

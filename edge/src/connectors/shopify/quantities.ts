@@ -1,6 +1,7 @@
 import { LOCATION_RULES } from "@stockbridge/shared";
+import { record } from "../../lib/json.ts";
 import { createSemaphore } from "../transport.ts";
-import { record, text, toGid } from "./gid.ts";
+import { text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
 import { type QuantityWriteForm, quantityWriteForm, quantityWriteRequest } from "./sync-operations.ts";

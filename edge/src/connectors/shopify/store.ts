@@ -1,7 +1,8 @@
 import type { ShopifyLocation } from "@stockbridge/shared";
+import { record } from "../../lib/json.ts";
 import type { ConnectorClock, FetchLike } from "../transport.ts";
 import type { StoreBulkSlots } from "./bulk-slots.ts";
-import { record, text } from "./gid.ts";
+import { text } from "./gid.ts";
 import type { ShopifyClient, ShopifyClientStats } from "./graphql-client.ts";
 import { readLocations } from "./locations.ts";
 import type { ShopifyPort } from "./port.ts";

@@ -1,3 +1,4 @@
+import { record } from "../../lib/json.ts";
 /** What Shopify reports in `extensions.cost.throttleStatus`. */
 export interface ThrottleStatus {
   maximumAvailable: number;
@@ -65,10 +66,4 @@ export function readThrottleStatus(extensions: unknown): {
         ? { maximumAvailable, currentlyAvailable, restoreRate }
         : null,
   };
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }

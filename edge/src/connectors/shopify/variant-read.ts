@@ -1,5 +1,6 @@
+import { record } from "../../lib/json.ts";
 import { runBulkOperation } from "./bulk-run.ts";
-import { moneyToCents, record, text, toGid } from "./gid.ts";
+import { moneyToCents, text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
 import {
@@ -144,7 +145,7 @@ async function readAllByBulk(
 }
 
 /** One `ProductVariant` node as the engine compares it (levels aliased `l0`, `l1`, ...); null for a missing node. */
-export function toValues(node: unknown, locations: readonly string[]): ShopifyValues | null {
+function toValues(node: unknown, locations: readonly string[]): ShopifyValues | null {
   const variant = record(node);
   const id = text(variant?.id);
   if (!variant || !id) return null;

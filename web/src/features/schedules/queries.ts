@@ -13,7 +13,7 @@ export const scheduleKeys = {
  * The selector lists mappings, so it lives under the mapping area's keys: a mapping write
  * refreshes it too.
  */
-export const selectorKeys = {
+const selectorKeys = {
   all: [...mappingKeys.all, "selector"] as const,
   search: (search: string) => [...selectorKeys.all, { search: search.trim() }] as const,
   byIds: (ids: readonly string[]) => [...mappingKeys.all, "by-ids", [...ids].sort()] as const,
