@@ -126,3 +126,23 @@ describe("the outbox", () => {
     expect(await services.outbox.waiting()).toBe(0);
   });
 });
+
+describe("a replayed delete", () => {
+  it("ends with the row gone when the server answers 404 because its first try had landed", async () => {
+    const edge = await createTestApp();
+    const { services, network, mirror, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("deleteSchedule", { params: { id: doomed._id } });
+    // The first try had reached the server before the network failed it.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    await services.outbox.drain();
+
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    expect(await services.outbox.waiting()).toBe(0);
+    expect((await services.api.call("listSchedules")).total).toBe(0);
+  });
+});

@@ -32,6 +32,19 @@ const ANSWER_LISTS: Record<OutboxEndpoint, MirrorList | null> = {
   saveSafetyLimits: null,
 };
 
+/**
+ * A replayed delete answered 404: the row is gone, which is what the merchant asked for. Its first
+ * try may have reached the server before the network failed (queued all the same, since the app
+ * cannot tell), or another device deleted it: either way the edit is done, not refused.
+ */
+function alreadyDone(endpoint: OutboxEndpoint, error: unknown): boolean {
+  return (
+    (endpoint === "deleteMapping" || endpoint === "deleteSchedule") &&
+    error instanceof ApiError &&
+    error.status === 404
+  );
+}
+
 /** Whether a failed replay may pass later (kept in the outbox) rather than being refused for good. */
 function isTransient(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
@@ -245,6 +258,11 @@ export function createOutbox(options: OutboxOptions) {
         );
       } catch (error) {
         if (isTransient(error)) break;
+        if (alreadyDone(entry.endpoint, error)) {
+          if (entry.seq !== undefined) await options.store.remove(entry.seq);
+          sent += 1;
+          continue;
+        }
         await restore(entry);
         if (entry.seq !== undefined) await options.store.remove(entry.seq);
         refused.push({ label: entry.label, message: error instanceof Error ? error.message : String(error) });
