@@ -108,7 +108,7 @@ export function createServices(options: ServicesOptions): Services {
     userId: () => auth.getState().user?._id ?? null,
     onDrained({ sent, refused }) {
       if (sent > 0) toast.success(`${sent} offline edit${sent === 1 ? "" : "s"} sent`, { id: "outbox-sent" });
-      for (const { label, message } of refused) toast.error(`${label}: ${message}`, { duration: 15_000 });
+      for (const text of refused) toast.error(text, { duration: 15_000 });
       refreshLists(MIRROR_LISTS);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
       void mirror.refreshAll().catch(() => undefined);
@@ -117,7 +117,7 @@ export function createServices(options: ServicesOptions): Services {
   const mirror = createMirrorSync({
     api: server,
     store: mirrorStore,
-    hold: (list, page) => outbox.hold(list, page),
+    hold: (list, page, write) => outbox.hold(list, page, write),
     onChanged: (list) => refreshLists([list]),
   });
   const api = createLocalFirstApi({ api: server, mirror, store: mirrorStore, outbox, isOnline });

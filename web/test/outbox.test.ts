@@ -10,6 +10,18 @@ import { createServices, type Services } from "../src/services.ts";
 async function signedInApp(edge: TestApp) {
   const network = { online: true };
   const calls: string[] = [];
+  // A request held on its way to the edge ("PUT /api/..."): `arrived` when it gets there, sent on `release`.
+  const gates = new Map<string, { arrived(): void; released: Promise<void> }>();
+  const hold = (call: string) => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      gates.set(call, { arrived: resolve, released });
+    });
+    return { arrived, release };
+  };
   const database = { name: `outbox-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange };
   const services: Services = createServices({
     storage: createMemoryStorage(),
@@ -19,7 +31,14 @@ async function signedInApp(edge: TestApp) {
     isOnline: () => network.online,
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       if (!network.online) throw new TypeError("Failed to fetch");
-      calls.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
+      const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
+      calls.push(call);
+      const gate = gates.get(call);
+      if (gate) {
+        gates.delete(call);
+        gate.arrived();
+        await gate.released;
+      }
       return edge.app.request(String(input), init);
     },
   });
@@ -28,7 +47,15 @@ async function signedInApp(edge: TestApp) {
   await services.auth.login({ email, password });
   // The mirror as the app stored it, read beside the app (the same IndexedDB database).
   const mirror = createDatabase(database);
-  return { services, network, calls, mirror, server: edge.client(services.auth.getState().token ?? "") };
+  return {
+    services,
+    network,
+    calls,
+    hold,
+    mirror,
+    database,
+    server: edge.client(services.auth.getState().token ?? ""),
+  };
 }
 
 const DAILY = {
@@ -144,5 +171,32 @@ describe("a replayed delete", () => {
     expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
     expect(await services.outbox.waiting()).toBe(0);
     expect((await services.api.call("listSchedules")).total).toBe(0);
+  });
+});
+
+describe("a refused replay beside a feed page", () => {
+  it("leaves a row the server deleted gone when the list's feed is written while the replay is on its way", async () => {
+    const edge = await createTestApp();
+    const { services, network, hold, mirror, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", { params: { id: doomed._id }, body: { status: "inactive" } });
+    // Meanwhile another device deletes it: the replay will be refused.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    const replay = hold(`PUT /api/mapping-schedule/${doomed._id}/status`);
+    const drained = services.outbox.drain();
+    await replay.arrived;
+    // The list's feed (a screen reading it on reconnect) says the row was removed while the
+    // replay is on its way; the refusal lands after it.
+    await services.mirror.refresh("schedules");
+    replay.release();
+    await drained;
+    await services.mirror.refresh("schedules");
+
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    expect(await services.api.call("listSchedules")).toMatchObject({ total: 0, schedules: [] });
   });
 });
