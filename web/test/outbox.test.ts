@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { createTestApp, grantSubscription, type TestApp } from "../../edge/test/helpers.ts";
 import { createDatabase } from "../src/db/database.ts";
 import { isPendingRow } from "../src/db/mirror-rows.ts";
+import { QUERY_CACHE_KEY } from "../src/db/query-persister.ts";
+import { schedulesQuery } from "../src/features/schedules/queries.ts";
+import { settingsQuery } from "../src/features/settings/mapping-settings-queries.ts";
 import { createMemoryStorage } from "../src/lib/token-store.ts";
 import { createServices, type Services } from "../src/services.ts";
 
@@ -23,25 +26,30 @@ async function signedInApp(edge: TestApp) {
     return { arrived, release };
   };
   const database = { name: `outbox-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange };
-  const services: Services = createServices({
-    storage: createMemoryStorage(),
-    appVersion: "test",
-    apiBaseUrl: "http://app.test/api",
-    database,
-    isOnline: () => network.online,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!network.online) throw new TypeError("Failed to fetch");
-      const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
-      calls.push(call);
-      const gate = gates.get(call);
-      if (gate) {
-        gates.delete(call);
-        gate.arrived();
-        await gate.released;
-      }
-      return edge.app.request(String(input), init);
-    },
-  });
+  const storage = createMemoryStorage();
+  // The app as opened on this device: `reopen()` is the same app started again (a reload).
+  const open = (): Services =>
+    createServices({
+      storage,
+      appVersion: "test",
+      apiBaseUrl: "http://app.test/api",
+      database,
+      isOnline: () => network.online,
+      fetch,
+    });
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!network.online) throw new TypeError("Failed to fetch");
+    const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
+    calls.push(call);
+    const gate = gates.get(call);
+    if (gate) {
+      gates.delete(call);
+      gate.arrived();
+      await gate.released;
+    }
+    return edge.app.request(String(input), init);
+  };
+  const services = open();
   const { user, email, password } = await edge.registerUser();
   await grantSubscription(edge.db, user._id);
   await services.auth.login({ email, password });
@@ -53,7 +61,7 @@ async function signedInApp(edge: TestApp) {
     calls,
     hold,
     mirror,
-    database,
+    reopen: open,
     server: edge.client(services.auth.getState().token ?? ""),
   };
 }
@@ -182,7 +190,10 @@ describe("a refused replay beside a feed page", () => {
     await services.mirror.refresh("schedules");
 
     network.online = false;
-    await services.api.call("setScheduleStatus", { params: { id: doomed._id }, body: { status: "inactive" } });
+    await services.api.call("setScheduleStatus", {
+      params: { id: doomed._id },
+      body: { status: "inactive" },
+    });
     // Meanwhile another device deletes it: the replay will be refused.
     await server.call("deleteSchedule", { params: { id: doomed._id } });
     network.online = true;
@@ -198,5 +209,42 @@ describe("a refused replay beside a feed page", () => {
 
     expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
     expect(await services.api.call("listSchedules")).toMatchObject({ total: 0, schedules: [] });
+  });
+});
+
+describe("the lists an app opens with", () => {
+  it("show no row the server deleted after a refused replay, even from the cache saved before it", async () => {
+    const edge = await createTestApp();
+    const { services, network, mirror, server, reopen } = await signedInApp(edge);
+    const stopSaving = services.persistCache();
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await server.call("createSchedule", { body: { name: "Kept", ...DAILY } });
+    await services.mirror.refresh("schedules");
+    const list = schedulesQuery(services.api, { page: 1, limit: 10 });
+    await services.queryClient.fetchQuery(list);
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", {
+      params: { id: doomed._id },
+      body: { status: "inactive" },
+    });
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    await services.outbox.drain();
+    await services.mirror.refresh("schedules");
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    // The query cache is saved (throttled) after the refusal; the app is closed once it is.
+    await services.queryClient.fetchQuery(settingsQuery(services.api));
+    await expect
+      .poll(async () => (await mirror.kv.get(QUERY_CACHE_KEY))?.value.includes('"settings"'), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    stopSaving();
+
+    const again = reopen();
+    await again.auth.restore();
+    const first = again.queryClient.getQueryData(list.queryKey) ?? (await again.queryClient.fetchQuery(list));
+    expect(first.schedules.map((schedule) => schedule.name)).toEqual(["Kept"]);
   });
 });
