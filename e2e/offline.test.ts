@@ -17,7 +17,14 @@ function mirrorContents(
     () =>
       new Promise((resolve, reject) => {
         const open = indexedDB.open("stockbridge");
-        open.onerror = () => reject(open.error);
+        // Asked before the app made its database: creating it here would leave an empty version 1
+        // open, and the app's upgrade would wait on it for good. Nothing is mirrored yet.
+        let missing = false;
+        open.onupgradeneeded = () => {
+          missing = true;
+          open.transaction?.abort();
+        };
+        open.onerror = () => (missing ? resolve({ rows: {}, complete: [], outbox: 0 }) : reject(open.error));
         open.onsuccess = () => {
           const db = open.result;
           const names = [
@@ -50,7 +57,10 @@ function mirrorContents(
               .sort();
             resolve({ rows, complete, outbox });
           };
-          tx.onerror = () => reject(tx.error);
+          tx.onerror = () => {
+            db.close();
+            reject(tx.error);
+          };
         };
       }),
   );
