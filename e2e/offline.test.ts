@@ -1,5 +1,5 @@
 import { MESSAGES } from "@stockbridge/shared";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { autoMap, prepareCatalogUser } from "./support/catalog-setup.ts";
 import { browserPerFile } from "./support/fixtures.ts";
@@ -17,7 +17,14 @@ function mirrorContents(
     () =>
       new Promise((resolve, reject) => {
         const open = indexedDB.open("stockbridge");
-        open.onerror = () => reject(open.error);
+        // Asked before the app made its database: creating it here would leave an empty version 1
+        // open, and the app's upgrade would wait on it for good. Nothing is mirrored yet.
+        let missing = false;
+        open.onupgradeneeded = () => {
+          missing = true;
+          open.transaction?.abort();
+        };
+        open.onerror = () => (missing ? resolve({ rows: {}, complete: [], outbox: 0 }) : reject(open.error));
         open.onsuccess = () => {
           const db = open.result;
           const names = [
@@ -50,7 +57,10 @@ function mirrorContents(
               .sort();
             resolve({ rows, complete, outbox });
           };
-          tx.onerror = () => reject(tx.error);
+          tx.onerror = () => {
+            db.close();
+            reject(tx.error);
+          };
         };
       }),
   );
@@ -171,6 +181,61 @@ describe("offline-first lists and the outbox", () => {
       const after = await mirrorContents(page);
       expect(Object.values(after.rows).every((count) => count === 0)).toBe(true);
       expect(after).toMatchObject({ complete: [], outbox: 0 });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("counts a delete the server applied before the network dropped as sent, not refused, when it is replayed", async () => {
+    const appUrl = inject("appUrl");
+    const session = await openSignedInSession(browser(), appUrl, { name: "Dropped Dana" });
+    try {
+      const { page, context } = session;
+      const api = apiClient(appUrl, session.token);
+      await prepareCatalogUser(api, inject("sandboxUrl"));
+      await autoMap(api);
+      const { mappings } = await api.call("mappingHistory", { query: { limit: "1" } });
+      const doomed = mappings[0];
+      if (!doomed) throw new Error("auto mapping made no mapping");
+      await page.goto("/mapping");
+      await expect
+        .poll(async () => (await mirrorContents(page)).complete, { timeout: 30_000 })
+        .toEqual(ALL_LISTS);
+
+      // The delete leaves the browser and is held on its way, as on a network about to drop.
+      let held: (route: Route) => void = () => undefined;
+      const onItsWay = new Promise<Route>((resolve) => {
+        held = resolve;
+      });
+      await context.route(`**/api/mapping/${doomed._id}`, (route) =>
+        route.request().method() === "DELETE" ? held(route) : route.fallback(),
+      );
+      const table = page.getByRole("table", { name: "Mappings" });
+      const row = table.locator("tbody tr", {
+        has: page.getByRole("cell", { name: doomed.shopifyDetails.sku, exact: true }),
+      });
+      await row.getByRole("button", { name: /^Delete/ }).click();
+      await page
+        .getByRole("dialog", { name: "Delete Mapping" })
+        .getByRole("button", { name: "Delete" })
+        .click();
+      const route = await onItsWay;
+      // The server applies it, then the network drops before its answer reaches the app.
+      expect((await route.fetch()).status()).toBe(200);
+      await context.setOffline(true);
+      await route.abort("internetdisconnected");
+      await context.unroute(`**/api/mapping/${doomed._id}`);
+      // The app saw a network failure: the delete waits in the outbox, already gone on the server.
+      await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(1);
+      expect((await api.call("mappingsByIds", { body: { mappingIds: [doomed._id] } })).mappings).toEqual([]);
+
+      await context.setOffline(false);
+      await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
+      await expectToast(page, "1 offline edit sent");
+      // The replay's 404 means what the merchant asked for is done: no refusal, the row stays gone.
+      const toasts = await page.evaluate(() => window.__shown?.toast ?? []);
+      expect(toasts.filter((text) => text.includes("Delete mapping"))).toEqual([]);
+      await expect.poll(() => row.count()).toBe(0);
     } finally {
       await session.close();
     }

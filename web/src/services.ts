@@ -1,5 +1,5 @@
 import { grantsAccess } from "@stockbridge/shared";
-import type { QueryClient } from "@tanstack/react-query";
+import type { Query, QueryClient } from "@tanstack/react-query";
 import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
 import type { DatabaseOptions } from "./db/database.ts";
@@ -47,6 +47,24 @@ const LIST_KEYS: Record<MirrorList, readonly unknown[]> = {
   schedules: scheduleKeys.all,
   history: historyKeys.all,
 };
+
+/**
+ * The queries the mirror answers (each list's pages). They are not saved with the query cache: an
+ * app opened again reads them from the mirror, while a saved page, written a second after the last
+ * change, could show a row the mirror already knows was deleted (seen after a refused replay).
+ */
+const MIRRORED_QUERIES: readonly (readonly unknown[])[] = [
+  [...productKeys.shopify(), "list"],
+  [...productKeys.acumatica(), "list"],
+  mappingKeys.history(),
+  mappingKeys.unmapped(),
+  [...scheduleKeys.all, "list"],
+  [...historyKeys.all, "list"],
+];
+
+function isMirroredQuery(query: Query): boolean {
+  return MIRRORED_QUERIES.some((prefix) => prefix.every((part, index) => query.queryKey[index] === part));
+}
 
 export interface ServicesOptions {
   storage: TokenStorage;
@@ -108,7 +126,7 @@ export function createServices(options: ServicesOptions): Services {
     userId: () => auth.getState().user?._id ?? null,
     onDrained({ sent, refused }) {
       if (sent > 0) toast.success(`${sent} offline edit${sent === 1 ? "" : "s"} sent`, { id: "outbox-sent" });
-      for (const { label, message } of refused) toast.error(`${label}: ${message}`, { duration: 15_000 });
+      for (const text of refused) toast.error(text, { duration: 15_000 });
       refreshLists(MIRROR_LISTS);
       void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
       void mirror.refreshAll().catch(() => undefined);
@@ -117,7 +135,7 @@ export function createServices(options: ServicesOptions): Services {
   const mirror = createMirrorSync({
     api: server,
     store: mirrorStore,
-    hold: (list, page) => outbox.hold(list, page),
+    hold: (list, page, write) => outbox.hold(list, page, write),
     onChanged: (list) => refreshLists([list]),
   });
   const api = createLocalFirstApi({ api: server, mirror, store: mirrorStore, outbox, isOnline });
@@ -173,7 +191,9 @@ export function createServices(options: ServicesOptions): Services {
         persister,
         buster,
         maxAge: PERSIST_MAX_AGE_MS,
-        dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
+        dehydrateOptions: {
+          shouldDehydrateQuery: (query) => shouldPersistQuery(query) && !isMirroredQuery(query),
+        },
       }),
   };
 }

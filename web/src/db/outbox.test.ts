@@ -1,34 +1,69 @@
 import { IDBKeyRange, indexedDB } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { createTestApp, grantSubscription, type TestApp } from "../../../edge/testing/helpers.ts";
+import { schedulesQuery } from "../features/schedules/queries.ts";
+import { settingsQuery } from "../features/settings/mapping-settings-queries.ts";
 import { createMemoryStorage } from "../lib/token-store.ts";
 import { createServices, type Services } from "../services.ts";
 import { createDatabase } from "./database.ts";
 import { isPendingRow } from "./mirror-rows.ts";
+import { QUERY_CACHE_KEY } from "./query-persister.ts";
 
 /** The browser app's services against the real edge in-process; `network.online` cuts it off. */
 async function signedInApp(edge: TestApp) {
   const network = { online: true };
   const calls: string[] = [];
+  // A request held on its way to the edge ("PUT /api/..."): `arrived` when it gets there, sent on `release`.
+  const gates = new Map<string, { arrived(): void; released: Promise<void> }>();
+  const hold = (call: string) => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      gates.set(call, { arrived: resolve, released });
+    });
+    return { arrived, release };
+  };
   const database = { name: `outbox-test-${crypto.randomUUID()}`, indexedDB, IDBKeyRange };
-  const services: Services = createServices({
-    storage: createMemoryStorage(),
-    appVersion: "test",
-    apiBaseUrl: "http://app.test/api",
-    database,
-    isOnline: () => network.online,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!network.online) throw new TypeError("Failed to fetch");
-      calls.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
-      return edge.app.request(String(input), init);
-    },
-  });
+  const storage = createMemoryStorage();
+  // The app as opened on this device: `reopen()` is the same app started again (a reload).
+  const open = (): Services =>
+    createServices({
+      storage,
+      appVersion: "test",
+      apiBaseUrl: "http://app.test/api",
+      database,
+      isOnline: () => network.online,
+      fetch,
+    });
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!network.online) throw new TypeError("Failed to fetch");
+    const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
+    calls.push(call);
+    const gate = gates.get(call);
+    if (gate) {
+      gates.delete(call);
+      gate.arrived();
+      await gate.released;
+    }
+    return edge.app.request(String(input), init);
+  };
+  const services = open();
   const { user, email, password } = await edge.registerUser();
   await grantSubscription(edge.db, user._id);
   await services.auth.login({ email, password });
   // The mirror as the app stored it, read beside the app (the same IndexedDB database).
   const mirror = createDatabase(database);
-  return { services, network, calls, mirror, server: edge.client(services.auth.getState().token ?? "") };
+  return {
+    services,
+    network,
+    calls,
+    hold,
+    mirror,
+    reopen: open,
+    server: edge.client(services.auth.getState().token ?? ""),
+  };
 }
 
 const DAILY = {
@@ -124,5 +159,92 @@ describe("the outbox", () => {
       shown.schedules.map((schedule) => [schedule.name, schedule.status, isPendingRow(schedule)]),
     ).toEqual([["Renamed elsewhere", "inactive", false]]);
     expect(await services.outbox.waiting()).toBe(0);
+  });
+});
+
+describe("a replayed delete", () => {
+  it("ends with the row gone when the server answers 404 because its first try had landed", async () => {
+    const edge = await createTestApp();
+    const { services, network, mirror, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("deleteSchedule", { params: { id: doomed._id } });
+    // The first try had reached the server before the network failed it.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    await services.outbox.drain();
+
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    expect(await services.outbox.waiting()).toBe(0);
+    expect((await services.api.call("listSchedules")).total).toBe(0);
+  });
+});
+
+describe("a refused replay beside a feed page", () => {
+  it("leaves a row the server deleted gone when the list's feed is written while the replay is on its way", async () => {
+    const edge = await createTestApp();
+    const { services, network, hold, mirror, server } = await signedInApp(edge);
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await services.mirror.refresh("schedules");
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", {
+      params: { id: doomed._id },
+      body: { status: "inactive" },
+    });
+    // Meanwhile another device deletes it: the replay will be refused.
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    const replay = hold(`PUT /api/mapping-schedule/${doomed._id}/status`);
+    const drained = services.outbox.drain();
+    await replay.arrived;
+    // The list's feed (a screen reading it on reconnect) says the row was removed while the
+    // replay is on its way; the refusal lands after it.
+    await services.mirror.refresh("schedules");
+    replay.release();
+    await drained;
+    await services.mirror.refresh("schedules");
+
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    expect(await services.api.call("listSchedules")).toMatchObject({ total: 0, schedules: [] });
+  });
+});
+
+describe("the lists an app opens with", () => {
+  it("show no row the server deleted after a refused replay, even from the cache saved before it", async () => {
+    const edge = await createTestApp();
+    const { services, network, mirror, server, reopen } = await signedInApp(edge);
+    const stopSaving = services.persistCache();
+    const doomed = await server.call("createSchedule", { body: { name: "Doomed", ...DAILY } });
+    await server.call("createSchedule", { body: { name: "Kept", ...DAILY } });
+    await services.mirror.refresh("schedules");
+    const list = schedulesQuery(services.api, { page: 1, limit: 10 });
+    await services.queryClient.fetchQuery(list);
+
+    network.online = false;
+    await services.api.call("setScheduleStatus", {
+      params: { id: doomed._id },
+      body: { status: "inactive" },
+    });
+    await server.call("deleteSchedule", { params: { id: doomed._id } });
+    network.online = true;
+    await services.outbox.drain();
+    await services.mirror.refresh("schedules");
+    expect(await mirror.schedules.get(doomed._id)).toBeUndefined();
+    // The query cache is saved (throttled) after the refusal; the app is closed once it is.
+    await services.queryClient.fetchQuery(settingsQuery(services.api));
+    await expect
+      .poll(async () => (await mirror.kv.get(QUERY_CACHE_KEY))?.value.includes('"settings"'), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    stopSaving();
+
+    const again = reopen();
+    await again.auth.restore();
+    const first = again.queryClient.getQueryData(list.queryKey) ?? (await again.queryClient.fetchQuery(list));
+    expect(first.schedules.map((schedule) => schedule.name)).toEqual(["Kept"]);
   });
 });

@@ -29,10 +29,11 @@ export interface MirrorSyncOptions {
   api: ApiClient;
   store: MirrorStore;
   /**
-   * Ids of rows an offline edit holds, asked before each feed page is written: the page leaves them
-   * as they are (the outbox keeps what the page says of them for a refusal to restore).
+   * Writes each feed page through the outbox: `write` is told the ids of rows an offline edit holds,
+   * which the page leaves as they are (the outbox keeps what the page says of them for a refusal to
+   * restore), and runs as one step against the outbox's replays.
    */
-  hold(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>>;
+  hold(list: MirrorList, page: FeedPage, write: (keep: ReadonlySet<string>) => Promise<void>): Promise<void>;
   /** A list's rows changed: screens showing it read it again. */
   onChanged(list: MirrorList): void;
   pageSize?: number;
@@ -107,7 +108,7 @@ export function createMirrorSync(options: MirrorSyncOptions) {
       // The next page is on its way while this one is written (a page's version is the next since).
       if (page.hasMore) next = fetchPage(list, page.version);
       if (page.rows.length > 0 || page.removedIds.length > 0 || page.reset) changed = true;
-      await store.applyPage(list, page, { keep: await options.hold(list, page), total, clears });
+      await options.hold(list, page, (keep) => store.applyPage(list, page, { keep, total, clears }));
       await report();
       if (!page.hasMore) break;
     }

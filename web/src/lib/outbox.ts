@@ -12,8 +12,8 @@ export interface OutboxOptions {
   userId(): string | null;
   newId?(): string;
   now?(): Date;
-  /** The replay ended: how many edits the server took, and each it refused with its message. */
-  onDrained(report: { sent: number; refused: { label: string; message: string }[] }): void;
+  /** The replay ended: how many edits the server took, and each it refused ('Delete mapping A / B: message'). */
+  onDrained(report: { sent: number; refused: string[] }): void;
 }
 
 type Input = { params?: Record<string, string>; body?: unknown };
@@ -32,6 +32,19 @@ const ANSWER_LISTS: Record<OutboxEndpoint, MirrorList | null> = {
   saveSafetyLimits: null,
 };
 
+/**
+ * A replayed delete answered 404: the row is gone, which is what the merchant asked for. Its first
+ * try may have reached the server before the network failed (queued all the same, since the app
+ * cannot tell), or another device deleted it: either way the edit is done, not refused.
+ */
+function alreadyDone(endpoint: OutboxEndpoint, error: unknown): boolean {
+  return (
+    (endpoint === "deleteMapping" || endpoint === "deleteSchedule") &&
+    error instanceof ApiError &&
+    error.status === 404
+  );
+}
+
 /** Whether a failed replay may pass later (kept in the outbox) rather than being refused for good. */
 function isTransient(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
@@ -49,6 +62,16 @@ export function createOutbox(options: OutboxOptions) {
   const newId = options.newId ?? (() => crypto.randomUUID());
   const now = options.now ?? (() => new Date());
   let draining: Promise<void> | null = null;
+  // One step at a time against the queue and the rows it holds: an edit applied and queued, a feed
+  // page's holds and write, a replay's answer settled. A refusal settled from a copy of its entry read
+  // before a feed page changed the entry's snapshots put back a row the server had deleted, after
+  // the page had moved the list's version past its removal: it stayed for good (seen after a reload).
+  let turn: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const next = turn.then(step, step);
+    turn = next.catch(() => undefined);
+    return next;
+  }
 
   async function snapshot(list: MirrorList, id: string): Promise<RowSnapshot> {
     return { list, id, row: (await mirror.row(list, id)) ?? null };
@@ -230,31 +253,84 @@ export function createOutbox(options: OutboxOptions) {
     await mirror.putRow(list, { ...kept, ...answer, _id: serverId });
   }
 
+  /** The oldest queued edit, read afresh: a feed page may have changed it since the last read. */
+  async function oldest(userId: string): Promise<OutboxEntry | undefined> {
+    return (await options.store.pending(userId))[0];
+  }
+
+  /**
+   * Settles a replayed edit with the server's word, from its entry as stored now (a feed page may
+   * have changed its snapshots while the call was on its way). Answers null when the entry is gone
+   * (sign-out or a 401 cleared the queue), else whether it was sent or refused and why.
+   */
+  function settle(userId: string, seq: number, outcome: { answer: unknown } | { error: unknown }) {
+    return exclusive(async (): Promise<{ refused: string | null } | null> => {
+      const [entry, ...later] = (await options.store.pending(userId)).filter(
+        (queued) => (queued.seq ?? 0) >= seq,
+      );
+      if (entry?.seq !== seq) return null;
+      if ("answer" in outcome) await accepted(entry, outcome.answer, later);
+      const refused = "error" in outcome && !alreadyDone(entry.endpoint, outcome.error);
+      if (refused) await restore(entry);
+      await options.store.remove(seq);
+      if (!refused) return { refused: null };
+      const { error } = outcome as { error: unknown };
+      return { refused: `${entry.label}: ${error instanceof Error ? error.message : String(error)}` };
+    });
+  }
+
   async function drain(): Promise<void> {
     const userId = options.userId();
     if (!userId) return;
-    const entries = await options.store.pending(userId);
     let sent = 0;
-    const refused: { label: string; message: string }[] = [];
-    for (const [index, entry] of entries.entries()) {
-      let answer: unknown;
+    const refused: string[] = [];
+    for (let entry = await oldest(userId); entry?.seq !== undefined; entry = await oldest(userId)) {
+      let outcome: { answer: unknown } | { error: unknown };
       try {
-        answer = await (options.api.call as (name: EndpointName, input: Input) => Promise<unknown>)(
-          entry.endpoint,
-          entry.input,
-        );
+        outcome = {
+          answer: await (options.api.call as (name: EndpointName, input: Input) => Promise<unknown>)(
+            entry.endpoint,
+            entry.input,
+          ),
+        };
       } catch (error) {
         if (isTransient(error)) break;
-        await restore(entry);
-        if (entry.seq !== undefined) await options.store.remove(entry.seq);
-        refused.push({ label: entry.label, message: error instanceof Error ? error.message : String(error) });
-        continue;
+        outcome = { error };
       }
-      await accepted(entry, answer, entries.slice(index + 1));
-      if (entry.seq !== undefined) await options.store.remove(entry.seq);
-      sent += 1;
+      const settled = await settle(userId, entry.seq, outcome);
+      if (!settled) break;
+      if (settled.refused === null) sent += 1;
+      else refused.push(settled.refused);
     }
     if (sent > 0 || refused.length > 0) options.onDrained({ sent, refused });
+  }
+
+  /**
+   * The ids of rows the queue's edits hold, for a feed page about to be written; what the page says
+   * of a held row becomes its entry's snapshot (see `hold`).
+   */
+  async function holds(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>> {
+    const userId = options.userId();
+    const held = new Set<string>();
+    if (!userId) return held;
+    const server = new Map<string, Record<string, unknown> | null>();
+    for (const row of page.rows) server.set(row._id, row);
+    for (const id of page.removedIds) server.set(id, null);
+    const claimed = new Set<string>();
+    for (const entry of await options.store.pending(userId)) {
+      if (entry.localId) held.add(entry.localId);
+      if (entry.input.params?.id) held.add(entry.input.params.id);
+      let changed = false;
+      for (const shot of entry.before) {
+        held.add(shot.id);
+        if (shot.list !== list || claimed.has(shot.id) || !server.has(shot.id)) continue;
+        claimed.add(shot.id);
+        shot.row = server.get(shot.id) ?? null;
+        changed = true;
+      }
+      if (changed) await options.store.replace(entry);
+    }
+    return held;
   }
 
   return {
@@ -272,9 +348,11 @@ export function createOutbox(options: OutboxOptions) {
         before: [],
         createdAt: now().getTime(),
       };
-      const answer = await applyLocally(endpoint, input, entry);
-      await options.store.add(entry);
-      return answer;
+      return exclusive(async () => {
+        const answer = await applyLocally(endpoint, input, entry);
+        await options.store.add(entry);
+        return answer;
+      });
     },
     /** Replays the queue in order (one replay at a time); stops at the first edit the network fails. */
     drain(): Promise<void> {
@@ -289,33 +367,17 @@ export function createOutbox(options: OutboxOptions) {
       return userId ? options.store.count(userId) : 0;
     },
     /**
-     * A feed page is about to be written: answers every row an edit in the queue holds (the page
-     * must not overwrite them). What the page says of a held row becomes what a refusal restores
-     * (the earliest snapshot of that row), so a refused edit shows the server's row, not the one
-     * seen before going offline.
+     * Writes a feed page with `write`, told every row an edit in the queue holds (the page must not
+     * overwrite them), as one step against the queue's other steps. What the page says of a held row
+     * becomes what a refusal restores (the earliest snapshot of that row), so a refused edit shows
+     * the server's row, not the one seen before going offline.
      */
-    async hold(list: MirrorList, page: FeedPage): Promise<ReadonlySet<string>> {
-      const userId = options.userId();
-      const held = new Set<string>();
-      if (!userId) return held;
-      const server = new Map<string, Record<string, unknown> | null>();
-      for (const row of page.rows) server.set(row._id, row);
-      for (const id of page.removedIds) server.set(id, null);
-      const claimed = new Set<string>();
-      for (const entry of await options.store.pending(userId)) {
-        if (entry.localId) held.add(entry.localId);
-        if (entry.input.params?.id) held.add(entry.input.params.id);
-        let changed = false;
-        for (const shot of entry.before) {
-          held.add(shot.id);
-          if (shot.list !== list || claimed.has(shot.id) || !server.has(shot.id)) continue;
-          claimed.add(shot.id);
-          shot.row = server.get(shot.id) ?? null;
-          changed = true;
-        }
-        if (changed) await options.store.replace(entry);
-      }
-      return held;
+    hold(
+      list: MirrorList,
+      page: FeedPage,
+      write: (keep: ReadonlySet<string>) => Promise<void>,
+    ): Promise<void> {
+      return exclusive(async () => write(await holds(list, page)));
     },
   };
 }
