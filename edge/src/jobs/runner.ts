@@ -262,7 +262,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     const work = handlers.get(job.kind);
     if (!work) {
       deps.log(`job ${job._id}: no handler for kind ${job.kind}`);
-      if (await deps.repo.fail(job._id, owner, NOT_RESUMABLE, deps.now().toISOString()))
+      if (await deps.repo.fail(job._id, { owner, message: NOT_RESUMABLE, now: deps.now().toISOString() }))
         await closeStopped([job._id]);
       notify(job._id);
       return;

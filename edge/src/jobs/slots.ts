@@ -52,11 +52,13 @@ export function createSlotGate(deps: SlotGateDeps) {
 
   async function waitTurn(
     key: string,
-    holder: string,
-    turn: { limit: number; onQueued?: () => void },
-    ticket: Ticket,
+    {
+      holder,
+      ticket,
+      limit,
+      onQueued,
+    }: { holder: string; ticket: Ticket; limit: number; onQueued?: () => void },
   ) {
-    const { limit } = turn;
     let queued = false;
     const queue = queues.get(key) ?? [];
     queues.set(key, queue);
@@ -89,7 +91,7 @@ export function createSlotGate(deps: SlotGateDeps) {
         if (me.woken) continue;
         if (!queued) {
           queued = true;
-          turn.onQueued?.();
+          onQueued?.();
         }
         await new Promise<void>((resolve) => {
           const timer = front ? setTimeout(resolve, pollMs) : undefined;
@@ -133,7 +135,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     }, deps.leaseMs / 3);
     (heartbeat as { unref?: () => void }).unref?.();
     try {
-      await waitTurn(key, holder, { limit: Math.max(1, limit), onQueued: options.onQueued }, ticket);
+      await waitTurn(key, { holder, ticket, limit: Math.max(1, limit), onQueued: options.onQueued });
       return await work();
     } finally {
       clearInterval(heartbeat);
