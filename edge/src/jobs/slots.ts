@@ -116,9 +116,7 @@ export function createSlotGate(deps: SlotGateDeps) {
    */
   async function hold<T>(
     key: string,
-    limit: number,
-    work: () => Promise<T>,
-    options: { onQueued?: () => void } = {},
+    { limit, work, onQueued }: { limit: number; work: () => Promise<T>; onQueued?: () => void },
   ): Promise<T> {
     const holder = deps.newId();
     mine.set(holder, key);
@@ -135,7 +133,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     }, deps.leaseMs / 3);
     (heartbeat as { unref?: () => void }).unref?.();
     try {
-      await waitTurn(key, { holder, ticket, limit: Math.max(1, limit), onQueued: options.onQueued });
+      await waitTurn(key, { holder, ticket, limit: Math.max(1, limit), onQueued });
       return await work();
     } finally {
       clearInterval(heartbeat);
