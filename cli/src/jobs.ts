@@ -61,7 +61,9 @@ export async function startOwnJob(start: () => Promise<{ job: Job }>): Promise<J
  */
 export async function followJob(context: CommandContext, job: Job, texts: JobTexts): Promise<Job> {
   const view = context.interactive
-    ? (await import("./output/progress.tsx")).renderProgress(context.io, texts.label, jobState(job, texts), {
+    ? (await import("./output/progress.tsx")).renderProgress(context.io, {
+        label: texts.label,
+        initial: jobState(job, texts),
         color: context.color,
       })
     : null;

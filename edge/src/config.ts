@@ -65,18 +65,19 @@ export class ConfigError extends Error {}
 const OWASP_PBKDF2_SHA256_ITERATIONS = 600_000;
 
 export function parseConfig(env: Record<string, string | undefined>, version = "0.0.0"): Config {
-  const environment = oneOf(env, "APP_ENV", ["development", "production"], "development");
-  const port = integer(env, "PORT", 8000, 1, 65_535);
+  const environment = oneOf(env, "APP_ENV", {
+    choices: ["development", "production"],
+    fallback: "development",
+  });
+  const port = integer(env, "PORT", { fallback: 8000, min: 1, max: 65_535 });
   const host = env.HOST?.trim() || "127.0.0.1";
   const dataDir = env.DATA_DIR?.trim() || ".data";
   const sandboxUrl = optionalUrl(env, "SANDBOX_URL");
-  const passwordIterations = integer(
-    env,
-    "PASSWORD_ITERATIONS",
-    OWASP_PBKDF2_SHA256_ITERATIONS,
-    1_000,
-    10_000_000,
-  );
+  const passwordIterations = integer(env, "PASSWORD_ITERATIONS", {
+    fallback: OWASP_PBKDF2_SHA256_ITERATIONS,
+    min: 1_000,
+    max: 10_000_000,
+  });
   if (environment === "production" && passwordIterations < OWASP_PBKDF2_SHA256_ITERATIONS) {
     throw new ConfigError(
       `PASSWORD_ITERATIONS must be at least ${OWASP_PBKDF2_SHA256_ITERATIONS} in production`,
@@ -110,14 +111,16 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     dataDir,
     webDist: env.WEB_DIST?.trim() || "web/dist",
     jwtSecret,
-    tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", 3_600, 60, 86_400),
+    tokenTtlSeconds: integer(env, "TOKEN_TTL_SECONDS", { fallback: 3_600, min: 60, max: 86_400 }),
     encryptionKeys: env.ENCRYPTION_KEYS?.trim() || undefined,
     passwordIterations,
-    registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", 10, 1, 100_000),
-    runLeaseSeconds: integer(env, "RUN_LEASE_SECONDS", 60, 1, 3_600),
-    jobConcurrency: integer(env, "JOB_CONCURRENCY", 4, 1, 64),
-    jobPollSeconds: integer(env, "JOB_POLL_SECONDS", 5, 1, 300),
-    tickSeconds: env.TICK_SECONDS?.trim() ? integer(env, "TICK_SECONDS", 60, 1, 3_600) : undefined,
+    registrationsPerMinute: integer(env, "REGISTRATIONS_PER_MINUTE", { fallback: 10, min: 1, max: 100_000 }),
+    runLeaseSeconds: integer(env, "RUN_LEASE_SECONDS", { fallback: 60, min: 1, max: 3_600 }),
+    jobConcurrency: integer(env, "JOB_CONCURRENCY", { fallback: 4, min: 1, max: 64 }),
+    jobPollSeconds: integer(env, "JOB_POLL_SECONDS", { fallback: 5, min: 1, max: 300 }),
+    tickSeconds: env.TICK_SECONDS?.trim()
+      ? integer(env, "TICK_SECONDS", { fallback: 60, min: 1, max: 3_600 })
+      : undefined,
     jobQueue: jobQueueOf(env.JOB_QUEUE),
     denoKvPath: env.DENO_KV_PATH?.trim() || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? "")
@@ -125,7 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
       .map((origin) => origin.trim())
       .filter(Boolean),
     trustProxy: boolean(env, "TRUST_PROXY", false),
-    trustedProxyHops: integer(env, "TRUSTED_PROXY_HOPS", 1, 1, 10),
+    trustedProxyHops: integer(env, "TRUSTED_PROXY_HOPS", { fallback: 1, min: 1, max: 10 }),
     sandboxUrl,
     allowPrivateNetwork: boolean(env, "ALLOW_PRIVATE_NETWORK", Boolean(sandboxUrl)),
     stripeSecretKey: env.STRIPE_SECRET_KEY?.trim() || undefined,
@@ -134,7 +137,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
     metricsToken,
     smtpUrl: smtpUrl(env),
     smtpFrom: smtpFrom(env, appOrigin),
-    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    logLevel: oneOf(env, "LOG_LEVEL", { choices: LOG_LEVELS, fallback: "info" }),
     version,
   };
 }
@@ -142,9 +145,7 @@ export function parseConfig(env: Record<string, string | undefined>, version = "
 function integer(
   env: Record<string, string | undefined>,
   name: string,
-  fallback: number,
-  min: number,
-  max: number,
+  { fallback, min, max }: { fallback: number; min: number; max: number },
 ): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
@@ -166,8 +167,7 @@ function boolean(env: Record<string, string | undefined>, name: string, fallback
 function oneOf<T extends string>(
   env: Record<string, string | undefined>,
   name: string,
-  choices: readonly T[],
-  fallback: T,
+  { choices, fallback }: { choices: readonly T[]; fallback: T },
 ): T {
   const text = env[name]?.trim();
   if (!text) return fallback;

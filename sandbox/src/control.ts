@@ -47,8 +47,8 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
 
   app.post("/reset", async (c) => {
     const body = await readJson(c);
-    const seed = optionalInteger(body.seed, "seed", 0, 2 ** 31);
-    const size = optionalInteger(body.size, "size", 1, 100_000);
+    const seed = optionalInteger(body.seed, { name: "seed", min: 0, max: 2 ** 31 });
+    const size = optionalInteger(body.size, { name: "size", min: 1, max: 100_000 });
     deps.reset(seed, size);
     return c.json({ ok: true, seed: seed ?? null, size: size ?? null });
   });
@@ -133,7 +133,10 @@ async function readJson(c: Context): Promise<Record<string, unknown>> {
   throw new ControlInputError("The body must be a JSON object.");
 }
 
-function optionalInteger(value: unknown, name: string, min: number, max: number): number | undefined {
+function optionalInteger(
+  value: unknown,
+  { name, min, max }: { name: string; min: number; max: number },
+): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ControlInputError(`${name} must be a whole number from ${min} to ${max}.`);

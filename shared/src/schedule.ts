@@ -75,7 +75,7 @@ export function nextRun(spec: ScheduleSpec, timeZone: string, after: Date): Date
   // Walk forward day by day (at most ~62 days for monthly) and take the first matching day whose
   // wall-clock time lies after `after`.
   for (let offset = 0; offset <= 62; offset += 1) {
-    const day = addDays(local.year, local.month, local.day, offset);
+    const day = addDays(local, offset);
     if (!dayMatches(spec, day)) continue;
     const instant = zonedTimeToUtc({ ...day, hour, minute }, timeZone);
     if (instant.getTime() > after.getTime()) return instant;
@@ -99,8 +99,8 @@ function dayMatches(spec: ScheduleSpec, date: CalendarDay): boolean {
   return date.day === Math.min(spec.day ?? 1, lastDay);
 }
 
-function addDays(year: number, month: number, day: number, days: number): CalendarDay {
-  const date = new Date(Date.UTC(year, month - 1, day + days));
+function addDays(from: CalendarDay, days: number): CalendarDay {
+  const date = new Date(Date.UTC(from.year, from.month - 1, from.day + days));
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 

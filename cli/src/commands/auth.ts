@@ -35,7 +35,8 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
 }
 
 async function login(context: CommandContext, options: LoginOptions): Promise<void> {
-  const email = options.email?.trim() || (await ask(context, "Email", "--email is required"));
+  const email =
+    options.email?.trim() || (await ask(context, { label: "Email", missing: "--email is required" }));
   const password = await readPassword(context, options);
   const { apiUrl } = context.session;
   let result: Awaited<ReturnType<typeof signIn>>;
@@ -76,20 +77,22 @@ async function readPassword(context: CommandContext, options: LoginOptions): Pro
   }
   const fromEnv = context.io.env.STOCKBRIDGE_PASSWORD;
   if (fromEnv) return fromEnv;
-  return ask(context, "Password", "No password: use --password-stdin or STOCKBRIDGE_PASSWORD", { mask: "*" });
+  return ask(context, {
+    label: "Password",
+    missing: "No password: use --password-stdin or STOCKBRIDGE_PASSWORD",
+    mask: "*",
+  });
 }
 
 /** Asks in a terminal (drawn on stderr, so stdout stays clean); without one, a usage error. */
 async function ask(
   context: CommandContext,
-  label: string,
-  missing: string,
-  options: { mask?: string } = {},
+  { label, missing, mask }: { label: string; missing: string; mask?: string },
 ): Promise<string> {
   const { stdin, stderr } = context.io;
   if (!stdin.isTTY || !stderr.isTTY) throw usageError(`${missing} when stdin is not a terminal.`);
   const { askLine } = await import("../output/prompt.tsx");
-  const answer = (await askLine(context.io, label, options)).trim();
+  const answer = (await askLine(context.io, label, { mask })).trim();
   if (!answer) throw usageError(`${label} is required.`);
   return answer;
 }

@@ -60,12 +60,11 @@ export function registerConnectionSaveCommands(connections: Command, io: CliIo):
 }
 
 async function saveShopify(context: CommandContext, options: ShopifyOptions): Promise<void> {
-  const accessToken = await readSecret(
-    context,
-    options.accessTokenStdin,
-    SHOPIFY_SECRET,
-    "--access-token-stdin",
-  );
+  const accessToken = await readSecret(context, {
+    fromStdin: options.accessTokenStdin,
+    variable: SHOPIFY_SECRET,
+    flag: "--access-token-stdin",
+  });
   context.requireSignedIn();
   const saved = (await context.api.call("getConnections")).shopifyConnection;
   const connection = await context.api.call("saveShopify", {
@@ -82,7 +81,11 @@ async function saveShopify(context: CommandContext, options: ShopifyOptions): Pr
 }
 
 async function saveAcumatica(context: CommandContext, options: AcumaticaOptions): Promise<void> {
-  const password = await readSecret(context, options.passwordStdin, ACUMATICA_SECRET, "--password-stdin");
+  const password = await readSecret(context, {
+    fromStdin: options.passwordStdin,
+    variable: ACUMATICA_SECRET,
+    flag: "--password-stdin",
+  });
   context.requireSignedIn();
   const saved = (await context.api.call("getConnections")).acumaticaConnection;
   const connection = await context.api.call("saveAcumatica", {
@@ -104,9 +107,7 @@ async function saveAcumatica(context: CommandContext, options: AcumaticaOptions)
 /** The secret from stdin (final line break dropped), else the variable, else "" (keep the saved one). */
 async function readSecret(
   context: CommandContext,
-  fromStdin: boolean | undefined,
-  variable: string,
-  flag: string,
+  { fromStdin, variable, flag }: { fromStdin: boolean | undefined; variable: string; flag: string },
 ): Promise<string> {
   if (fromStdin) {
     const secret = (await readAll(context.io.stdin)).replace(/\r?\n$/, "");

@@ -104,15 +104,17 @@ async function list(context: CommandContext, system: System, options: ListOption
   if (system === "shopify") {
     const sortBy = sortField(SHOPIFY_SORT_FIELDS, options.sort, system);
     context.requireSignedIn();
-    await showProducts(context, SHOPIFY_COLUMNS, options, (page) =>
-      context.api.call("shopifyProducts", { query: { ...query, ...page, sortBy } }),
-    );
+    await showProducts(context, options, {
+      columns: SHOPIFY_COLUMNS,
+      read: (page) => context.api.call("shopifyProducts", { query: { ...query, ...page, sortBy } }),
+    });
   } else {
     const sortBy = sortField(ACUMATICA_SORT_FIELDS, options.sort, system);
     context.requireSignedIn();
-    await showProducts(context, ACUMATICA_COLUMNS, options, (page) =>
-      context.api.call("acumaticaProducts", { query: { ...query, ...page, sortBy } }),
-    );
+    await showProducts(context, options, {
+      columns: ACUMATICA_COLUMNS,
+      read: (page) => context.api.call("acumaticaProducts", { query: { ...query, ...page, sortBy } }),
+    });
   }
 }
 
@@ -121,9 +123,14 @@ type ProductPage<Row> = { products: Row[]; total: number; page: number; totalPag
 /** One page as the API answers it, or with `--all` every page: `{ products, total }` with `--json`. */
 async function showProducts<Row extends { lastSynced: string }>(
   context: CommandContext,
-  columns: ReadonlyArray<Column<Row>>,
   options: ListOptions,
-  read: (page: { page?: string; limit?: string }) => Promise<ProductPage<Row>>,
+  {
+    columns,
+    read,
+  }: {
+    columns: ReadonlyArray<Column<Row>>;
+    read: (page: { page?: string; limit?: string }) => Promise<ProductPage<Row>>;
+  },
 ): Promise<void> {
   if (options.all) {
     const { rows, total } = await everyPage(options, async (page) => {

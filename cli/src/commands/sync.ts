@@ -88,7 +88,7 @@ export async function reportSync(
   }
   const failed = result.failure > 0 ? await failedItems(context, result) : [];
   if (context.json) printJson(context.io.stdout, finished);
-  else printReport(context, finished, result, failed);
+  else printReport(context, { job: finished, result, failed });
   if (result.skipped > 0) await explainSkips(context, result, asked);
   if (result.failure > 0) {
     throw new CliError(finished.message ?? failureMessage(result), {
@@ -176,9 +176,7 @@ function failureMessage(result: SyncJobResult): string {
 
 function printReport(
   context: CommandContext,
-  job: Job,
-  result: SyncJobResult,
-  failed: readonly FailedItem[],
+  { job, result, failed }: { job: Job; result: SyncJobResult; failed: readonly FailedItem[] },
 ): void {
   for (const item of failed) context.out(failedLine(item));
   if (result.dryRun) {

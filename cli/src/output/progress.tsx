@@ -47,12 +47,10 @@ export interface ProgressHandle {
 /** Mounts the live progress view on the terminal; only called when stdout is a TTY. */
 export function renderProgress(
   io: CliIo,
-  label: string,
-  initial: ProgressState,
-  options: { color: boolean },
+  { label, initial, color }: { label: string; initial: ProgressState; color: boolean },
 ): ProgressHandle {
   const streams = terminalStreams(io);
-  const view = (state: ProgressState) => <ProgressView label={label} state={state} color={options.color} />;
+  const view = (state: ProgressState) => <ProgressView label={label} state={state} color={color} />;
   const instance = render(view(initial), {
     ...streams,
     patchConsole: false,

@@ -165,22 +165,22 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   async function startShopifyPull(userId: string): Promise<Job> {
     // Refused at the door (400) when not connected, rather than as a failed job.
     await deps.connections.shopifyCredentials(userId);
-    return deps.jobs.start(
-      userId,
-      "shopify-pull",
-      {},
-      { busyMessage: "A Shopify product pull is already running", phase: "Connecting to Shopify" },
-    );
+    return deps.jobs.start(userId, {
+      kind: "shopify-pull",
+      input: {},
+      busyMessage: "A Shopify product pull is already running",
+      phase: "Connecting to Shopify",
+    });
   }
 
   async function startAcumaticaPull(userId: string): Promise<Job> {
     await deps.connections.acumaticaCredentials(userId);
-    return deps.jobs.start(
-      userId,
-      "acumatica-pull",
-      {},
-      { busyMessage: "An Acumatica product pull is already running", phase: "Connecting to Acumatica" },
-    );
+    return deps.jobs.start(userId, {
+      kind: "acumatica-pull",
+      input: {},
+      busyMessage: "An Acumatica product pull is already running",
+      phase: "Connecting to Acumatica",
+    });
   }
 
   return {

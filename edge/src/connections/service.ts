@@ -190,7 +190,10 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       let baseCurrency: string | null = null;
       try {
         // Resolved afresh: the host may point somewhere else than when it was saved.
-        await refusedAsUpstream(deps.guard, connection.instanceUri, "Acumatica", "the instance address");
+        await refusedAsUpstream(deps.guard, connection.instanceUri, {
+          system: "Acumatica",
+          what: "the instance address",
+        });
         await deps.connectors.acumatica(
           connection,
           async (api) => {
@@ -222,12 +225,10 @@ export function createConnectionsService(deps: ConnectionsServiceDeps) {
       const client = deps.connectors.shopify(credentials, { maxAttempts: 2, timeoutMs: 20_000 });
       let currencyCode: string | null = null;
       try {
-        await refusedAsUpstream(
-          deps.guard,
-          deps.connectors.shopifyOrigin(credentials.storeName),
-          "Shopify",
-          "the store address",
-        );
+        await refusedAsUpstream(deps.guard, deps.connectors.shopifyOrigin(credentials.storeName), {
+          system: "Shopify",
+          what: "the store address",
+        });
         const answer = await client.request<{ shop?: { currencyCode?: unknown } }>(SHOP_QUERY);
         currencyCode = typeof answer.shop?.currencyCode === "string" ? answer.shop.currencyCode : null;
       } catch (error) {
@@ -267,8 +268,7 @@ export type ConnectionsService = ReturnType<typeof createConnectionsService>;
 async function refusedAsUpstream(
   guard: OutboundGuard,
   url: string,
-  system: "Shopify" | "Acumatica",
-  what: string,
+  { system, what }: { system: "Shopify" | "Acumatica"; what: string },
 ) {
   try {
     await guard.check(url);

@@ -40,7 +40,7 @@ export interface SeatWaitOptions {
 
 /** Shared, queued slots (jobs/slots.ts): at most `limit` holders of a key at once, on every instance. */
 export interface SessionSlots {
-  hold<T>(key: string, limit: number, work: () => Promise<T>, options?: SeatWaitOptions): Promise<T>;
+  hold<T>(key: string, options: { limit: number; work: () => Promise<T> } & SeatWaitOptions): Promise<T>;
 }
 
 export interface ConnectorsOptions {
@@ -108,7 +108,11 @@ export function createConnectors(options: ConnectorsOptions): Connectors {
       // Each session holds a licence seat from login to logout: the seat is taken before the login.
       const { sessions } = connection;
       return sessions && options.sessionSlots
-        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, sessions.max, open, { onQueued })
+        ? options.sessionSlots.hold(`acumatica:${sessions.key}`, {
+            limit: sessions.max,
+            work: open,
+            onQueued,
+          })
         : open();
     },
   };

@@ -234,7 +234,10 @@ export function createJobsRepo(db: Db) {
     },
 
     /** Fails one job held by `owner` at once (its input cannot be run: nothing would resume it). */
-    async fail(id: string, owner: string, message: string, now: string): Promise<boolean> {
+    async fail(
+      id: string,
+      { owner, message, now }: { owner: string; message: string; now: string },
+    ): Promise<boolean> {
       const result = await db.execute({
         sql: `UPDATE jobs SET status = 'failed', message = ?, finished_at = ?, lease_until = NULL
               WHERE id = ? AND owner = ? AND status = 'running'`,

@@ -159,7 +159,7 @@ describe("the job queue shared by several instances", () => {
     const queued: string[] = [];
     for (const user of users)
       for (let n = 0; n < 6; n += 1) {
-        const id = await a.enqueue(user.user._id, "auto-map", {});
+        const id = await a.enqueue(user.user._id, { kind: "auto-map", input: {} });
         if (id) queued.push(id);
       }
     expect(queued).toHaveLength(30);
@@ -182,9 +182,9 @@ describe("the job queue shared by several instances", () => {
       newId: () => crypto.randomUUID(),
       log: () => {},
     });
-    const first = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-1" });
-    const second = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-1" });
-    const other = await runner.enqueue(user.user._id, "sync", {}, { scheduleId: "schedule-2" });
+    const first = await runner.enqueue(user.user._id, { kind: "sync", input: {}, scheduleId: "schedule-1" });
+    const second = await runner.enqueue(user.user._id, { kind: "sync", input: {}, scheduleId: "schedule-1" });
+    const other = await runner.enqueue(user.user._id, { kind: "sync", input: {}, scheduleId: "schedule-2" });
     expect(first).not.toBeNull();
     expect(second).toBeNull();
     expect(other).not.toBeNull();

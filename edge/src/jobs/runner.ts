@@ -204,21 +204,23 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
   async function start(
     userId: string,
-    kind: JobKind,
-    input: unknown,
-    options: { busyMessage: string; phase?: string },
+    {
+      kind,
+      input,
+      busyMessage,
+      phase = "Starting",
+    }: { kind: JobKind; input: unknown; busyMessage: string; phase?: string },
   ): Promise<Job> {
     if (stopping) throw new ServiceStoppingError();
     await failExhausted();
     const jobId = deps.newId();
-    const phase = options.phase ?? "Starting";
     // The job in the way may end between the refused insert and the look-up: then try again.
     for (let attempt = 1; ; attempt += 1) {
       const now = deps.now().toISOString();
       if (await deps.repo.enqueue({ id: jobId, userId, kind, now, phase, input, exclusive: true })) break;
       const live = await deps.repo.liveJobId(userId, kind);
       // The 409 names the running job so a client can follow it instead of giving up.
-      if (live || attempt === 3) throw new ConflictError(options.busyMessage, live ? { jobId: live } : {});
+      if (live || attempt === 3) throw new ConflictError(busyMessage, live ? { jobId: live } : {});
     }
     // The user waits for this one: this instance runs it now, whatever its queue holds.
     await claim({ id: jobId });
@@ -233,9 +235,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
    */
   async function enqueue(
     userId: string,
-    kind: JobKind,
-    input: unknown,
-    options: { phase?: string; scheduleId?: string } = {},
+    {
+      kind,
+      input,
+      phase = "Queued",
+      scheduleId,
+    }: { kind: JobKind; input: unknown; phase?: string; scheduleId?: string },
   ): Promise<string | null> {
     const id = deps.newId();
     const queued = await deps.repo.enqueue({
@@ -243,10 +248,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       userId,
       kind,
       now: deps.now().toISOString(),
-      phase: options.phase ?? "Queued",
+      phase,
       input,
       exclusive: false,
-      scheduleId: options.scheduleId ?? null,
+      scheduleId: scheduleId ?? null,
     });
     if (queued && deps.wake)
       await deps
@@ -262,7 +267,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     const work = handlers.get(job.kind);
     if (!work) {
       deps.log(`job ${job._id}: no handler for kind ${job.kind}`);
-      if (await deps.repo.fail(job._id, owner, NOT_RESUMABLE, deps.now().toISOString()))
+      if (await deps.repo.fail(job._id, { owner, message: NOT_RESUMABLE, now: deps.now().toISOString() }))
         await closeStopped([job._id]);
       notify(job._id);
       return;

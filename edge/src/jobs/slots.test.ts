@@ -47,14 +47,17 @@ describe("slots shared by instances", () => {
   it("serves waiters first come, first served, whichever instance each waits on", async () => {
     const { db, gates } = await twoInstances();
     const first = held();
-    const holding = gates[0].hold("acumatica:user-1", 1, first.work);
+    const holding = gates[0].hold("acumatica:user-1", { limit: 1, work: first.work });
     await until(async () => (await rows(db)) === 1);
     const served: number[] = [];
     const waiting: Promise<void>[] = [];
     for (let index = 0; index < 6; index += 1) {
       waiting.push(
-        gates[index % 2]!.hold("acumatica:user-1", 1, async () => {
-          served.push(index);
+        gates[index % 2]!.hold("acumatica:user-1", {
+          limit: 1,
+          work: async () => {
+            served.push(index);
+          },
         }),
       );
       // Each waiter has its ticket before the next one asks.
@@ -76,9 +79,9 @@ describe("slots shared by instances", () => {
       inside += 1;
       await gateOpen.work();
     };
-    const elsewhere = gates[1].hold("acumatica:user-2", 1, async () => "other key");
+    const elsewhere = gates[1].hold("acumatica:user-2", { limit: 1, work: async () => "other key" });
     const holds = Array.from({ length: 5 }, (_, index) =>
-      gates[index % 2]!.hold("acumatica:user-1", 3, work),
+      gates[index % 2]!.hold("acumatica:user-1", { limit: 3, work }),
     );
     await until(async () => inside === 3 && (await rows(db)) === 5);
 
@@ -100,8 +103,11 @@ describe("slots shared by instances", () => {
       args: [new Date(clock.now().getTime() + 60_000).toISOString(), clock.now().toISOString()],
     });
     let ran = false;
-    const waiting = gates[0].hold("acumatica:user-1", 1, async () => {
-      ran = true;
+    const waiting = gates[0].hold("acumatica:user-1", {
+      limit: 1,
+      work: async () => {
+        ran = true;
+      },
     });
     await until(async () => (await rows(db)) === 2);
     expect(ran).toBe(false);
@@ -117,11 +123,14 @@ describe("slots shared by instances", () => {
     // A short lease: the heartbeat checks the ticket every 10 ms of real time.
     const { db, gates } = await twoInstances({ leaseMs: 30 });
     const first = held();
-    const holding = gates[0].hold("acumatica:user-1", 1, first.work);
+    const holding = gates[0].hold("acumatica:user-1", { limit: 1, work: first.work });
     await until(async () => (await rows(db)) === 1);
     let ran = false;
-    const waiting = gates[1].hold("acumatica:user-1", 1, async () => {
-      ran = true;
+    const waiting = gates[1].hold("acumatica:user-1", {
+      limit: 1,
+      work: async () => {
+        ran = true;
+      },
     });
     await until(async () => (await rows(db)) === 2);
 
@@ -138,12 +147,15 @@ describe("slots shared by instances", () => {
   it("frees the slot when the work fails", async () => {
     const { db, gates } = await twoInstances();
     await expect(
-      gates[0].hold("acumatica:user-1", 1, async () => {
-        throw new Error("login refused");
+      gates[0].hold("acumatica:user-1", {
+        limit: 1,
+        work: async () => {
+          throw new Error("login refused");
+        },
       }),
     ).rejects.toThrow("login refused");
     expect(await rows(db)).toBe(0);
-    expect(await gates[1].hold("acumatica:user-1", 1, async () => "next")).toBe("next");
+    expect(await gates[1].hold("acumatica:user-1", { limit: 1, work: async () => "next" })).toBe("next");
   });
 
   it("frees the slot once the database is free again when releasing met a lock longer than the busy budget", async () => {
@@ -167,7 +179,10 @@ describe("slots shared by instances", () => {
           pollMs: 10,
         });
       const first = held();
-      const holding = gate((line) => logged.push(line)).hold("acumatica:user-1", 1, first.work);
+      const holding = gate((line) => logged.push(line)).hold("acumatica:user-1", {
+        limit: 1,
+        work: first.work,
+      });
       await until(async () => (await rows(db)) === 1);
 
       // Another instance holds the write lock while the holder finishes and releases.
@@ -182,7 +197,9 @@ describe("slots shared by instances", () => {
       expect(logged).toEqual([]);
       expect(await rows(db)).toBe(0);
       // The next holder is served at once, not a lease later.
-      expect(await gate(() => {}).hold("acumatica:user-1", 1, async () => "next")).toBe("next");
+      expect(await gate(() => {}).hold("acumatica:user-1", { limit: 1, work: async () => "next" })).toBe(
+        "next",
+      );
     } finally {
       other.close();
       db.close();

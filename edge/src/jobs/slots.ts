@@ -52,11 +52,13 @@ export function createSlotGate(deps: SlotGateDeps) {
 
   async function waitTurn(
     key: string,
-    holder: string,
-    turn: { limit: number; onQueued?: () => void },
-    ticket: Ticket,
+    {
+      holder,
+      ticket,
+      limit,
+      onQueued,
+    }: { holder: string; ticket: Ticket; limit: number; onQueued?: () => void },
   ) {
-    const { limit } = turn;
     let queued = false;
     const queue = queues.get(key) ?? [];
     queues.set(key, queue);
@@ -89,7 +91,7 @@ export function createSlotGate(deps: SlotGateDeps) {
         if (me.woken) continue;
         if (!queued) {
           queued = true;
-          turn.onQueued?.();
+          onQueued?.();
         }
         await new Promise<void>((resolve) => {
           const timer = front ? setTimeout(resolve, pollMs) : undefined;
@@ -114,9 +116,7 @@ export function createSlotGate(deps: SlotGateDeps) {
    */
   async function hold<T>(
     key: string,
-    limit: number,
-    work: () => Promise<T>,
-    options: { onQueued?: () => void } = {},
+    { limit, work, onQueued }: { limit: number; work: () => Promise<T>; onQueued?: () => void },
   ): Promise<T> {
     const holder = deps.newId();
     mine.set(holder, key);
@@ -133,7 +133,7 @@ export function createSlotGate(deps: SlotGateDeps) {
     }, deps.leaseMs / 3);
     (heartbeat as { unref?: () => void }).unref?.();
     try {
-      await waitTurn(key, holder, { limit: Math.max(1, limit), onQueued: options.onQueued }, ticket);
+      await waitTurn(key, { holder, ticket, limit: Math.max(1, limit), onQueued });
       return await work();
     } finally {
       clearInterval(heartbeat);

@@ -14,7 +14,10 @@ export function createSitesRepo(db: Db) {
     return Array.isArray(parsed) ? parsed : null;
   }
 
-  async function save(userId: string, system: "shopify" | "acumatica", sites: unknown[], now: string) {
+  async function save(
+    userId: string,
+    { system, sites, now }: { system: "shopify" | "acumatica"; sites: unknown[]; now: string },
+  ) {
     await db.execute({
       sql: `INSERT INTO catalog_sites (user_id, system, sites_json, read_at) VALUES (?, ?, ?, ?)
             ON CONFLICT(user_id, system) DO UPDATE SET sites_json = excluded.sites_json, read_at = excluded.read_at`,
@@ -28,12 +31,12 @@ export function createSitesRepo(db: Db) {
       return (await read(userId, "shopify")) as ShopifyLocation[] | null;
     },
     saveLocations: (userId: string, locations: ShopifyLocation[], now: string) =>
-      save(userId, "shopify", locations, now),
+      save(userId, { system: "shopify", sites: locations, now }),
     async warehouses(userId: string): Promise<AcumaticaWarehouse[] | null> {
       return (await read(userId, "acumatica")) as AcumaticaWarehouse[] | null;
     },
     saveWarehouses: (userId: string, warehouses: AcumaticaWarehouse[], now: string) =>
-      save(userId, "acumatica", warehouses, now),
+      save(userId, { system: "acumatica", sites: warehouses, now }),
   };
 }
 

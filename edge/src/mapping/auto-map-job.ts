@@ -28,10 +28,10 @@ export function handleAutoMapJobs(deps: AutoMapJobDeps): void {
 
 /** Starts auto mapping and answers the job at once. One at a time per user. */
 export function startAutoMapJob(deps: Pick<AutoMapJobDeps, "jobs">, userId: string): Promise<Job> {
-  return deps.jobs.start(
-    userId,
-    "auto-map",
-    {},
-    { busyMessage: "Auto mapping is already running; wait for it to finish.", phase: "Matching SKUs" },
-  );
+  return deps.jobs.start(userId, {
+    kind: "auto-map",
+    input: {},
+    busyMessage: "Auto mapping is already running; wait for it to finish.",
+    phase: "Matching SKUs",
+  });
 }

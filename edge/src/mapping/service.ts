@@ -75,9 +75,15 @@ export function createMappingService(deps: MappingServiceDeps) {
   /** The UNIQUE constraints are the last word when two saves race: answer the same 409 as the check. */
   async function guardRace<T>(
     userId: string,
-    pair: { variant: CatalogVariant; item: CatalogItem },
-    selfId: string | undefined,
-    write: () => Promise<T>,
+    {
+      pair,
+      selfId,
+      write,
+    }: {
+      pair: { variant: CatalogVariant; item: CatalogItem };
+      selfId: string | undefined;
+      write: () => Promise<T>;
+    },
   ) {
     try {
       return await write();
@@ -133,7 +139,7 @@ export function createMappingService(deps: MappingServiceDeps) {
       // The stored limit refused it: refuse in the plan's words, unless Stripe now allows more.
       for (
         let tried = 1;
-        !(await guardRace(userId, pair, undefined, () => repo.insert(mapping, max)));
+        !(await guardRace(userId, { pair, selfId: undefined, write: () => repo.insert(mapping, max) }));
         tried += 1
       ) {
         const refusal = await deps.plans.mappingRefusal(userId, await repo.count(userId));
@@ -154,19 +160,22 @@ export function createMappingService(deps: MappingServiceDeps) {
       const samePair =
         current.shopifyDetails.variantId === pair.variant.variantId &&
         current.acumaticaDetails.acumaticaId === pair.item.acumaticaId;
-      const updated = await guardRace(userId, pair, id, () =>
-        repo.update({
-          id,
-          userId,
-          shopifyVariantId: pair.variant.variantId,
-          shopifySku: pair.variant.sku,
-          acumaticaId: pair.item.acumaticaId,
-          acumaticaSku: pair.item.sku,
-          // A pair chosen by hand is a manual mapping, whatever made the one it replaces.
-          mappingType: samePair ? current.mappingType : "manual",
-          now: deps.now().toISOString(),
-        }),
-      );
+      const updated = await guardRace(userId, {
+        pair,
+        selfId: id,
+        write: () =>
+          repo.update({
+            id,
+            userId,
+            shopifyVariantId: pair.variant.variantId,
+            shopifySku: pair.variant.sku,
+            acumaticaId: pair.item.acumaticaId,
+            acumaticaSku: pair.item.sku,
+            // A pair chosen by hand is a manual mapping, whatever made the one it replaces.
+            mappingType: samePair ? current.mappingType : "manual",
+            now: deps.now().toISOString(),
+          }),
+      });
       if (!updated) throw new NotFoundError("Mapping not found");
       return requireMapping(userId, id);
     },

@@ -31,7 +31,11 @@ export const COLUMNS = `id, user_id, name, type, time, day, interval_hours, minu
 /** The only SQL for schedules. Every user-facing query filters by user_id. */
 export function createSchedulesRepo(db: Db) {
   return {
-    async insert(userId: string, id: string, write: ScheduleWrite, now: string): Promise<ScheduleRecord> {
+    async insert(
+      userId: string,
+      id: string,
+      { write, now }: { write: ScheduleWrite; now: string },
+    ): Promise<ScheduleRecord> {
       await db.execute({
         sql: `INSERT INTO schedules (id, user_id, name, type, time, day, interval_hours, minute_interval, timezone,
                 mapping_ids_json, is_full_sync, sync_price, sync_quantity, status, next_run, created_at, updated_at, check_only)
@@ -52,7 +56,11 @@ export function createSchedulesRepo(db: Db) {
       return created;
     },
 
-    async update(userId: string, id: string, write: ScheduleWrite, now: string): Promise<boolean> {
+    async update(
+      userId: string,
+      id: string,
+      { write, now }: { write: ScheduleWrite; now: string },
+    ): Promise<boolean> {
       const result = await db.execute({
         sql: `UPDATE schedules SET name = ?, type = ?, time = ?, day = ?, interval_hours = ?, minute_interval = ?,
                 timezone = ?, mapping_ids_json = ?, is_full_sync = ?, sync_price = ?, sync_quantity = ?,
@@ -66,9 +74,7 @@ export function createSchedulesRepo(db: Db) {
     async setStatus(
       userId: string,
       id: string,
-      status: "active" | "inactive",
-      nextRun: string | null,
-      now: string,
+      { status, nextRun, now }: { status: "active" | "inactive"; nextRun: string | null; now: string },
     ): Promise<boolean> {
       const result = await db.execute({
         sql: "UPDATE schedules SET status = ?, next_run = ?, updated_at = ? WHERE id = ? AND user_id = ?",

@@ -104,13 +104,13 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
     async create(userId: string, input: ScheduleInput): Promise<Schedule> {
       const write = await validated(userId, input);
-      return view(await deps.repo.insert(userId, deps.newId(), write, deps.now().toISOString()));
+      return view(await deps.repo.insert(userId, deps.newId(), { write, now: deps.now().toISOString() }));
     },
 
     async update(userId: string, id: string, input: ScheduleInput): Promise<Schedule> {
       const current = await found(userId, id);
       const write = await validated(userId, input, current);
-      if (!(await deps.repo.update(userId, id, write, deps.now().toISOString())))
+      if (!(await deps.repo.update(userId, id, { write, now: deps.now().toISOString() })))
         throw new NotFoundError(NOT_FOUND);
       return view(await found(userId, id));
     },
@@ -119,7 +119,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       const current = await found(userId, id);
       if (status === "active") await deps.plans.assertSchedule(userId, current.schedule);
       const next = status === "active" ? nextRunOf(current.schedule, current.timezone) : null;
-      if (!(await deps.repo.setStatus(userId, id, status, next, deps.now().toISOString())))
+      if (!(await deps.repo.setStatus(userId, id, { status, nextRun: next, now: deps.now().toISOString() })))
         throw new NotFoundError(NOT_FOUND);
       return view(await found(userId, id));
     },

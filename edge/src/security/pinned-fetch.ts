@@ -34,15 +34,13 @@ export function createPinnedFetch(options: { fetch: FetchLike; open: OpenConnect
   return async (input, init, target) => {
     const url = new URL(input instanceof Request ? input.url : input);
     if (isIpLiteral(url.hostname)) return options.fetch(input, init);
-    return exchange(new Request(input, init), url, target.addresses, options.open);
+    return exchange(new Request(input, init), { url, addresses: target.addresses, open: options.open });
   };
 }
 
 async function exchange(
   request: Request,
-  url: URL,
-  addresses: readonly string[],
-  open: OpenConnection,
+  { url, addresses, open }: { url: URL; addresses: readonly string[]; open: OpenConnection },
 ): Promise<Response> {
   const signal = request.signal;
   signal.throwIfAborted();
@@ -69,7 +67,9 @@ async function exchange(
     }
     const noBody = request.method === "HEAD" || NULL_BODY_STATUSES.has(head.status);
     if (noBody) done();
-    const stream = noBody ? null : decoded(bodyStream(reader, head.headers, done, signal), head.headers);
+    const stream = noBody
+      ? null
+      : decoded(bodyStream(reader, { headers: head.headers, done, signal }), head.headers);
     return new Response(stream, { status: head.status, statusText: head.statusText, headers: head.headers });
   } catch (error) {
     done();
@@ -152,9 +152,7 @@ async function readHead(reader: ByteReader): Promise<Head> {
 /** The body as its framing says: chunked, a Content-Length, or until the server closes. */
 function bodyStream(
   reader: ByteReader,
-  headers: Headers,
-  done: () => void,
-  signal: AbortSignal,
+  { headers, done, signal }: { headers: Headers; done: () => void; signal: AbortSignal },
 ): ReadableStream<Uint8Array> {
   // A Transfer-Encoding overrides Content-Length; one not ending in chunked runs until close.
   const transfer = headers.get("transfer-encoding");

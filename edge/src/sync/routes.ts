@@ -28,17 +28,19 @@ export function syncHandlers(deps: {
     syncMapping: async ({ caller, input }) => {
       const mapping = await deps.mappings.get(caller.userId, input.params.id);
       if (!mapping) throw new NotFoundError("Mapping not found");
-      const run = await deps.slots.hold(`mapping-sync:${caller.userId}`, 1, () =>
-        deps.engine.runSync({
-          userId: caller.userId,
-          scope: { mappingIds: [mapping._id] },
-          syncOptions: input.body.syncOptions,
-          trigger: "manual",
-          dryRun: input.body.dryRun,
-          // Its user is watching the answer: the safety limits hold only runs nobody watches.
-          watched: true,
-        }),
-      );
+      const run = await deps.slots.hold(`mapping-sync:${caller.userId}`, {
+        limit: 1,
+        work: () =>
+          deps.engine.runSync({
+            userId: caller.userId,
+            scope: { mappingIds: [mapping._id] },
+            syncOptions: input.body.syncOptions,
+            trigger: "manual",
+            dryRun: input.body.dryRun,
+            // Its user is watching the answer: the safety limits hold only runs nobody watches.
+            watched: true,
+          }),
+      });
       if (run.status === "failed" && run.cause) throw run.cause;
       const answer: SyncRun = { dryRun: run.dryRun, historyId: run.historyId, results: run.results };
       return answer;

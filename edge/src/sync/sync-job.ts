@@ -85,7 +85,7 @@ export function startSyncJob(
 ): Promise<Job> {
   const { userId, ...run } = input;
   const stored: SyncJobInput = { mode: "run", ...run };
-  return deps.jobs.start(userId, "sync", stored, { busyMessage: SYNC_BUSY, phase: "Starting" });
+  return deps.jobs.start(userId, { kind: "sync", input: stored, busyMessage: SYNC_BUSY, phase: "Starting" });
 }
 
 /** Queues a schedule's run (the tick's fan-out); null while that schedule's previous run is live. */
@@ -102,7 +102,12 @@ export function enqueueScheduledRun(
     scheduleName: schedule.name,
     checkOnly: schedule.checkOnly,
   };
-  return deps.jobs.enqueue(schedule.userId, "sync", stored, { scheduleId: schedule._id, phase: "Queued" });
+  return deps.jobs.enqueue(schedule.userId, {
+    kind: "sync",
+    input: stored,
+    scheduleId: schedule._id,
+    phase: "Queued",
+  });
 }
 
 /** Starts applying an approved held run as a sync job (the entry is already claimed for it). */
@@ -111,7 +116,12 @@ export function startApprovedRun(
   run: { userId: string; historyId: string },
 ): Promise<Job> {
   const stored: SyncJobInput = { mode: "approve", historyId: run.historyId };
-  return deps.jobs.start(run.userId, "sync", stored, { busyMessage: SYNC_BUSY, phase: "Starting" });
+  return deps.jobs.start(run.userId, {
+    kind: "sync",
+    input: stored,
+    busyMessage: SYNC_BUSY,
+    phase: "Starting",
+  });
 }
 
 /** The stored input, checked: a row written by another version may not be one this code can run. */

@@ -41,9 +41,7 @@ function checkItem(params: Params, store: ErpStore, errors: Record<string, strin
 
 function checkWarehouse(
   params: Params,
-  store: ErpStore,
-  errors: Record<string, string>,
-  name = "WarehouseID",
+  { store, errors, name = "WarehouseID" }: { store: ErpStore; errors: Record<string, string>; name?: string },
 ) {
   const warehouseId = text(params, name);
   if (warehouseId && !findWarehouse(store, warehouseId)) errors[name] = NOT_FOUND("Warehouse");
@@ -105,27 +103,29 @@ const INVENTORY_SUMMARY = defineInquiry<SummaryRow>({
     { name: "WarehouseID", type: "string" },
   ],
   rowFields: [
-    field("BaseUOM", "string", () => "EA"),
-    field(
-      "EstimatedTotalCost",
-      "decimal",
-      ({ item, quantity }) => Math.round(unitCost(item) * quantity.onHand * 100) / 100,
-    ),
-    field("EstimatedUnitCost", "decimal", ({ item, isTotal }) => (isTotal ? null : unitCost(item))),
-    field("ExpirationDate", "datetime", () => null),
-    field("LocationID", "string", ({ isTotal }) => (isTotal ? TOTAL_LOCATION : STOCKED_LOCATION)),
-    field("LotSerialNbr", "string", () => null),
-    field("QtyAvailable", "decimal", ({ quantity }) => quantity.available),
-    field("QtyAvailableForShipment", "decimal", ({ quantity }) => quantity.availableForShipment),
-    field("QtyNotAvailable", "decimal", ({ quantity }) => Math.max(0, quantity.onHand - quantity.available)),
-    field("QtyOnHand", "decimal", ({ quantity }) => quantity.onHand),
-    field("Subitem", "string", () => null),
-    field("WarehouseID", "string", ({ quantity, isTotal }) => (isTotal ? null : quantity.warehouseId)),
+    field("BaseUOM", "string", { get: () => "EA" }),
+    field("EstimatedTotalCost", "decimal", {
+      get: ({ item, quantity }) => Math.round(unitCost(item) * quantity.onHand * 100) / 100,
+    }),
+    field("EstimatedUnitCost", "decimal", { get: ({ item, isTotal }) => (isTotal ? null : unitCost(item)) }),
+    field("ExpirationDate", "datetime", { get: () => null }),
+    field("LocationID", "string", { get: ({ isTotal }) => (isTotal ? TOTAL_LOCATION : STOCKED_LOCATION) }),
+    field("LotSerialNbr", "string", { get: () => null }),
+    field("QtyAvailable", "decimal", { get: ({ quantity }) => quantity.available }),
+    field("QtyAvailableForShipment", "decimal", { get: ({ quantity }) => quantity.availableForShipment }),
+    field("QtyNotAvailable", "decimal", {
+      get: ({ quantity }) => Math.max(0, quantity.onHand - quantity.available),
+    }),
+    field("QtyOnHand", "decimal", { get: ({ quantity }) => quantity.onHand }),
+    field("Subitem", "string", { get: () => null }),
+    field("WarehouseID", "string", {
+      get: ({ quantity, isTotal }) => (isTotal ? null : quantity.warehouseId),
+    }),
   ],
   validate(params, store) {
     const errors: Record<string, string> = {};
     checkItem(params, store, errors);
-    checkWarehouse(params, store, errors);
+    checkWarehouse(params, { store, errors });
     const location = text(params, "LocationID");
     if (location && !KNOWN_LOCATIONS.has(location.toUpperCase())) errors.LocationID = NOT_FOUND("Location");
     return errors;
@@ -144,27 +144,29 @@ const STORAGE_DETAILS = defineInquiry<QuantityRow>({
   detail: "StorageDetails",
   params: [{ name: "WarehouseID", type: "string" }],
   rowFields: [
-    field("InventoryID", "string", ({ item }) => item.inventoryId),
-    field("SiteAvailable", "decimal", ({ quantity }) => quantity.available, { until: 22 }),
-    field("SiteAvailableforIssue", "decimal", ({ quantity }) => quantity.available, { until: 22 }),
-    field("SiteAvailableforShipping", "decimal", ({ quantity }) => quantity.availableForShipment, {
+    field("InventoryID", "string", { get: ({ item }) => item.inventoryId }),
+    field("SiteAvailable", "decimal", { get: ({ quantity }) => quantity.available, until: 22 }),
+    field("SiteAvailableforIssue", "decimal", { get: ({ quantity }) => quantity.available, until: 22 }),
+    field("SiteAvailableforShipping", "decimal", {
+      get: ({ quantity }) => quantity.availableForShipment,
       until: 22,
     }),
-    field("SiteID", "string", ({ quantity }) => quantity.warehouseId, { until: 22 }),
-    field("SiteLastModifiedDate", "datetime", ({ quantity }) => quantity.lastModified, { until: 22 }),
-    field("SiteOnHand", "decimal", ({ quantity }) => quantity.onHand, { until: 22 }),
-    field("LastModifiedDateofWarehouseQty", "datetime", ({ quantity }) => quantity.lastModified, {
+    field("SiteID", "string", { get: ({ quantity }) => quantity.warehouseId, until: 22 }),
+    field("SiteLastModifiedDate", "datetime", { get: ({ quantity }) => quantity.lastModified, until: 22 }),
+    field("SiteOnHand", "decimal", { get: ({ quantity }) => quantity.onHand, until: 22 }),
+    field("LastModifiedDateofWarehouseQty", "datetime", {
+      get: ({ quantity }) => quantity.lastModified,
       since: 23,
     }),
-    field("QtyAvailable", "decimal", ({ quantity }) => quantity.available, { since: 23 }),
-    field("QtyAvailableforIssue", "decimal", ({ quantity }) => quantity.available, { since: 23 }),
-    field("QtyHardAvailable", "decimal", ({ quantity }) => quantity.availableForShipment, { since: 23 }),
-    field("QtyOnHand", "decimal", ({ quantity }) => quantity.onHand, { since: 23 }),
-    field("WarehouseID", "string", ({ quantity }) => quantity.warehouseId, { since: 23 }),
+    field("QtyAvailable", "decimal", { get: ({ quantity }) => quantity.available, since: 23 }),
+    field("QtyAvailableforIssue", "decimal", { get: ({ quantity }) => quantity.available, since: 23 }),
+    field("QtyHardAvailable", "decimal", { get: ({ quantity }) => quantity.availableForShipment, since: 23 }),
+    field("QtyOnHand", "decimal", { get: ({ quantity }) => quantity.onHand, since: 23 }),
+    field("WarehouseID", "string", { get: ({ quantity }) => quantity.warehouseId, since: 23 }),
   ],
   validate(params, store) {
     const errors: Record<string, string> = {};
-    checkWarehouse(params, store, errors);
+    checkWarehouse(params, { store, errors });
     return errors;
   },
   rows: (params, store) => quantityRows(store, null, text(params, "WarehouseID")),
@@ -185,9 +187,9 @@ const QUANTITY_AVAILABLE = defineInquiry<AvailableRow>({
     { name: "LastModifiedDateTime", type: "datetime" },
   ],
   rowFields: [
-    field("InventoryID", "string", ({ item }) => item.inventoryId),
-    field("LastModifiedDateTime", "datetime", ({ lastModified }) => lastModified),
-    field("QtyAvailable", "decimal", ({ available }) => available),
+    field("InventoryID", "string", { get: ({ item }) => item.inventoryId }),
+    field("LastModifiedDateTime", "datetime", { get: ({ lastModified }) => lastModified }),
+    field("QtyAvailable", "decimal", { get: ({ available }) => available }),
   ],
   validate: () => ({}),
   rows(params, store) {
@@ -221,7 +223,7 @@ const ALLOCATION = defineInquiry<never>({
   validate(params, store) {
     const errors: Record<string, string> = {};
     checkItem(params, store, errors);
-    checkWarehouse(params, store, errors);
+    checkWarehouse(params, { store, errors });
     return errors;
   },
   rows: () => [],
@@ -232,18 +234,18 @@ const ALLOCATION = defineInquiry<never>({
       inventoryId ? rows.reduce((total, row) => total + pick(row.quantity), 0) : null;
     const zero = inventoryId ? 0 : null;
     return [
-      field("Available", "decimal", () => sum((q) => q.available)),
-      field("AvailableForIssue", "decimal", () => sum((q) => q.available)),
-      field("AvailableForShipping", "decimal", () => sum((q) => q.availableForShipment)),
-      field("BaseUnit", "string", () => (inventoryId ? "EA" : null)),
-      field("InTransit", "decimal", () => zero),
-      field("InventoryIssues", "decimal", () => zero),
-      field("InventoryReceipts", "decimal", () => zero),
-      field("OnHand", "decimal", () => sum((q) => q.onHand)),
-      field("PurchaseOrders", "decimal", () => zero),
-      field("SOAllocated", "decimal", () => zero),
-      field("SOBooked", "decimal", () => sum((q) => Math.max(0, q.onHand - q.available))),
-      field("SOShipped", "decimal", () => zero),
+      field("Available", "decimal", { get: () => sum((q) => q.available) }),
+      field("AvailableForIssue", "decimal", { get: () => sum((q) => q.available) }),
+      field("AvailableForShipping", "decimal", { get: () => sum((q) => q.availableForShipment) }),
+      field("BaseUnit", "string", { get: () => (inventoryId ? "EA" : null) }),
+      field("InTransit", "decimal", { get: () => zero }),
+      field("InventoryIssues", "decimal", { get: () => zero }),
+      field("InventoryReceipts", "decimal", { get: () => zero }),
+      field("OnHand", "decimal", { get: () => sum((q) => q.onHand) }),
+      field("PurchaseOrders", "decimal", { get: () => zero }),
+      field("SOAllocated", "decimal", { get: () => zero }),
+      field("SOBooked", "decimal", { get: () => sum((q) => Math.max(0, q.onHand - q.available)) }),
+      field("SOShipped", "decimal", { get: () => zero }),
     ];
   },
 });

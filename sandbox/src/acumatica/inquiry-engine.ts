@@ -43,7 +43,7 @@ export interface Inquiry {
   detail: string;
   params: ParamDef[];
   rowFieldTypes(major: number): ParamDef[];
-  run(store: ErpStore, major: number, body: Record<string, unknown>, expand: Set<string>): Json;
+  run(store: ErpStore, request: { major: number; body: Record<string, unknown>; expand: Set<string> }): Json;
 }
 
 export function defineInquiry<R>(spec: InquirySpec<R>): Inquiry {
@@ -55,7 +55,7 @@ export function defineInquiry<R>(spec: InquirySpec<R>): Inquiry {
     params: spec.params,
     rowFieldTypes: (major) =>
       rowFields.filter((def) => inVersion(def, major)).map((def) => ({ name: def.name, type: def.type })),
-    run(store, major, body, expand) {
+    run(store, { major, body, expand }) {
       const params: Params = new Map();
       for (const param of spec.params) params.set(param.name, readParam(body, param));
       const errors = spec.validate(params, store);

@@ -185,7 +185,7 @@ export function createAcumaticaRoutes(runtime: AcumaticaRuntime) {
       return sendJson(
         c,
         200,
-        inquiry.run(store, endpoint.major, body, inquiryExpand(params, inquiry.detail)),
+        inquiry.run(store, { major: endpoint.major, body, expand: inquiryExpand(params, inquiry.detail) }),
       );
     }
     throw noResource(c.req.url);

@@ -44,17 +44,18 @@ export function inVersion(member: { since?: number; until?: number }, major: num
 export function field<T>(
   name: string,
   type: FieldType,
-  get: (record: T) => FieldValue,
-  versions: { since?: number; until?: number } = {},
+  { get, ...versions }: { get: (record: T) => FieldValue; since?: number; until?: number },
 ): FieldDef<T> {
   return { name, type, get, ...versions };
 }
 
 export function detail<T, R>(
   name: string,
-  rows: (record: T) => R[],
-  fields: FieldDef<R>[],
-  versions: { since?: number; until?: number } = {},
+  {
+    rows,
+    fields,
+    ...versions
+  }: { rows: (record: T) => R[]; fields: FieldDef<R>[]; since?: number; until?: number },
 ): DetailDef<T> {
   const sorted = sortByName(fields);
   return {

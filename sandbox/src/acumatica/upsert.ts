@@ -77,9 +77,9 @@ export function upsertItem(request: UpsertRequest): ErpItem {
     if (parsed.ok) changes.set(editable.name, parsed.value);
     else errors.set(editable.name, parsed.error);
   }
-  if (errors.size > 0) throw echoErrors(request, existing, sent, errors);
+  if (errors.size > 0) throw echoErrors(request, { existing, sent, errors });
 
-  const item = existing ?? createItem(table, key, stock, request.now);
+  const item = existing ?? createItem(table, { inventoryId: key, stock, now: request.now });
   if (applyChanges(item, changes) || !existing) item.lastModified = request.now;
   return item;
 }
@@ -97,7 +97,10 @@ function findTarget(table: ItemTable, body: Record<string, unknown>): ErpItem | 
   return undefined;
 }
 
-function createItem(table: ItemTable, inventoryId: string, stock: boolean, now: number): ErpItem {
+function createItem(
+  table: ItemTable,
+  { inventoryId, stock, now }: { inventoryId: string; stock: boolean; now: number },
+): ErpItem {
   const item: ErpItem = {
     id: crypto.randomUUID(),
     inventoryId,
@@ -144,9 +147,11 @@ function applyChanges(item: ErpItem, changes: Map<string, string | number>): boo
 
 function echoErrors(
   request: UpsertRequest,
-  existing: ErpItem | undefined,
-  sent: Map<string, BodyField>,
-  errors: Map<string, string>,
+  {
+    existing,
+    sent,
+    errors,
+  }: { existing: ErpItem | undefined; sent: Map<string, BodyField>; errors: Map<string, string> },
 ): AcumaticaError {
   const out: Record<string, Json> = existing
     ? request.render(existing)

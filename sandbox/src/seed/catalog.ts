@@ -167,7 +167,15 @@ export function generateCatalog(options: CatalogOptions): DemoCatalog {
       });
 
       if (kind === "shopify-only" || kind === "no-sku" || kind === "duplicate-shopify") continue;
-      items.push(erpItemFor(random, baseSku, title, isService, priceCents, warehouses));
+      items.push(
+        erpItemFor(random, {
+          inventoryId: baseSku,
+          description: title,
+          isService,
+          shopifyPriceCents: priceCents,
+          warehouses,
+        }),
+      );
     }
     products.push({ id: productId, title, handle: slug(title), variants, updatedAt });
   }
@@ -177,10 +185,34 @@ export function generateCatalog(options: CatalogOptions): DemoCatalog {
   const erpOnly = Math.max(3, Math.round(size * 0.04));
   for (let i = 1; i <= erpOnly; i += 1) {
     const sku = `ERP-ONLY-${String(i).padStart(5, "0")}`;
-    items.push(erpItemFor(random, sku, `ERP only ${i}`, false, random.int(500, 9_000), warehouses));
+    items.push(
+      erpItemFor(random, {
+        inventoryId: sku,
+        description: `ERP only ${i}`,
+        isService: false,
+        shopifyPriceCents: random.int(500, 9_000),
+        warehouses,
+      }),
+    );
   }
-  items.push(erpItemFor(random, "DUP-ERP-1", "Duplicate A", false, 1_000, warehouses));
-  items.push(erpItemFor(random, "Dup-Erp-1", "Duplicate B", false, 1_100, warehouses));
+  items.push(
+    erpItemFor(random, {
+      inventoryId: "DUP-ERP-1",
+      description: "Duplicate A",
+      isService: false,
+      shopifyPriceCents: 1_000,
+      warehouses,
+    }),
+  );
+  items.push(
+    erpItemFor(random, {
+      inventoryId: "Dup-Erp-1",
+      description: "Duplicate B",
+      isService: false,
+      shopifyPriceCents: 1_100,
+      warehouses,
+    }),
+  );
   return { seed: options.seed, shopify: { locations, products }, acumatica: { warehouses, items } };
 }
 
@@ -211,11 +243,19 @@ function skuFor(productIndex: number, variantIndex: number): string {
 
 function erpItemFor(
   random: Random,
-  inventoryId: string,
-  description: string,
-  isService: boolean,
-  shopifyPriceCents: number,
-  warehouses: { id: string }[],
+  {
+    inventoryId,
+    description,
+    isService,
+    shopifyPriceCents,
+    warehouses,
+  }: {
+    inventoryId: string;
+    description: string;
+    isService: boolean;
+    shopifyPriceCents: number;
+    warehouses: { id: string }[];
+  },
 ): SeedErpItem {
   // ERP prices drift from Shopify's (-10 % to +20 %) so a first sync has real work to do, in
   // proportion to the price: a seeded store's first sync stays inside the default safety limits.

@@ -34,7 +34,7 @@ export function checkBulkQuery(schema: GraphQLSchema, query: string): string | n
     return "Invalid bulk query: the top-level 'node' and 'nodes' fields are not supported by bulk queries.";
   }
   const walk = { connections: 0, tooDeep: false, withoutId: [] as string[], fragments };
-  visit(walk, operation.selectionSet, root, 0, true);
+  visit(walk, { set: operation.selectionSet, type: root, depth: 0, nodeHasId: true });
   if (walk.connections === 0) return "Invalid bulk query: bulk queries must contain at least one connection.";
   if (walk.connections > MAX_CONNECTIONS) {
     return `Invalid bulk query: bulk queries cannot contain more than ${MAX_CONNECTIONS} connections.`;
@@ -99,10 +99,12 @@ interface Walk {
 
 function visit(
   walk: Walk,
-  set: SelectionSetNode,
-  type: GraphQLCompositeType,
-  depth: number,
-  nodeHasId: boolean,
+  {
+    set,
+    type,
+    depth,
+    nodeHasId,
+  }: { set: SelectionSetNode; type: GraphQLCompositeType; depth: number; nodeHasId: boolean },
 ) {
   if (!("getFields" in type)) return;
   for (const field of fieldsOf(set, walk.fragments)) {
@@ -111,7 +113,7 @@ function visit(
     const named = getNamedType(definition.type);
     if (!isCompositeType(named)) continue;
     if (!isConnection(named)) {
-      visit(walk, field.selectionSet, named, depth, nodeHasId);
+      visit(walk, { set: field.selectionSet, type: named, depth, nodeHasId });
       continue;
     }
     walk.connections += 1;
@@ -119,7 +121,7 @@ function visit(
     if (depth >= 1 && !nodeHasId) walk.withoutId.push(field.name.value);
     for (const node of nodeSelections(walk, field.selectionSet, named)) {
       const hasId = fieldsOf(node.set, walk.fragments).some((inner) => inner.name.value === "id");
-      visit(walk, node.set, node.type, depth + 1, hasId);
+      visit(walk, { set: node.set, type: node.type, depth: depth + 1, nodeHasId: hasId });
     }
   }
 }

@@ -27,13 +27,16 @@ export function* queryLines(
   const document = parse(operation.query);
   const root = singleRootField(document);
   if (!root) {
-    emitRoots(executeOperation(ctx, document, {}).result.data, out);
+    emitRoots(executeOperation(ctx, { document, variables: {} }).result.data, out);
     return;
   }
   const key = root.alias?.value ?? root.name.value;
   let after: string | null = null;
   for (;;) {
-    const { result } = executeOperation(ctx, withRootPage(document, root, after), {});
+    const { result } = executeOperation(ctx, {
+      document: withRootPage(document, root, after),
+      variables: {},
+    });
     const connection = result.data?.[key];
     emitRoots({ [key]: connection }, out);
     const page = isRecord(connection) ? connection[PAGE_ALIAS] : undefined;
@@ -54,7 +57,7 @@ export function* mutationLines(
   for (const [index, line] of inputs.entries()) {
     // Every line was checked to be a JSON object when the operation was created.
     const parsed: unknown = JSON.parse(line);
-    const { result } = executeOperation(ctx, document, isRecord(parsed) ? parsed : {});
+    const { result } = executeOperation(ctx, { document, variables: isRecord(parsed) ? parsed : {} });
     const errors = result.errors?.map((error) => error.toJSON());
     out.lines.push(
       JSON.stringify({ ...(errors ? { errors } : {}), data: result.data ?? null, __lineNumber: index }),

@@ -48,7 +48,13 @@ export function bulkOperationRunQuery(args: { query: string }, ctx: RequestConte
   const problem = checkBulkQuery(ctx.schema, args.query);
   if (problem)
     return { bulkOperation: null, userErrors: [{ field: ["query"], message: problem, code: "INVALID" }] };
-  return { bulkOperation: bulkOperationView(ctx, create(ctx, "QUERY", args.query, null)), userErrors: [] };
+  return {
+    bulkOperation: bulkOperationView(
+      ctx,
+      create(ctx, { type: "QUERY", query: args.query, stagedUploadPath: null }),
+    ),
+    userErrors: [],
+  };
 }
 
 export function bulkOperationRunMutation(
@@ -81,7 +87,11 @@ export function bulkOperationRunMutation(
       userErrors: [{ field: ["stagedUploadPath"], message, code: "INVALID_STAGED_UPLOAD_FILE" }],
     };
   }
-  const operation = create(ctx, "MUTATION", args.mutation, args.stagedUploadPath);
+  const operation = create(ctx, {
+    type: "MUTATION",
+    query: args.mutation,
+    stagedUploadPath: args.stagedUploadPath,
+  });
   return { bulkOperation: bulkOperationView(ctx, operation), userErrors: [] };
 }
 
@@ -130,9 +140,11 @@ function inProgress(ctx: RequestContext, type: BulkOperationType) {
 
 function create(
   ctx: RequestContext,
-  type: BulkOperationType,
-  query: string,
-  stagedUploadPath: string | null,
+  {
+    type,
+    query,
+    stagedUploadPath,
+  }: { type: BulkOperationType; query: string; stagedUploadPath: string | null },
 ): BulkOperationRecord {
   const shop = ctx.shop;
   const operation: BulkOperationRecord = {

@@ -27,9 +27,9 @@ export function settleBulkOperations(shop: ShopState, options: SettleOptions) {
     const out: BulkOutput = { lines: [], roots: 0 };
     const steps =
       operation.type === "QUERY" ? queryLines(ctx, operation, out) : mutationLines(ctx, operation, out);
-    const finish = () => complete(shop, operation, out, options.now());
+    const finish = () => complete(shop, { operation, out, now: options.now() });
     if (step(shop, operation, steps)) finish();
-    else pump(shop, operation, steps, finish);
+    else pump(shop, { operation, steps, finish });
   }
 }
 
@@ -39,14 +39,24 @@ function step(shop: ShopState, operation: BulkOperationRecord, steps: Generator<
   return steps.next().done === true;
 }
 
-function pump(shop: ShopState, operation: BulkOperationRecord, steps: Generator<void>, finish: () => void) {
+function pump(
+  shop: ShopState,
+  {
+    operation,
+    steps,
+    finish,
+  }: { operation: BulkOperationRecord; steps: Generator<void>; finish: () => void },
+) {
   setTimeout(() => {
     if (step(shop, operation, steps)) finish();
-    else pump(shop, operation, steps, finish);
+    else pump(shop, { operation, steps, finish });
   }, 0);
 }
 
-function complete(shop: ShopState, operation: BulkOperationRecord, out: BulkOutput, now: number) {
+function complete(
+  shop: ShopState,
+  { operation, out, now }: { operation: BulkOperationRecord; out: BulkOutput; now: number },
+) {
   // A cancel (or a sandbox reset) while the work ran wins over the result.
   if (shop.closed || operation.status !== "RUNNING") return;
   const text = out.lines.length > 0 ? `${out.lines.join("\n")}\n` : "";

@@ -99,7 +99,7 @@ export function paginate<R, N>(options: PageOptions<R, N>): Connection<N> {
       picked.push(record);
     }
     picked.reverse();
-    hasNextPage = Boolean(args.before) && anyMatch(order, end, order.length, matches);
+    hasNextPage = Boolean(args.before) && anyMatch(order, { from: end, to: order.length, matches });
   } else {
     const wanted = limit(first);
     for (let index = start; index < end; index += 1) {
@@ -112,7 +112,7 @@ export function paginate<R, N>(options: PageOptions<R, N>): Connection<N> {
       picked.push(record);
     }
     if (last !== null && picked.length > limit(last)) picked = picked.slice(picked.length - limit(last));
-    hasPreviousPage = Boolean(args.after) && anyMatch(order, 0, start, matches);
+    hasPreviousPage = Boolean(args.after) && anyMatch(order, { from: 0, to: start, matches });
   }
 
   const cursorOf = (record: R) =>
@@ -166,7 +166,10 @@ function ordered<R>(source: OrderedSource<R>, reverse: boolean): Order<R> {
   };
 }
 
-function anyMatch<R>(order: Order<R>, from: number, to: number, matches: (record: R) => boolean): boolean {
+function anyMatch<R>(
+  order: Order<R>,
+  { from, to, matches }: { from: number; to: number; matches: (record: R) => boolean },
+): boolean {
   for (let index = from; index < to; index += 1) if (matches(order.at(index))) return true;
   return false;
 }

@@ -32,9 +32,15 @@ interface Walk {
 
 export function requestedCost(
   schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  fragments: readonly FragmentDefinitionNode[],
-  variables: Record<string, unknown>,
+  {
+    operation,
+    fragments,
+    variables,
+  }: {
+    operation: OperationDefinitionNode;
+    fragments: readonly FragmentDefinitionNode[];
+    variables: Record<string, unknown>;
+  },
 ): number {
   if (operation.operation === "mutation") {
     return (

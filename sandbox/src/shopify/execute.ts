@@ -32,9 +32,11 @@ export interface Execution {
 /** Runs a validated document against the store; resolvers are synchronous over in-memory state. */
 export function executeOperation(
   ctx: RequestContext,
-  document: DocumentNode,
-  variables: Record<string, unknown>,
-  operationName?: string,
+  {
+    document,
+    variables,
+    operationName,
+  }: { document: DocumentNode; variables: Record<string, unknown>; operationName?: string },
 ): Execution {
   const tally = { cost: 0, mutations: 0 };
   const fieldResolver: GraphQLFieldResolver<unknown, RequestContext> = (source, args, context, info) => {
@@ -52,7 +54,7 @@ export function executeOperation(
         tally.cost += MUTATION_COST;
         tally.mutations += 1;
       }
-      value = callRoot(resolver, args, context, info);
+      value = callRoot(resolver, { args, ctx: context, info });
     } else {
       value = defaultFieldResolver(source, args, context, info);
     }
@@ -78,9 +80,7 @@ export function executeOperation(
  */
 function callRoot(
   resolver: RootResolver,
-  args: Record<string, unknown>,
-  ctx: RequestContext,
-  info: GraphQLResolveInfo,
+  { args, ctx, info }: { args: Record<string, unknown>; ctx: RequestContext; info: GraphQLResolveInfo },
 ) {
   return (
     resolver as (args: Record<string, unknown>, ctx: RequestContext, info: GraphQLResolveInfo) => unknown

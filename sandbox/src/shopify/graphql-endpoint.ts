@@ -83,7 +83,7 @@ export function answerGraphql(
     (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
   );
   const requested = Math.ceil(
-    requestedCost(ctx.schema, operation, fragments, coerced.coerced) * options.costMultiplier,
+    requestedCost(ctx.schema, { operation, fragments, variables: coerced.coerced }) * options.costMultiplier,
   );
   if (requested > MAX_QUERY_COST) {
     shop.counters.maxCostExceeded += 1;
@@ -107,7 +107,7 @@ export function answerGraphql(
     return { status, body, headers };
   }
 
-  const execution = executeOperation(ctx, document, variables, operationName);
+  const execution = executeOperation(ctx, { document, variables, operationName });
   const deprecated = deprecationReason(ctx.schema, {
     document,
     operation,

@@ -34,9 +34,7 @@ export type Recalled<P> = { kind: "replay"; payload: P } | { kind: "mismatch" } 
  */
 export function recallIdempotent<P>(
   ctx: RequestContext,
-  key: string | null,
-  mutation: string,
-  input: unknown,
+  { key, mutation, input }: { key: string | null; mutation: string; input: unknown },
 ): Recalled<P> {
   if (key === null) return null;
   const entry = ctx.shop.idempotency.get(`${mutation}:${key}`);
@@ -47,10 +45,12 @@ export function recallIdempotent<P>(
 
 export function rememberIdempotent(
   ctx: RequestContext,
-  key: string | null,
-  mutation: string,
-  input: unknown,
-  payload: unknown,
+  {
+    key,
+    mutation,
+    input,
+    payload,
+  }: { key: string | null; mutation: string; input: unknown; payload: unknown },
 ) {
   if (key === null) return;
   ctx.shop.idempotency.set(`${mutation}:${key}`, { fingerprint: JSON.stringify(input), payload });

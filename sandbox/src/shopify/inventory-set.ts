@@ -97,7 +97,11 @@ export function inventorySetQuantities(
   info: GraphQLResolveInfo,
 ) {
   const key = idempotencyKey(ctx, info, "inventorySetQuantities");
-  const recalled = recallIdempotent<StoredPayload>(ctx, key, "inventorySetQuantities", args.input);
+  const recalled = recallIdempotent<StoredPayload>(ctx, {
+    key,
+    mutation: "inventorySetQuantities",
+    input: args.input,
+  });
   if (recalled?.kind === "replay") return payloadOf(ctx, recalled.payload);
   if (recalled?.kind === "mismatch") {
     return payloadOf(ctx, {
@@ -106,7 +110,7 @@ export function inventorySetQuantities(
     });
   }
   const stored = setQuantities(ctx, args.input);
-  rememberIdempotent(ctx, key, "inventorySetQuantities", args.input, stored);
+  rememberIdempotent(ctx, { key, mutation: "inventorySetQuantities", input: args.input, payload: stored });
   return payloadOf(ctx, stored);
 }
 
@@ -130,7 +134,7 @@ function setQuantities(ctx: RequestContext, input: SetQuantitiesInput): StoredPa
   const plans: Plan[] = [];
   const seen = new Set<string>();
   for (const [index, quantity] of input.quantities.entries()) {
-    const planned = plan(ctx, input, quantity, seen);
+    const planned = plan(ctx, { input, quantity, seen });
     if ("code" in planned) {
       const path = ["input", "quantities", String(index)];
       errors.push(
@@ -166,9 +170,7 @@ function setQuantities(ctx: RequestContext, input: SetQuantitiesInput): StoredPa
 /** What one quantity would change, or why it cannot (the field under `input.quantities.{i}`). */
 function plan(
   ctx: RequestContext,
-  input: SetQuantitiesInput,
-  quantity: QuantityInput,
-  seen: Set<string>,
+  { input, quantity, seen }: { input: SetQuantitiesInput; quantity: QuantityInput; seen: Set<string> },
 ): Plan | { field: string | null; code: string; messageKey?: string } {
   const catalog = ctx.shop.catalog;
   const variant = catalog.variantByItem.get(idOf(quantity.inventoryItemId, "InventoryItem") ?? -1);
@@ -184,7 +186,7 @@ function plan(
   if (quantity.quantity < 0) return { field: "quantity", code: "INVALID_QUANTITY_NEGATIVE" };
   if (quantity.quantity > MAX_QUANTITY) return { field: "quantity", code: "INVALID_QUANTITY_TOO_HIGH" };
   if (input.name === "available" || input.name === "on_hand") {
-    const stale = compareAndSetError(ctx, input, quantity, quantityOf(level, input.name));
+    const stale = compareAndSetError(ctx, { input, quantity, current: quantityOf(level, input.name) });
     if (stale) return stale;
   }
   return { variant, level, quantity: quantity.quantity };
@@ -192,9 +194,7 @@ function plan(
 
 function compareAndSetError(
   ctx: RequestContext,
-  input: SetQuantitiesInput,
-  quantity: QuantityInput,
-  current: number,
+  { input, quantity, current }: { input: SetQuantitiesInput; quantity: QuantityInput; current: number },
 ) {
   if (ctx.version.changeFromQuantity && quantity.changeFromQuantity !== undefined) {
     if (quantity.changeFromQuantity === null || quantity.changeFromQuantity === current) return null;

@@ -34,19 +34,18 @@ export const QUERY_FIELDS = {
     const sort = variantSort(args.sortKey, ctx);
     if (!sort) {
       const source = sortedIdSource(catalog.variantIds, (id) => catalog.variants.get(id)!);
-      return paginateVariants(ctx, source, args, matches);
+      return paginateVariants(ctx, { source, args, matches });
     }
     const sorted = catalog.variantIds
       .map((id) => catalog.variants.get(id)!)
       .filter(matches)
       .sort((a, b) => compareValues(sort(a), sort(b)) || a.id - b.id);
-    return paginateVariants(
-      ctx,
-      arraySource(sorted, (variant) => variant.id),
+    return paginateVariants(ctx, {
+      source: arraySource(sorted, (variant) => variant.id),
       args,
-      () => true,
+      matches: () => true,
       sort,
-    );
+    });
   },
 
   productVariantsCount: (args: { query?: string | null }, ctx: RequestContext) => {
@@ -141,10 +140,17 @@ export const QUERY_FIELDS = {
 
 function paginateVariants(
   ctx: RequestContext,
-  source: OrderedSource<VariantRecord>,
-  args: SearchArgs,
-  matches: (variant: VariantRecord) => boolean,
-  sort?: (variant: VariantRecord) => string | number,
+  {
+    source,
+    args,
+    matches,
+    sort,
+  }: {
+    source: OrderedSource<VariantRecord>;
+    args: SearchArgs;
+    matches: (variant: VariantRecord) => boolean;
+    sort?: (variant: VariantRecord) => string | number;
+  },
 ) {
   return paginate({
     source,

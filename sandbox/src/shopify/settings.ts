@@ -41,10 +41,10 @@ type Parser = (value: unknown, settings: ShopifySettings) => Partial<ShopifySett
 const PARSERS: Record<string, Parser> = {
   errorRate: (value) => ({ errorRate: share(value, "errorRate") }),
   timeoutRate: (value) => ({ timeoutRate: share(value, "timeoutRate") }),
-  latencyMs: (value) => ({ latencyMs: whole(value, "latencyMs", 0, 60_000) }),
-  timeoutMs: (value) => ({ timeoutMs: whole(value, "timeoutMs", 0, 600_000) }),
+  latencyMs: (value) => ({ latencyMs: whole(value, { name: "latencyMs", min: 0, max: 60_000 }) }),
+  timeoutMs: (value) => ({ timeoutMs: whole(value, { name: "timeoutMs", min: 0, max: 600_000 }) }),
   bulkOperationDelayMs: (value) => ({
-    bulkOperationDelayMs: whole(value, "bulkOperationDelayMs", 0, 3_600_000),
+    bulkOperationDelayMs: whole(value, { name: "bulkOperationDelayMs", min: 0, max: 3_600_000 }),
   }),
   costMultiplier: (value) => {
     if (typeof value !== "number" || !(value >= 1 && value <= 20)) {
@@ -106,7 +106,7 @@ function share(value: unknown, name: string): number {
   return value;
 }
 
-function whole(value: unknown, name: string, min: number, max: number): number {
+function whole(value: unknown, { name, min, max }: { name: string; min: number; max: number }): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ControlInputError(`${name} must be a whole number from ${min} to ${max}.`);
   }

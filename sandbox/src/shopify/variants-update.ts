@@ -46,7 +46,7 @@ export function productVariantsBulkUpdate(
   const errors: UserError[] = [];
   const changes: Change[] = [];
   args.variants.forEach((input, index) => {
-    const found = checkVariant(ctx, product.id, input, ["variants", String(index)]);
+    const found = checkVariant(ctx, { productId: product.id, input, path: ["variants", String(index)] });
     if ("errors" in found) errors.push(...found.errors);
     else changes.push(found);
   });
@@ -63,7 +63,10 @@ export function productVariantsBulkUpdate(
   };
 }
 
-function checkVariant(ctx: RequestContext, productId: number, input: VariantInput, path: string[]) {
+function checkVariant(
+  ctx: RequestContext,
+  { productId, input, path }: { productId: number; input: VariantInput; path: string[] },
+) {
   const fail = (field: string, code: string, message: string) => ({
     errors: [{ field: [...path, field], code, message }],
   });

@@ -46,7 +46,7 @@ export interface SubscriptionStart {
 /** A usable recurring price, or Stripe's error naming the parameter that referenced it. */
 export function recurringPrice(ctx: StripeContext, id: string, param: string): PriceRecord {
   const price = ctx.store.prices.get(id);
-  if (!price) throw noSuch("price", id, param);
+  if (!price) throw noSuch("price", id, { param });
   if (!price.active)
     throw invalidRequest(`The price specified is inactive. This field only accepts active prices.`, {
       param,
@@ -154,7 +154,9 @@ export function updateSubscription(
   let invoice: InvoiceRecord | null;
   try {
     applyCancellation(subscription, changes, now);
-    invoice = changes.items ? changeItems(ctx, subscription, changes.items, changes.prorationBehavior) : null;
+    invoice = changes.items
+      ? changeItems(ctx, { subscription, changes: changes.items, proration: changes.prorationBehavior })
+      : null;
   } catch (error) {
     Object.assign(subscription, snapshot);
     throw error;
@@ -207,9 +209,11 @@ function setCancelAtPeriodEnd(subscription: SubscriptionRecord, value: boolean, 
  */
 function changeItems(
   ctx: StripeContext,
-  subscription: SubscriptionRecord,
-  changes: ItemChange[],
-  proration: ProrationBehavior = "create_prorations",
+  {
+    subscription,
+    changes,
+    proration = "create_prorations",
+  }: { subscription: SubscriptionRecord; changes: ItemChange[]; proration?: ProrationBehavior },
 ): InvoiceRecord | null {
   const now = ctx.now();
   const swaps: { itemId: string; from: PriceRecord; to: PriceRecord; quantity: number }[] = [];
@@ -235,7 +239,7 @@ function changeItems(
       continue;
     }
     const item = subscription.items.find((candidate) => candidate.id === change.id);
-    if (!item) throw noSuch("subscription item", change.id, param("id"));
+    if (!item) throw noSuch("subscription item", change.id, { param: param("id") });
     if (change.deleted) {
       subscription.items = subscription.items.filter((candidate) => candidate !== item);
       continue;

@@ -49,7 +49,7 @@ export function registerCheckoutPage(app: Hono, ctx: StripeContext): void {
       if (wantsJson) return c.json({ redirect, session: session.id, subscription: subscription.id });
       return c.redirect(redirect, 303);
     } catch (error) {
-      return failure(c, error, session, wantsJson);
+      return failure(c, { error, session, wantsJson });
     }
   });
 
@@ -62,11 +62,14 @@ export function registerCheckoutPage(app: Hono, ctx: StripeContext): void {
       if (wantsJson) return c.json({ redirect, session: session.id });
       return c.redirect(redirect, 303);
     } catch (error) {
-      return failure(c, error, session, wantsJson);
+      return failure(c, { error, session, wantsJson });
     }
   });
 
-  function failure(c: Context, error: unknown, session: CheckoutSessionRecord, wantsJson: boolean): Response {
+  function failure(
+    c: Context,
+    { error, session, wantsJson }: { error: unknown; session: CheckoutSessionRecord; wantsJson: boolean },
+  ): Response {
     if (error instanceof CheckoutClosedError) {
       if (wantsJson) return c.json({ error: error.message }, 409);
       return c.html(closedPage(error.message), 409);

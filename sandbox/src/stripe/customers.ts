@@ -57,7 +57,7 @@ export function createCardPaymentMethod(
   let details: TestCard;
   if (card.token !== undefined) {
     const known = TEST_CARDS[card.token];
-    if (!known) throw noSuch("token", card.token, `${param}[token]`);
+    if (!known) throw noSuch("token", card.token, { param: `${param}[token]` });
     details = known;
   } else {
     const number = (card.number ?? "").replaceAll(/\s/g, "");
@@ -99,14 +99,13 @@ function brandOf(number: string): string {
 export function findPaymentMethod(
   ctx: StripeContext,
   id: string,
-  param: string,
-  status: ContentfulStatusCode = 400,
+  { param, status = 400 }: { param: string; status?: ContentfulStatusCode },
 ): PaymentMethodRecord {
   const existing = ctx.store.paymentMethods.get(id);
   if (existing) return existing;
   const shortcut = id.startsWith("pm_card_") ? `tok_${id.slice("pm_card_".length)}` : undefined;
   if (shortcut && isTestToken(shortcut)) return createCardPaymentMethod(ctx, { token: shortcut });
-  throw noSuch("PaymentMethod", id, param, status);
+  throw noSuch("PaymentMethod", id, { param, status });
 }
 
 export function attachPaymentMethod(

@@ -36,7 +36,11 @@ export function invalidRequest(
  * "No such price: 'x'". Stripe answers 404 when the id is in the URL path and 400 when it was a
  * parameter of the request (`line_items[0][price]`), both with code resource_missing.
  */
-export function noSuch(kind: string, id: string, param: string, status: ContentfulStatusCode = 400) {
+export function noSuch(
+  kind: string,
+  id: string,
+  { param, status = 400 }: { param: string; status?: ContentfulStatusCode },
+) {
   return invalidRequest(`No such ${kind}: '${id}'`, { param, code: "resource_missing", status });
 }
 

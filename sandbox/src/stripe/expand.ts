@@ -47,7 +47,7 @@ export function applyExpand(
         param: `expand[${index}]`,
       });
     }
-    expandInto(store, object, segments, path, index);
+    expandInto(store, object, { segments, path, index });
   }
   return object;
 }
@@ -55,12 +55,10 @@ export function applyExpand(
 function expandInto(
   store: StripeStore,
   target: unknown,
-  segments: string[],
-  path: string,
-  index: number,
+  { segments, path, index }: { segments: string[]; path: string; index: number },
 ): void {
   if (Array.isArray(target)) {
-    for (const entry of target) expandInto(store, entry, segments, path, index);
+    for (const entry of target) expandInto(store, entry, { segments, path, index });
     return;
   }
   if (!isObject(target)) return;
@@ -77,7 +75,7 @@ function expandInto(
     value = resolved;
     target[key] = resolved;
   }
-  if (rest.length > 0) expandInto(store, value, rest, path, index);
+  if (rest.length > 0) expandInto(store, value, { segments: rest, path, index });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

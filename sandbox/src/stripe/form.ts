@@ -12,7 +12,7 @@ export interface FormObject {
 
 export function parseFormPairs(pairs: Iterable<[string, string]>): FormObject {
   const root: FormObject = {};
-  for (const [key, value] of pairs) assign(root, splitKey(key), value, key);
+  for (const [key, value] of pairs) assign(root, { segments: splitKey(key), value, fullKey: key });
   return root;
 }
 
@@ -36,7 +36,10 @@ function splitKey(key: string): string[] {
   return consumed === rest.length ? segments : [key];
 }
 
-function assign(root: FormObject, segments: string[], value: string, fullKey: string): void {
+function assign(
+  root: FormObject,
+  { segments, value, fullKey }: { segments: string[]; value: string; fullKey: string },
+): void {
   let node = root;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] === "" ? String(nextIndex(node)) : segments[i]!;

@@ -226,13 +226,13 @@ export function paginate<T extends { id: string }>(
   }
   if (after !== undefined) {
     const index = records.findIndex((record) => record.id === after);
-    if (index < 0) throw noSuch(kind, after, "starting_after");
+    if (index < 0) throw noSuch(kind, after, { param: "starting_after" });
     const page = records.slice(index + 1, index + 1 + limit);
     return { page, hasMore: index + 1 + limit < records.length };
   }
   if (before !== undefined) {
     const index = records.findIndex((record) => record.id === before);
-    if (index < 0) throw noSuch(kind, before, "ending_before");
+    if (index < 0) throw noSuch(kind, before, { param: "ending_before" });
     const start = Math.max(0, index - limit);
     return { page: records.slice(start, index), hasMore: start > 0 };
   }
@@ -240,7 +240,11 @@ export function paginate<T extends { id: string }>(
 }
 
 /** Answers one object (or a list) after applying the request's `expand[]`. */
-export function answer(c: Context, store: StripeStore, object: StripeObject, expand: string[]): Response {
+export function answer(
+  c: Context,
+  store: StripeStore,
+  { object, expand }: { object: StripeObject; expand: string[] },
+): Response {
   return c.json(applyExpand(store, object, expand));
 }
 
@@ -257,5 +261,8 @@ export function answerList<T extends { id: string }>(
   },
 ): Response {
   const { page, hasMore } = paginate(input.records, input.params, input.kind);
-  return answer(c, store, renderList(input.url, page.map(input.render), hasMore), input.expand);
+  return answer(c, store, {
+    object: renderList(input.url, page.map(input.render), hasMore),
+    expand: input.expand,
+  });
 }

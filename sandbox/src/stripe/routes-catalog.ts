@@ -39,7 +39,10 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
 
   app.get("/v1/products/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderProduct(findProduct(ctx, c.req.param("id"), "id", 404)), expand);
+    return answer(c, ctx.store, {
+      object: renderProduct(findProduct(ctx, c.req.param("id"), { param: "id", status: 404 })),
+      expand,
+    });
   });
 
   app.post("/v1/products", async (c) => {
@@ -65,14 +68,14 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
     if (ctx.store.products.has(product.id))
       throw invalidRequest(`Product already exists.`, { param: "id", code: "resource_already_exists" });
     ctx.store.products.set(product.id, product);
-    return answer(c, ctx.store, renderProduct(product), expand);
+    return answer(c, ctx.store, { object: renderProduct(product), expand });
   });
 
   app.post("/v1/products/:id", async (c) => {
     const { params, expand } = await requestParams(c, [...PRODUCT_FIELDS, "default_price"]);
-    const product = findProduct(ctx, c.req.param("id"), "id", 404);
+    const product = findProduct(ctx, c.req.param("id"), { param: "id", status: 404 });
     const defaultPrice = params.nullableString("default_price");
-    if (defaultPrice) findPrice(ctx, defaultPrice, "default_price");
+    if (defaultPrice) findPrice(ctx, defaultPrice, { param: "default_price" });
     if (params.has("name")) product.name = params.requiredString("name");
     if (params.has("description")) product.description = params.nullableString("description") ?? null;
     if (defaultPrice !== undefined) product.defaultPrice = defaultPrice;
@@ -80,7 +83,7 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
     product.features = readFeatures(params) ?? product.features;
     product.metadata = applyMetadata(product.metadata, params.metadata("metadata"));
     product.updated = ctx.now();
-    return answer(c, ctx.store, renderProduct(product), expand);
+    return answer(c, ctx.store, { object: renderProduct(product), expand });
   });
 
   app.get("/v1/prices", async (c) => {
@@ -123,7 +126,10 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
 
   app.get("/v1/prices/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderPrice(findPrice(ctx, c.req.param("id"), "id", 404)), expand);
+    return answer(c, ctx.store, {
+      object: renderPrice(findPrice(ctx, c.req.param("id"), { param: "id", status: 404 })),
+      expand,
+    });
   });
 
   app.post("/v1/prices", async (c) => {
@@ -136,7 +142,7 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
       "billing_scheme",
       "tax_behavior",
     ]);
-    const product = findProduct(ctx, params.requiredString("product"), "product");
+    const product = findProduct(ctx, params.requiredString("product"), { param: "product" });
     const recurring = params.object("recurring", [
       "interval",
       "interval_count",
@@ -167,12 +173,12 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
     };
     claimLookupKey(ctx, price, params.boolean("transfer_lookup_key") ?? false);
     ctx.store.prices.set(price.id, price);
-    return answer(c, ctx.store, renderPrice(price), expand);
+    return answer(c, ctx.store, { object: renderPrice(price), expand });
   });
 
   app.post("/v1/prices/:id", async (c) => {
     const { params, expand } = await requestParams(c, PRICE_UPDATE_FIELDS);
-    const price = findPrice(ctx, c.req.param("id"), "id", 404);
+    const price = findPrice(ctx, c.req.param("id"), { param: "id", status: 404 });
     price.active = params.boolean("active") ?? price.active;
     price.metadata = applyMetadata(price.metadata, params.metadata("metadata"));
     if (params.has("nickname")) price.nickname = params.nullableString("nickname") ?? null;
@@ -180,7 +186,7 @@ export function registerCatalogRoutes(app: Hono, ctx: StripeContext): void {
       price.lookupKey = params.nullableString("lookup_key") ?? null;
       claimLookupKey(ctx, price, params.boolean("transfer_lookup_key") ?? false);
     }
-    return answer(c, ctx.store, renderPrice(price), expand);
+    return answer(c, ctx.store, { object: renderPrice(price), expand });
   });
 }
 
@@ -206,14 +212,22 @@ function readFeatures(params: ParamReader): string[] | undefined {
   return params.list("marketing_features", ["name"])?.map((feature) => feature.requiredString("name"));
 }
 
-function findProduct(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): ProductRecord {
+function findProduct(
+  ctx: StripeContext,
+  id: string,
+  { param, status = 400 }: { param: string; status?: 400 | 404 },
+): ProductRecord {
   const product = ctx.store.products.get(id);
-  if (!product) throw noSuch("product", id, param, status);
+  if (!product) throw noSuch("product", id, { param, status });
   return product;
 }
 
-function findPrice(ctx: StripeContext, id: string, param: string, status: 400 | 404 = 400): PriceRecord {
+function findPrice(
+  ctx: StripeContext,
+  id: string,
+  { param, status = 400 }: { param: string; status?: 400 | 404 },
+): PriceRecord {
   const price = ctx.store.prices.get(id);
-  if (!price) throw noSuch("price", id, param, status);
+  if (!price) throw noSuch("price", id, { param, status });
   return price;
 }

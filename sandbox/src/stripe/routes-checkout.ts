@@ -49,7 +49,7 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
     const { params, expand } = await requestParams(c, CREATE_FIELDS);
     const session = createSession(ctx, params, new URL(c.req.url).origin);
     ctx.store.sessions.set(session.id, session);
-    return answer(c, ctx.store, renderCheckoutSession(session, ctx.store), expand);
+    return answer(c, ctx.store, { object: renderCheckoutSession(session, ctx.store), expand });
   });
 
   app.get("/v1/checkout/sessions", async (c) => {
@@ -81,12 +81,10 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
 
   app.get("/v1/checkout/sessions/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(
-      c,
-      ctx.store,
-      renderCheckoutSession(findSession(ctx, c.req.param("id")), ctx.store),
+    return answer(c, ctx.store, {
+      object: renderCheckoutSession(findSession(ctx, c.req.param("id")), ctx.store),
       expand,
-    );
+    });
   });
 
   app.get("/v1/checkout/sessions/:id/line_items", async (c) => {
@@ -109,12 +107,10 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
       };
     });
     params.integer("limit", { min: 1, max: 100 });
-    return answer(
-      c,
-      ctx.store,
-      renderList(`/v1/checkout/sessions/${session.id}/line_items`, items, false),
+    return answer(c, ctx.store, {
+      object: renderList(`/v1/checkout/sessions/${session.id}/line_items`, items, false),
       expand,
-    );
+    });
   });
 
   app.post("/v1/checkout/sessions/:id/expire", async (c) => {
@@ -128,7 +124,7 @@ export function registerCheckoutRoutes(app: Hono, ctx: StripeContext): void {
     session.status = "expired";
     const object = renderCheckoutSession(session, ctx.store);
     ctx.emit("checkout.session.expired", object);
-    return answer(c, ctx.store, object, expand);
+    return answer(c, ctx.store, { object, expand });
   });
 }
 
@@ -147,7 +143,7 @@ function createSession(ctx: StripeContext, params: ParamReader, origin: string):
       param: "customer",
     });
   }
-  if (customerId !== undefined) findCustomer(ctx, customerId, "customer");
+  if (customerId !== undefined) findCustomer(ctx, customerId, { param: "customer" });
   const successUrl = readUrl(params, "success_url", true)!;
   const cancelUrl = readUrl(params, "cancel_url", false);
   const lineItems = readLineItems(ctx, params);
@@ -240,6 +236,6 @@ function readLineItems(ctx: StripeContext, params: ParamReader): LineItemInput[]
 
 function findSession(ctx: StripeContext, id: string): CheckoutSessionRecord {
   const session = ctx.store.sessions.get(id);
-  if (!session) throw noSuch("checkout.session", id, "session", 404);
+  if (!session) throw noSuch("checkout.session", id, { param: "session", status: 404 });
   return session;
 }

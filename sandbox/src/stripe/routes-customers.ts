@@ -30,7 +30,9 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
   app.post("/v1/customers", async (c) => {
     const { params, expand } = await requestParams(c, [...CUSTOMER_FIELDS, "payment_method"]);
     const paymentMethodId = params.string("payment_method");
-    const method = paymentMethodId ? findPaymentMethod(ctx, paymentMethodId, "payment_method") : undefined;
+    const method = paymentMethodId
+      ? findPaymentMethod(ctx, paymentMethodId, { param: "payment_method" })
+      : undefined;
     // Stripe's own example sends the same pm_card_visa as payment_method and default: one card.
     const aliases = method && paymentMethodId ? { [paymentMethodId]: method.id } : {};
     const defaultMethod = readDefaultPaymentMethod(ctx, params, aliases);
@@ -42,7 +44,7 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     });
     if (method) attachPaymentMethod(ctx, method, customer);
     if (defaultMethod) customer.defaultPaymentMethod = requireAttached(ctx, defaultMethod, customer);
-    return answer(c, ctx.store, renderCustomer(customer), expand);
+    return answer(c, ctx.store, { object: renderCustomer(customer), expand });
   });
 
   app.get("/v1/customers", async (c) => {
@@ -71,17 +73,20 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
       object: "search_result",
       next_page: null,
     };
-    return answer(c, ctx.store, result, expand);
+    return answer(c, ctx.store, { object: result, expand });
   });
 
   app.get("/v1/customers/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderCustomer(findCustomer(ctx, c.req.param("id"), "id", 404)), expand);
+    return answer(c, ctx.store, {
+      object: renderCustomer(findCustomer(ctx, c.req.param("id"), { param: "id", status: 404 })),
+      expand,
+    });
   });
 
   app.post("/v1/customers/:id", async (c) => {
     const { params, expand } = await requestParams(c, CUSTOMER_FIELDS);
-    const customer = findCustomer(ctx, c.req.param("id"), "id", 404);
+    const customer = findCustomer(ctx, c.req.param("id"), { param: "id", status: 404 });
     const defaultMethod = readDefaultPaymentMethod(ctx, params);
     if (params.has("email")) customer.email = params.nullableString("email") ?? null;
     if (params.has("name")) customer.name = params.nullableString("name") ?? null;
@@ -89,12 +94,12 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     if (defaultMethod !== undefined)
       customer.defaultPaymentMethod = defaultMethod && requireAttached(ctx, defaultMethod, customer);
     customer.metadata = applyMetadata(customer.metadata, params.metadata("metadata"));
-    return answer(c, ctx.store, renderCustomer(customer), expand);
+    return answer(c, ctx.store, { object: renderCustomer(customer), expand });
   });
 
   app.get("/v1/customers/:id/payment_methods", async (c) => {
     const { params, expand } = await requestParams(c, [...LIST_PARAMS, "type", "allow_redisplay"]);
-    const customer = findCustomer(ctx, c.req.param("id"), "id", 404);
+    const customer = findCustomer(ctx, c.req.param("id"), { param: "id", status: 404 });
     params.oneOf("type", ["card"]);
     const records = newestFirst(ctx.store.paymentMethods.values()).filter(
       (method) => method.customer === customer.id,
@@ -130,7 +135,7 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
       expYear: card.integer("exp_year", { min: 2000, max: 2100 }),
     });
     method.metadata = applyMetadata({}, params.metadata("metadata"));
-    return answer(c, ctx.store, renderPaymentMethod(method), expand);
+    return answer(c, ctx.store, { object: renderPaymentMethod(method), expand });
   });
 
   app.get("/v1/payment_methods", async (c) => {
@@ -152,25 +157,23 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
 
   app.get("/v1/payment_methods/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(
-      c,
-      ctx.store,
-      renderPaymentMethod(findPaymentMethod(ctx, c.req.param("id"), "id", 404)),
+    return answer(c, ctx.store, {
+      object: renderPaymentMethod(findPaymentMethod(ctx, c.req.param("id"), { param: "id", status: 404 })),
       expand,
-    );
+    });
   });
 
   app.post("/v1/payment_methods/:id/attach", async (c) => {
     const { params, expand } = await requestParams(c, ["customer"]);
-    const method = findPaymentMethod(ctx, c.req.param("id"), "payment_method", 404);
-    const customer = findCustomer(ctx, params.requiredString("customer"), "customer");
+    const method = findPaymentMethod(ctx, c.req.param("id"), { param: "payment_method", status: 404 });
+    const customer = findCustomer(ctx, params.requiredString("customer"), { param: "customer" });
     attachPaymentMethod(ctx, method, customer);
-    return answer(c, ctx.store, renderPaymentMethod(method), expand);
+    return answer(c, ctx.store, { object: renderPaymentMethod(method), expand });
   });
 
   app.post("/v1/payment_methods/:id/detach", async (c) => {
     const { expand } = await requestParams(c, []);
-    const method = findPaymentMethod(ctx, c.req.param("id"), "payment_method", 404);
+    const method = findPaymentMethod(ctx, c.req.param("id"), { param: "payment_method", status: 404 });
     if (method.customer === null) {
       throw invalidRequest(
         "The payment method you provided is not attached to a customer so detachment is impossible.",
@@ -183,7 +186,7 @@ export function registerCustomerRoutes(app: Hono, ctx: StripeContext): void {
     if (customer?.defaultPaymentMethod === method.id) customer.defaultPaymentMethod = null;
     method.customer = null;
     ctx.emit("payment_method.detached", renderPaymentMethod(method));
-    return answer(c, ctx.store, renderPaymentMethod(method), expand);
+    return answer(c, ctx.store, { object: renderPaymentMethod(method), expand });
   });
 }
 
@@ -197,7 +200,7 @@ function readDefaultPaymentMethod(
   const id = settings?.nullableString("default_payment_method");
   if (!id) return id;
   if (aliases[id]) return aliases[id];
-  return findPaymentMethod(ctx, id, "invoice_settings[default_payment_method]").id;
+  return findPaymentMethod(ctx, id, { param: "invoice_settings[default_payment_method]" }).id;
 }
 
 /** Stripe refuses a default payment method that is not attached to the customer. */
@@ -219,10 +222,9 @@ export function requireAttached(
 export function findCustomer(
   ctx: StripeContext,
   id: string,
-  param: string,
-  status: 400 | 404 = 400,
+  { param, status = 400 }: { param: string; status?: 400 | 404 },
 ): CustomerRecord {
   const customer = ctx.store.customers.get(id);
-  if (!customer) throw noSuch("customer", id, param, status);
+  if (!customer) throw noSuch("customer", id, { param, status });
   return customer;
 }

@@ -49,7 +49,7 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
       "description",
       "proration_behavior",
     ]);
-    const customer = findCustomer(ctx, params.requiredString("customer"), "customer");
+    const customer = findCustomer(ctx, params.requiredString("customer"), { param: "customer" });
     const entries = params.list("items", ITEM_FIELDS);
     if (!entries || entries.length === 0) throw parameterMissing("items");
     const items = entries.map((entry) => ({
@@ -58,7 +58,11 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
     }));
     const methodId = params.string("default_payment_method");
     const method = methodId
-      ? requireAttached(ctx, findPaymentMethod(ctx, methodId, "default_payment_method").id, customer)
+      ? requireAttached(
+          ctx,
+          findPaymentMethod(ctx, methodId, { param: "default_payment_method" }).id,
+          customer,
+        )
       : null;
     const subscription = startSubscription(ctx, {
       customer,
@@ -70,7 +74,7 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
       paymentBehavior: params.oneOf("payment_behavior", PAYMENT_BEHAVIORS) ?? "allow_incomplete",
       cancelAtPeriodEnd: params.boolean("cancel_at_period_end") ?? false,
     });
-    return answer(c, ctx.store, renderOne(subscription), expand);
+    return answer(c, ctx.store, { object: renderOne(subscription), expand });
   });
 
   app.get("/v1/subscriptions", async (c) => {
@@ -124,7 +128,7 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
 
   app.get("/v1/subscriptions/:id", async (c) => {
     const { expand } = await requestParams(c, []);
-    return answer(c, ctx.store, renderOne(findSubscription(ctx, c.req.param("id"))), expand);
+    return answer(c, ctx.store, { object: renderOne(findSubscription(ctx, c.req.param("id"))), expand });
   });
 
   app.post("/v1/subscriptions/:id", async (c) => {
@@ -141,14 +145,14 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
     ]);
     const subscription = findSubscription(ctx, c.req.param("id"));
     updateSubscription(ctx, subscription, readChanges(ctx, params, subscription));
-    return answer(c, ctx.store, renderOne(subscription), expand);
+    return answer(c, ctx.store, { object: renderOne(subscription), expand });
   });
 
   app.delete("/v1/subscriptions/:id", async (c) => {
     const { expand } = await requestParams(c, ["invoice_now", "prorate", "cancellation_details"]);
     const subscription = findSubscription(ctx, c.req.param("id"));
     cancelSubscription(ctx, subscription);
-    return answer(c, ctx.store, renderOne(subscription), expand);
+    return answer(c, ctx.store, { object: renderOne(subscription), expand });
   });
 
   app.get("/v1/invoices", async (c) => {
@@ -182,8 +186,8 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   app.get("/v1/invoices/:id", async (c) => {
     const { expand } = await requestParams(c, []);
     const invoice = ctx.store.invoices.get(c.req.param("id"));
-    if (!invoice) throw noSuch("invoice", c.req.param("id"), "invoice", 404);
-    return answer(c, ctx.store, renderInvoice(invoice, ctx.store), expand);
+    if (!invoice) throw noSuch("invoice", c.req.param("id"), { param: "invoice", status: 404 });
+    return answer(c, ctx.store, { object: renderInvoice(invoice, ctx.store), expand });
   });
 
   app.get("/v1/events", async (c) => {
@@ -218,8 +222,8 @@ export function registerSubscriptionRoutes(app: Hono, ctx: StripeContext): void 
   app.get("/v1/events/:id", async (c) => {
     const { expand } = await requestParams(c, []);
     const event = ctx.store.events.get(c.req.param("id"));
-    if (!event) throw noSuch("event", c.req.param("id"), "id", 404);
-    return answer(c, ctx.store, renderEvent(event), expand);
+    if (!event) throw noSuch("event", c.req.param("id"), { param: "id", status: 404 });
+    return answer(c, ctx.store, { object: renderEvent(event), expand });
   });
 }
 
@@ -252,7 +256,11 @@ function readChanges(
     prorationBehavior: params.oneOf("proration_behavior", PRORATION_BEHAVIORS),
     metadata: params.metadata("metadata"),
     defaultPaymentMethod: methodId
-      ? requireAttached(ctx, findPaymentMethod(ctx, methodId, "default_payment_method").id, customer)
+      ? requireAttached(
+          ctx,
+          findPaymentMethod(ctx, methodId, { param: "default_payment_method" }).id,
+          customer,
+        )
       : methodId,
     description: params.has("description") ? (params.nullableString("description") ?? null) : undefined,
   };
@@ -260,6 +268,6 @@ function readChanges(
 
 function findSubscription(ctx: StripeContext, id: string): SubscriptionRecord {
   const subscription = ctx.store.subscriptions.get(id);
-  if (!subscription) throw noSuch("subscription", id, "id", 404);
+  if (!subscription) throw noSuch("subscription", id, { param: "id", status: 404 });
   return subscription;
 }

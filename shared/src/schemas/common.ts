@@ -11,7 +11,10 @@ export const IdParamsSchema = v.object({ id: IdSchema });
 export type IdParams = v.InferOutput<typeof IdParamsSchema>;
 
 /** A whole number read from a query string, with a default and inclusive bounds. */
-export function queryInteger(field: string, fallback: number, min: number, max: number) {
+export function queryInteger(
+  field: string,
+  { fallback, min, max }: { fallback: number; min: number; max: number },
+) {
   return v.pipe(
     v.optional(v.string(), String(fallback)),
     v.transform((text) => (text.trim() === "" ? fallback : Number(text))),
@@ -41,8 +44,8 @@ export function noControlCharacters(field: string) {
 
 /** `page`, `limit`, `search` of every paged list. */
 export const PageQueryEntries = {
-  page: queryInteger("page", 1, 1, 1_000_000),
-  limit: queryInteger("limit", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+  page: queryInteger("page", { fallback: 1, min: 1, max: 1_000_000 }),
+  limit: queryInteger("limit", { fallback: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE }),
   search: v.optional(
     v.pipe(
       v.string(),

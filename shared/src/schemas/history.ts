@@ -79,8 +79,8 @@ export const ExecutionHistorySchema = v.object({
 export type ExecutionHistory = v.InferOutput<typeof ExecutionHistorySchema>;
 
 export const ExecutionHistoryQuerySchema = v.object({
-  page: queryInteger("page", 1, 1, 1_000_000),
-  limit: queryInteger("limit", EXECUTION_HISTORY_PAGE_SIZE, 1, 100),
+  page: queryInteger("page", { fallback: 1, min: 1, max: 1_000_000 }),
+  limit: queryInteger("limit", { fallback: EXECUTION_HISTORY_PAGE_SIZE, min: 1, max: 100 }),
 });
 
 /** Execution history answers at the top level (spec section 7), not under `data`. */
@@ -114,8 +114,8 @@ const HeldChangeSchema = v.object({
 export type HeldChange = v.InferOutput<typeof HeldChangeSchema>;
 
 export const HeldPlanQuerySchema = v.object({
-  page: queryInteger("page", 1, 1, 1_000_000),
-  limit: queryInteger("limit", 10, 1, 100),
+  page: queryInteger("page", { fallback: 1, min: 1, max: 1_000_000 }),
+  limit: queryInteger("limit", { fallback: 10, min: 1, max: 100 }),
 });
 
 export const HeldPlanSchema = v.object({

@@ -60,8 +60,8 @@ const UNMAPPED_OFFSET_MAX = 10_000_000;
  */
 export const UnmappedQuerySchema = v.object({
   limit: PageQueryEntries.limit,
-  shopifyOffset: queryInteger("shopifyOffset", 0, 0, UNMAPPED_OFFSET_MAX),
-  acumaticaOffset: queryInteger("acumaticaOffset", 0, 0, UNMAPPED_OFFSET_MAX),
+  shopifyOffset: queryInteger("shopifyOffset", { fallback: 0, min: 0, max: UNMAPPED_OFFSET_MAX }),
+  acumaticaOffset: queryInteger("acumaticaOffset", { fallback: 0, min: 0, max: UNMAPPED_OFFSET_MAX }),
   search: v.pipe(
     PageQueryEntries.search,
     v.description("Only SKUs containing this text, case-insensitively (both lists)."),
@@ -98,7 +98,7 @@ export const UnmappedSchema = v.object({
 export type Unmapped = v.InferOutput<typeof UnmappedSchema>;
 
 export const SelectorQuerySchema = v.object({
-  page: queryInteger("page", 1, 1, 1_000_000),
+  page: queryInteger("page", { fallback: 1, min: 1, max: 1_000_000 }),
   search: PageQueryEntries.search,
 });
 export const MappingSelectorSchema = v.object({

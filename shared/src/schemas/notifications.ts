@@ -34,8 +34,8 @@ export const NotificationListSchema = v.object({
 export type NotificationList = v.InferOutput<typeof NotificationListSchema>;
 
 export const NotificationListQuerySchema = v.object({
-  page: queryInteger("page", 1, 1, 1_000_000),
-  limit: queryInteger("limit", NOTIFICATIONS_PAGE_SIZE, 1, 100),
+  page: queryInteger("page", { fallback: 1, min: 1, max: 1_000_000 }),
+  limit: queryInteger("limit", { fallback: NOTIFICATIONS_PAGE_SIZE, min: 1, max: 100 }),
 });
 
 export const UnreadCountSchema = v.object({ unread: v.number() });

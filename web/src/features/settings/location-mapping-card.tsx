@@ -119,7 +119,11 @@ function LocationMappingForm({
               label={warehouse.id}
               description={warehouse.description || undefined}
               checked={(feeds.get(location.id) ?? []).includes(warehouse.id)}
-              onChange={(checked) => setDraft(toggleWarehouse(feeds, location.id, warehouse.id, checked))}
+              onChange={(checked) =>
+                setDraft(
+                  toggleWarehouse(feeds, { locationId: location.id, warehouseId: warehouse.id, checked }),
+                )
+              }
             />
           ))}
         </fieldset>

@@ -20,7 +20,7 @@ describe("the Location Mapping card's rules", () => {
       { locations: [{ shopifyLocationId: "L1", warehouseIds: ["RETAIL", "WHOLESALE"] }] },
       { locations: [MAIN, STORE], warehouses: WAREHOUSES },
     );
-    const moved = toggleWarehouse(feeds, "L2", "RETAIL", true);
+    const moved = toggleWarehouse(feeds, { locationId: "L2", warehouseId: "RETAIL", checked: true });
     expect(Object.fromEntries(moved)).toEqual({ L1: ["WHOLESALE"], L2: ["RETAIL"] });
     expect(mappingOf(moved, [MAIN, STORE])).toEqual({
       locations: [
@@ -36,9 +36,7 @@ describe("the Location Mapping card's rules", () => {
         ["L1", ["RETAIL"]],
         ["L2", []],
       ]),
-      "L1",
-      "RETAIL",
-      false,
+      { locationId: "L1", warehouseId: "RETAIL", checked: false },
     );
     expect(mappingOf(feeds, [MAIN, STORE])).toEqual({ locations: [] });
   });

@@ -28,9 +28,7 @@ export function feedsOf(
 /** Ticks or unticks a warehouse under a location; ticking it moves it from any other location. */
 export function toggleWarehouse(
   feeds: ReadonlyMap<string, readonly string[]>,
-  locationId: string,
-  warehouseId: string,
-  checked: boolean,
+  { locationId, warehouseId, checked }: { locationId: string; warehouseId: string; checked: boolean },
 ): Map<string, string[]> {
   const next = new Map<string, string[]>();
   for (const [id, warehouseIds] of feeds) {
