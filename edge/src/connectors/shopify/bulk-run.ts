@@ -1,3 +1,4 @@
+import { readLines } from "../stream-text.ts";
 import { backoffMs } from "../transport.ts";
 import { followBulkOperation, isBulkLimitRefusal, waitForBulkSlot } from "./bulk-operations.ts";
 import type { BulkOperationType } from "./bulk-slots.ts";
@@ -21,9 +22,10 @@ const FILE_ATTEMPTS = 4;
 /**
  * Takes one of the store's bulk slots (shared with every job of every instance; waits while all are
  * held), launches a bulk query or mutation with the variables `prepare` makes (after the slot, so a
- * staged upload is not made for nothing), follows it until it ends and answers the result file's
- * text ("" when it produced no objects). Null when no slot came free in time or Shopify says one is
- * already running, so the caller can fall back to paced calls.
+ * staged upload is not made for nothing), follows it until it ends and hands `onLine` the result
+ * file's lines as they stream in (none when it produced no objects): a whole store's export is never
+ * held as one string. False when no slot came free in time or Shopify says one is already running,
+ * so the caller can fall back to paced calls.
  */
 export async function runBulkOperation(
   port: ShopifyPort,
@@ -32,13 +34,14 @@ export async function runBulkOperation(
     launch: string;
     prepare: () => Promise<Record<string, unknown>>;
   },
-): Promise<string | null> {
+  onLine: (line: string) => void,
+): Promise<boolean> {
   const slot = await waitForBulkSlot(port.bulkSlots, {
     type: launch.type,
     servedVersion: port.servedVersion,
     clock: port.clock,
   });
-  if (!slot) return null;
+  if (!slot) return false;
   const started = port.clock.now();
   try {
     const answer = await port.execute<Record<string, unknown>>(launch.launch, await launch.prepare());
@@ -51,7 +54,7 @@ export async function runBulkOperation(
     const userErrors = (payload?.userErrors as unknown[] | undefined) ?? [];
     if (userErrors.length > 0) {
       const message = userErrors.map((error) => text(record(error)?.message) ?? "").join("; ");
-      if (isBulkLimitRefusal(message)) return null;
+      if (isBulkLimitRefusal(message)) return false;
       throw new ShopifyError(`Shopify refused the bulk operation: ${message}`, "graphql");
     }
     const id = text(record(payload?.bulkOperation)?.id);
@@ -75,10 +78,10 @@ export async function runBulkOperation(
         "graphql",
       );
     }
-    const file = state.url ? await downloadText(port, state.url) : "";
+    if (state.url) await streamLines(port, state.url, onLine);
     // The next run weighs its bulk operations by this one's time, launch to result.
     recordBulk(port.costs, launch.type, port.clock.now() - started, state.objectCount);
-    return file;
+    return true;
   } finally {
     await slot.release();
   }
@@ -112,9 +115,11 @@ export async function stageJsonl(port: ShopifyPort, filename: string, content: s
   return String(key.value);
 }
 
-async function downloadText(port: ShopifyPort, url: string): Promise<string> {
+/** The result file line by line (the download is retried until its body starts, not midway). */
+async function streamLines(port: ShopifyPort, url: string, onLine: (line: string) => void): Promise<void> {
   const response = await withFileRetries(port, "download the bulk result", () => port.fetch(url));
-  return response.text();
+  if (!response.body) return;
+  for await (const line of readLines(response.body)) onLine(line);
 }
 
 /** Storage hiccups (5xx, network) are retried with back-off; anything else is Shopify's answer. */

@@ -166,34 +166,36 @@ async function writeByBulk(
   runId: string,
   outcome: WriteErrors,
 ): Promise<boolean> {
-  const file = await runBulkOperation(port, {
-    type: "MUTATION",
-    launch: BULK_RUN_MUTATION,
-    // Staged only once a slot is held: no upload for an operation that cannot start.
-    prepare: async () => {
-      const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
-      return {
-        mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
-        stagedUploadPath: await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl),
-        clientIdentifier: runId,
-      };
-    },
-  });
-  if (file === null) return false;
   const answered = new Set<number>();
-  for (const line of file.split("\n")) {
-    if (!line.trim()) continue;
-    const row = record(JSON.parse(line));
-    const index = Number(row?.__lineNumber);
-    const group = groups[index];
-    if (!row || !group) continue;
-    answered.add(index);
-    const errors = Array.isArray(row.errors)
-      ? row.errors.map((error) => text(record(error)?.message) ?? "error")
-      : [];
-    if (errors.length > 0) failAll(group, errors.join("; "), outcome);
-    else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
-  }
+  const ran = await runBulkOperation(
+    port,
+    {
+      type: "MUTATION",
+      launch: BULK_RUN_MUTATION,
+      // Staged only once a slot is held: no upload for an operation that cannot start.
+      prepare: async () => {
+        const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
+        return {
+          mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
+          stagedUploadPath: await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl),
+          clientIdentifier: runId,
+        };
+      },
+    },
+    (line) => {
+      const row = record(JSON.parse(line));
+      const index = Number(row?.__lineNumber);
+      const group = groups[index];
+      if (!row || !group) return;
+      answered.add(index);
+      const errors = Array.isArray(row.errors)
+        ? row.errors.map((error) => text(record(error)?.message) ?? "error")
+        : [];
+      if (errors.length > 0) failAll(group, errors.join("; "), outcome);
+      else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
+    },
+  );
+  if (!ran) return false;
   groups.forEach((group, index) => {
     if (!answered.has(index)) failAll(group, "Shopify's bulk result has no line for this product", outcome);
   });

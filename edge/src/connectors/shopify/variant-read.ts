@@ -106,7 +106,7 @@ async function readByBulk(
   ids: string[],
   locations: readonly string[],
 ): Promise<ShopifyReading> {
-  const all = await readAllByBulk(port, locations);
+  const all = await readAllByBulk(port, locations, new Set(ids.map((id) => toGid("ProductVariant", id))));
   // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
   if (!all) return (await readByNodes(port, ids, locations)).reading;
   const reading: ShopifyReading = new Map();
@@ -181,25 +181,29 @@ export async function readByNodes(
   return { reading, rest: [] };
 }
 
-/** Every variant of the store by GID, or null when a bulk query cannot start now. */
+/**
+ * The `wanted` variants (GIDs) among every variant of the store, read by one bulk query, or null
+ * when a bulk query cannot start now. Only those are kept as the export streams in: the store's
+ * other variants would make memory grow with the store rather than with the run.
+ */
 async function readAllByBulk(
   port: ShopifyPort,
   locations: readonly string[],
+  wanted: ReadonlySet<string>,
 ): Promise<Map<string, ShopifyValues> | null> {
   const query = bulkVariantsQuery(locations);
-  const file = await runBulkOperation(port, {
-    type: "QUERY",
-    launch: BULK_RUN_QUERY_MUTATION,
-    prepare: async () => ({ query }),
-  });
-  if (file === null) return null;
   const values = new Map<string, ShopifyValues>();
-  for (const line of file.split("\n")) {
-    if (!line.trim()) continue;
-    const parsed = toValues(JSON.parse(line), locations);
-    if (parsed) values.set(parsed.variantId, parsed);
-  }
-  return values;
+  const ran = await runBulkOperation(
+    port,
+    { type: "QUERY", launch: BULK_RUN_QUERY_MUTATION, prepare: async () => ({ query }) },
+    (line) => {
+      const node: unknown = JSON.parse(line);
+      if (!wanted.has(text(record(node)?.id) ?? "")) return;
+      const parsed = toValues(node, locations);
+      if (parsed) values.set(parsed.variantId, parsed);
+    },
+  );
+  return ran ? values : null;
 }
 
 /** One `ProductVariant` node as the engine compares it (levels aliased `l0`, `l1`, ...); null for a missing node. */
