@@ -152,3 +152,59 @@ export function catalogRow(n: number): ShopifyVariantRow {
 export function padded(n: number): string {
   return String(n).padStart(6, "0");
 }
+
+/** The machine's load averages as `uptime` prints them (1, 5 and 15 minutes). */
+export function load(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Reads `GET /api/jobs/:id/events` until its `done` event, as the screens follow a job (a poll
+ * would add up to its interval to a wall time); answers the job it carries.
+ */
+export async function followJob(
+  origin: string,
+  token: string,
+  jobId: string,
+  onProgress: (progress: { phase: string; done: number }) => void = () => {},
+  // biome-ignore lint/suspicious/noExplicitAny: a job as the API answers it, read by benchmarks only
+): Promise<any> {
+  const response = await fetch(`${origin}/api/jobs/${jobId}/events`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!response.ok || !response.body) throw new Error(`job events: ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  let phase = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`job ${jobId}: the event stream ended before the job did`);
+      buffered += value;
+      let end = buffered.indexOf("\n\n");
+      while (end >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const name = event.match(/^event: (.*)$/m)?.[1];
+        const data = event.match(/^data: (.*)$/m)?.[1];
+        if (data) {
+          const job = JSON.parse(data);
+          if (name === "done") return job;
+          if (job.progress.phase !== phase) {
+            phase = job.progress.phase;
+            onProgress(job.progress);
+          }
+        }
+        end = buffered.indexOf("\n\n");
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

@@ -1,54 +1,49 @@
-import type { SeedErpItem, SeedProduct, SeedVariant } from "@stockbridge/sandbox";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
-import { newAcumaticaStats, withAcumaticaSession } from "../edge/src/connectors/acumatica/session.ts";
+import { readErpItems } from "../edge/src/connectors/acumatica/erp-read.ts";
+import { withAcumaticaSession } from "../edge/src/connectors/acumatica/session.ts";
 import { createShopifyClient } from "../edge/src/connectors/shopify/graphql-client.ts";
-import {
-  SET_QUANTITIES_CHANGE_FROM_MUTATION,
-  SET_QUANTITIES_COMPARE_MUTATION,
-  usesChangeFromQuantity,
-  VARIANTS_BULK_UPDATE_MUTATION,
-} from "../edge/src/connectors/shopify/sync-operations.ts";
+import { SET_QUANTITIES_COMPARE_MUTATION } from "../edge/src/connectors/shopify/sync-operations.ts";
 
-const VARIANT_QUERY = `query NaiveVariant($id: ID!, $location: ID!) {
-  productVariant(id: $id) {
-    id price compareAtPrice product { id }
-    inventoryItem { id inventoryLevel(locationId: $location) { quantities(names: ["available"]) { name quantity } } }
-  }
+/** Look-up by SKU, as per-SKU tools find the variant behind an ERP item. */
+const LOOKUP_QUERY = `query PerSkuLookup($query: String!) {
+  productVariants(first: 1, query: $query) { nodes { id inventoryItem { id } } }
 }`;
 
-interface VariantAnswer {
-  productVariant: {
-    id: string;
-    price: string;
-    product: { id: string };
-    inventoryItem: {
-      id: string;
-      inventoryLevel: { quantities: { name: string; quantity: number }[] } | null;
-    };
-  } | null;
+const ITEM_QUERY = `query PerSkuItem($id: ID!, $location: ID!) {
+  inventoryItem(id: $id) { id inventoryLevel(locationId: $location) { quantities(names: ["available"]) { name quantity } } }
+}`;
+
+interface Lookup {
+  productVariants: { nodes: { id: string; inventoryItem: { id: string } }[] };
 }
 
-type Wrapped = Record<string, { value?: unknown } | undefined>;
+interface ItemAnswer {
+  inventoryItem: { inventoryLevel: { quantities: { quantity: number }[] } | null } | null;
+}
+
+export interface NaivePair {
+  sku: string;
+  inventoryId: string;
+  acumaticaId: string;
+}
 
 /**
- * The strategy the engine replaces, for comparison: item by item, read the ERP item and its
- * quantities, read the variant, write its price, write its quantity. Same transports (paced,
- * retried), one request at a time.
+ * The call pattern of a typical per-SKU sync tool, for comparison with the engine: the ERP's
+ * quantities read once (with the engine's own reader, so only Shopify's pattern differs), then SKU
+ * by SKU, one request at a time: look the variant up by SKU, read its inventory item's level,
+ * `inventorySetQuantities` for that one SKU. Three calls per SKU, paced by the same transport (it
+ * waits for the bucket instead of spending a round trip on THROTTLED). It writes quantities only:
+ * the engine, compared with it, also writes prices and compare-at prices.
  */
-export async function runNaive(options: {
-  origin: string;
-  pairs: { product: SeedProduct; variant: SeedVariant; item: SeedErpItem }[];
-  locationId: number;
-}) {
+export async function runPerSku(options: { origin: string; pairs: NaivePair[]; locationId: number }) {
   const client = createShopifyClient({
     ...SANDBOX_DEMO.shopify,
     fetch: (input, init) => fetch(input, init),
     originFor: (store) => `${options.origin}/shopify/${store}`,
   });
-  const stats = newAcumaticaStats();
   const started = performance.now();
   const location = `gid://shopify/Location/${options.locationId}`;
-  await withAcumaticaSession(
+  const erp = await withAcumaticaSession(
     {
       instanceUri: `${options.origin}${SANDBOX_DEMO.acumatica.instancePath}`,
       endpointName: SANDBOX_DEMO.acumatica.endpointName,
@@ -57,56 +52,43 @@ export async function runNaive(options: {
       password: SANDBOX_DEMO.acumatica.password,
       company: SANDBOX_DEMO.acumatica.company,
     },
-    async (api) => {
-      for (const { variant, item } of options.pairs) {
-        const record = await api.get<Wrapped>(`StockItem/${encodeURIComponent(item.inventoryId)}`, {
-          $select: "InventoryID,DefaultPrice,MSRP",
-        });
-        const inquiry = await api.put<{ Results?: Wrapped[] }>(
-          "InventorySummaryInquiry",
-          { $expand: "Results" },
-          { InventoryID: { value: item.inventoryId } },
-        );
-        const price = Number(record.DefaultPrice?.value ?? 0);
-        const available = (inquiry.Results ?? []).reduce(
-          (sum, row) => sum + Number(row.QtyAvailable?.value ?? 0),
-          0,
-        );
-        const read = await client.request<VariantAnswer>(VARIANT_QUERY, {
-          id: `gid://shopify/ProductVariant/${variant.id}`,
-          location,
-        });
-        const found = read.productVariant;
-        if (!found) continue;
-        await client.request(VARIANTS_BULK_UPDATE_MUTATION, {
-          productId: found.product.id,
-          variants: [{ id: found.id, price: price.toFixed(2) }],
-        });
-        const current = found.inventoryItem.inventoryLevel?.quantities[0]?.quantity ?? 0;
-        const quantity = {
-          inventoryItemId: found.inventoryItem.id,
-          locationId: location,
-          quantity: Math.max(0, available),
-        };
-        const input = { name: "available", reason: "correction" };
-        if (usesChangeFromQuantity(client.servedVersion)) {
-          await client.request(SET_QUANTITIES_CHANGE_FROM_MUTATION, {
-            input: { ...input, quantities: [{ ...quantity, changeFromQuantity: current }] },
-            idempotencyKey: crypto.randomUUID(),
-          });
-        } else {
-          await client.request(SET_QUANTITIES_COMPARE_MUTATION, {
-            input: { ...input, quantities: [{ ...quantity, compareQuantity: current }] },
-          });
-        }
-      }
-    },
-    { fetch: (input, init) => fetch(input, init), maxConcurrent: 1, stats, verifyEndpoint: false },
+    (api) =>
+      readErpItems(
+        api,
+        SANDBOX_DEMO.acumatica.apiVersion,
+        options.pairs.map((pair) => ({ acumaticaId: pair.acumaticaId, inventoryId: pair.inventoryId })),
+      ),
+    { fetch: (input, init) => fetch(input, init), verifyEndpoint: false },
   );
+  let written = 0;
+  for (const pair of options.pairs) {
+    const found = await client.request<Lookup>(LOOKUP_QUERY, { query: `sku:"${pair.sku}"` });
+    const variant = found.productVariants.nodes[0];
+    if (!variant) continue;
+    const item = await client.request<ItemAnswer>(ITEM_QUERY, { id: variant.inventoryItem.id, location });
+    const current = item.inventoryItem?.inventoryLevel?.quantities[0]?.quantity;
+    if (current === undefined) continue;
+    await client.request(SET_QUANTITIES_COMPARE_MUTATION, {
+      input: {
+        name: "available",
+        reason: "correction",
+        quantities: [
+          {
+            inventoryItemId: variant.inventoryItem.id,
+            locationId: location,
+            quantity: Math.max(0, erp.get(pair.acumaticaId)?.available ?? 0),
+            compareQuantity: current,
+          },
+        ],
+      },
+    });
+    written += 1;
+  }
   return {
     seconds: (performance.now() - started) / 1000,
+    written,
     shopifyCalls: client.stats.calls,
     shopifyPoints: client.stats.points,
-    acumaticaCalls: stats.calls,
+    throttled: client.stats.throttled,
   };
 }

@@ -1,17 +1,33 @@
 /**
- * Sync engine benchmark against the sandbox over real HTTP and real time (no simulated clock):
- * 10,000 mapped pairs, Shopify's standard throttle profile, an Acumatica licence of 4 concurrent /
- * 300 requests per minute.
- *   (1) full sync, every price, compare-at and quantity different;
- *   (2) the same again: nothing to write;
- *   (3) full sync with 5% of calls failing transiently, then a rerun that must converge.
- * Beside it, a naive strategy (per item: read, then write) measured on a sample and extrapolated.
+ * Sync engine benchmark, real time over real HTTP: the sandbox and the edge (edge/main.ts, as
+ * `npm start` runs it) each in their own process; every sync goes through `POST /api/mapping/sync`
+ * and is followed as the screens follow it (the job's event stream). Figures only, nothing asserted.
  *
- * The sandbox runs in its own process (as the real services would be elsewhere), so the memory
- * figure is the engine's process alone.
+ * For each N of changed mappings (price, compare-at and quantity all differ; standard throttle
+ * profile, 2,000 points restoring 100/s; an Acumatica licence of 4 concurrent / 300 per minute):
+ *   - a full sync, from a freshly seeded sandbox each run (so every run has N changes and a fresh
+ *     licence minute), then the same again with nothing changed;
+ *   - each figure the median of `--runs` runs (3), with the machine's load (`uptime`) beside it;
+ *   - peak RSS of the edge process, sampled from outside (/proc) as the pull bench does; the edge
+ *     is restarted for each N, so a size's figure is not a smaller size's high-water mark;
+ *   - the floor: the cheapest minimal call set's (points - the 2,000 starting bucket) / 100 per s,
+ *     or the bulk operations' time the sandbox imposes (500 ms each, the read before the write),
+ *     whichever is larger, plus Acumatica's licence floor (requests past 150 in a minute, at 5/s);
+ *     and never below three Shopify round trips in a row (locations, read, write), measured here,
+ *     or a small N would have a floor of 0 s;
+ *   - correctness: after the runs of a size, the bench reads Shopify itself (its own bulk export,
+ *     none of the engine's code) and counts mappings whose price, compare-at and quantity equal
+ *     the ERP's.
+ * Then t(N) is flagged wherever it exceeds 1.1 x t(next larger N) (a cliff), and a typical per-SKU
+ * tool (naive-sync.ts: three calls per SKU) is run in full against the same sandbox at `--naive` sizes.
+ *
+ * Default: N = 10, 100, 500, 999, 1,000, 2,000, 10,000, 50,000 and the per-SKU tool at 500 and 2,000
+ * (3 runs each; roughly 35 minutes, most of it the per-SKU tool, which the bucket paces at about
+ * 17 points per SKU). `--quick`: N up to 2,000 and the per-SKU tool at 500 only (about 6 minutes).
+ * 100,000 is not in the default: the sandbox's catalogs stop at 100,000 variants, fewer of them changed.
  *
  * Run: npm run bench -- sync   (or node_modules/.bin/deno run --config deno.json -A bench/sync.ts
- *      [--pairs 10000] [--naive-sample 40] [--trace 1])
+ *      [--quick] [--sizes 10,100,500] [--runs 3] [--naive 500,2000] [--naive-runs 3] [--phases])
  */
 
 import {
@@ -23,31 +39,39 @@ import {
   stableGuid,
 } from "@stockbridge/sandbox";
 import { SANDBOX_DEMO } from "@stockbridge/shared";
-import { newAcumaticaStats } from "../edge/src/connectors/acumatica/session.ts";
-import { type Connectors, createConnectors } from "../edge/src/connectors/connectors.ts";
-import { createBulkSlots } from "../edge/src/connectors/shopify/bulk-slots.ts";
-import type { ShopifyClientStats } from "../edge/src/connectors/shopify/graphql-client.ts";
-import { realClock } from "../edge/src/connectors/transport.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
-import { migrate } from "../edge/src/db/migrate.ts";
-import { createHeldRepo } from "../edge/src/history/held-repo.ts";
-import { createHistoryRepo } from "../edge/src/history/repo.ts";
-import { createSettingsRepo } from "../edge/src/settings/repo.ts";
-import { createSyncConnectors } from "../edge/src/sync/connectors.ts";
-import { createSyncEngine, type RunSyncResult } from "../edge/src/sync/engine.ts";
-import { createSyncRepo } from "../edge/src/sync/repo.ts";
-import { freePort, sampleRss, startProcess } from "./bench-support.ts";
-import { runNaive } from "./naive-sync.ts";
+import {
+  followJob,
+  freePort,
+  load,
+  mb,
+  median,
+  type ResidentMemory,
+  sampleProcessRss,
+  startProcess,
+} from "./bench-support.ts";
+import { runPerSku } from "./naive-sync.ts";
 
 const SEED = 42;
-const args = new Map<string, string>();
-for (let i = 0; i < Deno.args.length; i += 2)
-  args.set(Deno.args[i]!.replace(/^--/, ""), Deno.args[i + 1] ?? "");
-const PAIRS = Number(args.get("pairs") ?? 10_000);
-const NAIVE_SAMPLE = Number(args.get("naive-sample") ?? 40);
-const USER = "bench-user";
+const QUICK = Deno.args.includes("--quick");
+const listArg = (name: string, fallback: number[]) => {
+  const index = Deno.args.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  return (Deno.args[index + 1] ?? "").split(",").filter(Boolean).map(Number);
+};
+const SIZES = listArg(
+  "sizes",
+  QUICK ? [10, 100, 500, 999, 1_000, 2_000] : [10, 100, 500, 999, 1_000, 2_000, 10_000, 50_000],
+);
+const RUNS = listArg("runs", [3])[0]!;
+const NAIVE = listArg("naive", QUICK ? [500] : [500, 2_000]);
+const NAIVE_RUNS = listArg("naive-runs", [3])[0]!;
+const PHASES = Deno.args.includes("--phases");
 const LICENCE = { maxConcurrent: 4, requestsPerMinute: 300 };
-const STANDARD = { maximumAvailable: 2000, restoreRate: 100 };
+const STANDARD = { maximumAvailable: 2_000, restoreRate: 100 };
+/** What the sandbox makes every bulk operation take (its `bulkOperationDelayMs`, default). */
+const BULK_DELAY_S = 0.5;
+const SYNC_OPTIONS = { price: true, quantity: true };
 
 interface Pair {
   product: SeedProduct;
@@ -64,250 +88,127 @@ function changedPairs(catalog: DemoCatalog): Pair[] {
       const item = variant.sku ? erp.get(variant.sku) : undefined;
       const level = variant.levels.find((l) => l.locationId === primary);
       if (!item?.isStockItem || !level || !variant.tracked || variant.isBundle) return [];
-      const available = item.warehouses.reduce((sum, w) => sum + w.available, 0);
       const differs =
         item.defaultPriceCents !== variant.priceCents &&
         item.msrpCents !== variant.compareAtPriceCents &&
-        available !== level.available;
+        erpAvailable(item) !== level.available;
       return differs ? [{ product, variant, item }] : [];
     }),
   );
 }
 
+function erpAvailable(item: SeedErpItem): number {
+  return Math.max(
+    0,
+    item.warehouses.reduce((sum, w) => sum + w.available, 0),
+  );
+}
+
 function sizeFor(pairs: number): { size: number; catalog: DemoCatalog; chosen: Pair[] } {
-  for (let size = Math.ceil(pairs * 1.15); ; size = Math.ceil(size * 1.1)) {
+  for (let size = Math.max(20, Math.ceil(pairs * 1.15)); ; size = Math.ceil(size * 1.1)) {
     const catalog = generateCatalog({ seed: SEED, size });
     const chosen = changedPairs(catalog);
     if (chosen.length >= pairs) return { size, catalog, chosen: chosen.slice(0, pairs) };
+    if (size >= 100_000)
+      throw new Error(`the sandbox holds at most 100,000 variants: ${pairs} changed mappings do not fit`);
   }
 }
 
-async function main() {
-  const { size, catalog, chosen } = sizeFor(PAIRS);
-  console.log(
-    `Seeding the sandbox: ${size} variants, ${catalog.acumatica.items.length} ERP items; mapping ${chosen.length} pairs.`,
-  );
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const sandbox = await startProcess(
-    "sandbox/main.ts",
-    { SANDBOX_PORT: String(port), SANDBOX_SEED: String(SEED), SANDBOX_SIZE: String(size) },
-    `${origin}/__control/state`,
-  );
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${origin}/__control/${path}`, {
-      method,
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok)
-      throw new Error(`sandbox control ${path}: HTTP ${response.status} ${await response.text()}`);
-    return (await response.json()) as { shopify: Record<string, number>; acumatica: Record<string, number> };
-  };
-  const faults = (settings: { shopify?: Record<string, unknown>; acumatica?: Record<string, unknown> }) =>
-    control("PUT", "faults", settings);
-  await faults({ shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
+const sandboxPort = freePort();
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const sandbox = await startProcess(
+  "sandbox/main.ts",
+  { SANDBOX_PORT: String(sandboxPort), SANDBOX_SEED: String(SEED), SANDBOX_SIZE: "300" },
+  `${sandboxUrl}/__control/state`,
+);
+const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-sync-bench-" });
+const edgePort = freePort();
+const origin = `http://127.0.0.1:${edgePort}`;
+const edgeEnv = {
+  PORT: String(edgePort),
+  DATA_DIR: dataDir,
+  WEB_DIST: `${dataDir}/no-web`,
+  JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
+  PASSWORD_ITERATIONS: "1000",
+  ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
+  SANDBOX_URL: sandboxUrl,
+  STRIPE_SECRET_KEY: "sk_test_bench",
+  STRIPE_API_URL: "http://127.0.0.1:9",
+};
+let edge = await startProcess("edge/main.ts", edgeEnv, `${origin}/api/health`);
 
-  const db = openDatabase(":memory:");
-  await migrate(db);
-  await seedDatabase(db, chosen);
-
-  const acumaticaStats = newAcumaticaStats();
-  let shopifyStats: ShopifyClientStats | null = null;
-  const base = createConnectors({
-    fetch: (input, init) => fetch(input, init),
-    clock: realClock,
-    sandboxUrl: origin,
-    acumaticaConcurrency: LICENCE.maxConcurrent,
+async function control(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sandboxUrl}/__control/${path}`, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const connectors: Connectors = {
-    ...base,
-    shopify: (credentials, overrides = {}) => {
-      const client = base.shopify(credentials, overrides);
-      shopifyStats = client.stats;
-      return client;
-    },
-    acumatica: (connection, fn, overrides = {}) =>
-      base.acumatica(connection, fn, { stats: acumaticaStats, ...overrides }),
-  };
-  const credentials = {
-    shopifyCredentials: async () => ({ ...SANDBOX_DEMO.shopify }),
-    acumaticaCredentials: async () => ({
-      instanceUri: `${origin}${SANDBOX_DEMO.acumatica.instancePath}`,
-      endpointName: SANDBOX_DEMO.acumatica.endpointName,
-      apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
-      username: SANDBOX_DEMO.acumatica.username,
-      password: SANDBOX_DEMO.acumatica.password,
-      company: SANDBOX_DEMO.acumatica.company,
-    }),
-  };
-  const engine = createSyncEngine({
-    repo: createSyncRepo(db),
-    history: createHistoryRepo(db),
-    held: createHeldRepo(db),
-    settings: createSettingsRepo(db),
-    connectors: createSyncConnectors({
-      credentials,
-      connectors,
-      bulkSlots: createBulkSlots(db, () => new Date()),
-    }),
-    now: () => new Date(),
-    newId: () => crypto.randomUUID(),
-  });
-  const syncOptions = { price: true, quantity: true };
-
-  async function measure(label: string, run: () => Promise<RunSyncResult>) {
-    const before = await control("GET", "state");
-    const acumaticaBefore = { ...acumaticaStats };
-    const baseline = Deno.memoryUsage().rss;
-    const memory = sampleRss();
-    const started = performance.now();
-    const result = await run();
-    const seconds = (performance.now() - started) / 1000;
-    const peak = memory.stop();
-    const after = await control("GET", "state");
-    const stats = shopifyStats!;
-    const writes = countWrites(result);
-    const shopifyFloor = floorPoints(chosen.length) / STANDARD.restoreRate;
-    const acumaticaFloor = minimalAcumaticaCalls(catalog) / (LICENCE.requestsPerMinute / 60);
-    const floor = Math.max(shopifyFloor, acumaticaFloor);
-    const surfaced = result.results.filter((r) => /THROTTLED|Throttled/.test(r.reason ?? "")).length;
-    console.log(`\n${label}`);
-    console.log(
-      `  wall time            ${seconds.toFixed(2)} s   (floor ${floor.toFixed(2)} s, ratio ${(seconds / floor).toFixed(2)}x)`,
-    );
-    console.log(
-      `  outcome              ${result.status}; success ${result.counts.success}, failed ${result.counts.failure}, skipped ${result.counts.skipped} of ${result.results.length}`,
-    );
-    console.log(
-      `  Shopify              ${stats.calls} calls (${stats.retries} retried), ${stats.points} points actual / ${stats.requestedPoints} requested; sandbox: ${delta(after.shopify, before.shopify, "calls")} calls, ${delta(after.shopify, before.shopify, "throttled")} THROTTLED absorbed, ${surfaced} surfaced, ${delta(after.shopify, before.shopify, "errorsInjected")} faults injected`,
-    );
-    console.log(
-      `  Shopify writes       ${delta(after.shopify, before.shopify, "mutations")} mutation calls (incl. bulk launches), ${delta(after.shopify, before.shopify, "bulkOperations")} bulk operations; fields written: ${writes.price} prices, ${writes.compareAt} compare-at, ${writes.quantity} quantities`,
-    );
-    console.log(
-      `  Acumatica            ${acumaticaStats.calls - acumaticaBefore.calls} calls (${acumaticaStats.retries - acumaticaBefore.retries} retried, logins ${acumaticaStats.logins - acumaticaBefore.logins}, logouts ${acumaticaStats.logouts - acumaticaBefore.logouts}); sandbox: ${delta(after.acumatica, before.acumatica, "delayed")} delayed, ${delta(after.acumatica, before.acumatica, "declined")} declined, ${delta(after.acumatica, before.acumatica, "injectedErrors")} faults injected, ${after.acumatica.loginsOpen} sessions open`,
-    );
-    console.log(
-      `  floor                Shopify ${floorPoints(chosen.length)} points / ${STANDARD.restoreRate} per s = ${shopifyFloor.toFixed(2)} s; Acumatica ${minimalAcumaticaCalls(catalog)} calls / ${LICENCE.requestsPerMinute} per min = ${acumaticaFloor.toFixed(2)} s`,
-    );
-    console.log(
-      `  peak memory (RSS)    ${(peak / 1024 / 1024).toFixed(0)} MB (${(baseline / 1024 / 1024).toFixed(0)} MB before the run)`,
-    );
-    return { result, seconds, floor };
-  }
-
-  const trace = args.has("trace") ? traced() : undefined;
-  const first = await measure("(1) full sync, every price, compare-at and quantity changed", () =>
-    engine.runSync({ userId: USER, scope: "all", syncOptions, trigger: "manual", onProgress: trace }),
-  );
-  await measure("(2) the same again: nothing changed", () =>
-    engine.runSync({ userId: USER, scope: "all", syncOptions, trigger: "manual" }),
-  );
-
-  // Back to the seeded store and ERP (everything differs again); a reset restores the ERP's default licence.
+  if (!response.ok)
+    throw new Error(`sandbox control ${path}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+type Counters = Record<string, number>;
+const shopifyState = async (): Promise<Counters> => (await control("GET", "state")).shopify;
+const acumaticaState = async (): Promise<Counters> => (await control("GET", "state")).acumatica;
+async function seedSandbox(size: number) {
   await control("POST", "reset", { seed: SEED, size });
-  await faults({
-    shopify: { throttleProfile: "standard", errorRate: 0.05 },
-    acumatica: { ...LICENCE, errorRate: 0.05 },
+  await control("PUT", "faults", { shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
+}
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${origin}/api${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const third = await measure("(3) full sync with 5% of calls failing transiently", () =>
-    engine.runSync({ userId: USER, scope: "all", syncOptions, trigger: "manual" }),
-  );
-  const accounted = third.result.counts.success + third.result.counts.failure + third.result.counts.skipped;
-  console.log(`  accounted for        ${accounted} of ${chosen.length} mappings`);
-  const rerun = await measure("(3b) rerun, faults still on", () =>
-    engine.runSync({ userId: USER, scope: "all", syncOptions, trigger: "manual" }),
-  );
-  await faults({ shopify: { errorRate: 0 }, acumatica: { errorRate: 0 } });
-  const check = await engine.runSync({
-    userId: USER,
-    scope: "all",
-    syncOptions,
-    trigger: "manual",
-    dryRun: true,
-  });
-  const equal = check.results.filter((r) => r.outcome === "unchanged").length;
-  console.log(
-    `  converged            rerun failures ${rerun.result.counts.failure}; Shopify equal to the ERP for ${equal} of ${check.results.length} mappings`,
-  );
-
-  console.log(
-    `\nNaive strategy (per item: ERP read + quantity inquiry, Shopify read, price write, quantity write), sample of ${NAIVE_SAMPLE}`,
-  );
-  await control("POST", "reset", { seed: SEED, size });
-  await faults({ shopify: { throttleProfile: "standard" }, acumatica: LICENCE });
-  const naive = await runNaive({
-    origin,
-    pairs: chosen.slice(0, NAIVE_SAMPLE),
-    locationId: catalog.shopify.locations[0]!.id,
-  });
-  const perItemPoints = naive.shopifyPoints / NAIVE_SAMPLE;
-  const perItemCalls = naive.acumaticaCalls / NAIVE_SAMPLE;
-  const naiveFloor = Math.max(
-    (perItemPoints * chosen.length) / STANDARD.restoreRate,
-    (perItemCalls * chosen.length) / (LICENCE.requestsPerMinute / 60),
-  );
-  const naiveLinear = (naive.seconds / NAIVE_SAMPLE) * chosen.length;
-  const naiveEstimate = Math.max(naiveFloor, naiveLinear);
-  console.log(
-    `  sample               ${naive.seconds.toFixed(2)} s; Shopify ${naive.shopifyCalls} calls, ${naive.shopifyPoints} points; Acumatica ${naive.acumaticaCalls} calls`,
-  );
-  console.log(
-    `  at ${chosen.length} pairs      ${(perItemPoints * chosen.length).toFixed(0)} Shopify points, ${(perItemCalls * chosen.length).toFixed(0)} Acumatica calls -> at least ${(naiveEstimate / 60).toFixed(1)} min (rate-limit floor ${(naiveFloor / 60).toFixed(1)} min, linear ${(naiveLinear / 60).toFixed(1)} min)`,
-  );
-  console.log(`  speed-up             ${(naiveEstimate / first.seconds).toFixed(0)}x for (1)`);
-
-  await sandbox.stop();
-  Deno.exit(0);
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
 }
 
-/** Cost of the minimal Shopify calls for a full sync of n pairs: location 1, bulk read 10 + a poll, bulk price write 20 + a poll, ceil(n/250) quantity calls of 10. */
-function floorPoints(n: number): number {
-  return 1 + 11 + 21 + Math.ceil(n / 250) * 10;
-}
+// Set-up through the API where there is one (the connections), the bench's own database
+// connection for the rest: a subscription, settings, and N mappings at a time.
+const db = openDatabase(`file:${dataDir}/stockbridge.db`);
+await db.execute("PRAGMA busy_timeout = 5000");
+const { token, user } = await call("POST", "/auth/register", undefined, {
+  name: "Bench User",
+  email: "bench@example.com",
+  password: "Passw0rd",
+});
+const userId: string = user._id;
+const stamp = new Date().toISOString();
+await db.execute({
+  sql: `INSERT INTO subscriptions (user_id, subscription_id, customer_id, plan_id, status, updated_at)
+        VALUES (?, 'sub_bench', 'cus_bench', 'price_bench', 'active', ?)`,
+  args: [userId, stamp],
+});
+await call("POST", "/users/shopify", token, { ...SANDBOX_DEMO.shopify });
+await call("POST", "/users/acumatica", token, {
+  name: "Sandbox ERP",
+  apiVersion: SANDBOX_DEMO.acumatica.apiVersion,
+  instanceUri: `${sandboxUrl}${SANDBOX_DEMO.acumatica.instancePath}`,
+  endpointName: SANDBOX_DEMO.acumatica.endpointName,
+  username: SANDBOX_DEMO.acumatica.username,
+  password: SANDBOX_DEMO.acumatica.password,
+  company: SANDBOX_DEMO.acumatica.company,
+});
+// Price and MSRP synced, available -> available; the safety limits off (every price moves by design).
+await db.execute({
+  sql: `INSERT INTO settings (user_id, acumatica_quantity, shopify_quantity, sync_price, sync_msrp, max_price_change_percent, max_zeroed_percent, updated_at)
+        VALUES (?, 'Available', 'Available', 1, 1, 0, 0, ?)
+        ON CONFLICT (user_id) DO UPDATE SET acumatica_quantity = 'Available', shopify_quantity = 'Available', sync_price = 1, sync_msrp = 1,
+          max_price_change_percent = 0, max_zeroed_percent = 0`,
+  args: [userId, stamp],
+});
 
-/** Login, StockItem and NonStockItem pages of 1,000, one StorageDetailsInquiry (logout is outside the licence queue). */
-function minimalAcumaticaCalls(catalog: DemoCatalog): number {
-  const stock = catalog.acumatica.items.filter((item) => item.isStockItem).length;
-  const nonStock = catalog.acumatica.items.length - stock;
-  return 1 + Math.floor(stock / 1000) + 1 + Math.floor(nonStock / 1000) + 1 + 1;
-}
-
-/** `--trace 1`: when each phase of a run starts, for finding where the time goes. */
-function traced() {
-  const started = performance.now();
-  return ({ phase }: { phase: string }) =>
-    console.log(`    ${((performance.now() - started) / 1000).toFixed(2)} s  ${phase}`);
-}
-
-function countWrites(result: RunSyncResult) {
-  const counts = { price: 0, compareAt: 0, quantity: 0 };
-  for (const r of result.results) {
-    if (r.outcome !== "succeeded") continue;
-    for (const change of r.changes) {
-      if (change.field === "price") counts.price += 1;
-      else if (change.field === "compareAtPrice") counts.compareAt += 1;
-      else counts.quantity += 1;
-    }
-  }
-  return counts;
-}
-
-function delta(after: Record<string, number>, before: Record<string, number>, key: string): number {
-  return (after[key] ?? 0) - (before[key] ?? 0);
-}
-
-async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) {
-  const stamp = "2026-11-01T00:00:00.000Z";
-  await db.execute({
-    sql: "INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at) VALUES (?, 'Bench', 'bench@example.com', 'bench@example.com', 'x', ?, ?, ?)",
-    args: [USER, stamp, stamp, stamp],
-  });
-  await db.execute({
-    sql: "INSERT INTO settings (user_id, acumatica_quantity, shopify_quantity, sync_price, sync_msrp, updated_at) VALUES (?, 'Available', 'Available', 1, 1, ?)",
-    args: [USER, stamp],
-  });
+async function mapPairs(pairs: Pair[]) {
+  await db.batch(
+    ["mappings", "shopify_products", "acumatica_products"].map((table) => ({
+      sql: `DELETE FROM ${table} WHERE user_id = ?`,
+      args: [userId],
+    })),
+    "write",
+  );
   const statements = pairs.flatMap(({ product, variant, item }, index) => {
     const variantGid = `gid://shopify/ProductVariant/${variant.id}`;
     const noteId = stableGuid(`${SEED}:item:stock:${item.inventoryId}`);
@@ -319,7 +220,7 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
                 is_physical, tracked, location_id, available, on_hand, locations_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, NULL, 0, 0, '[]')`,
         args: [
           crypto.randomUUID(),
-          USER,
+          userId,
           variantGid,
           `gid://shopify/Product/${product.id}`,
           `gid://shopify/InventoryItem/${variant.inventoryItemId}`,
@@ -335,7 +236,7 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
               VALUES (?, ?, ?, ?, ?, ?, 0, NULL, 1)`,
         args: [
           crypto.randomUUID(),
-          USER,
+          userId,
           noteId,
           item.inventoryId,
           item.inventoryId.toLowerCase(),
@@ -345,12 +246,285 @@ async function seedDatabase(db: ReturnType<typeof openDatabase>, pairs: Pair[]) 
       {
         sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, 'exact-sku', ?, ?)`,
-        args: [crypto.randomUUID(), USER, variantGid, sku, noteId, item.inventoryId, created, created],
+        args: [crypto.randomUUID(), userId, variantGid, sku, noteId, item.inventoryId, created, created],
       },
     ];
   });
-  for (let start = 0; start < statements.length; start += 600)
-    await db.batch(statements.slice(start, start + 600), "write");
+  for (let start = 0; start < statements.length; start += 3_000)
+    await db.batch(statements.slice(start, start + 3_000), "write");
 }
 
-await main();
+interface Run {
+  seconds: number;
+  load: string;
+  peak: ResidentMemory;
+  /** success (of it unchanged) / failure / skipped, as execution history counts them. */
+  counts: string;
+  shopify: Counters;
+  acumaticaCalls: number;
+}
+
+/** Waits until Shopify's bucket is full again, as a scheduled run finds it (the full run emptied it). */
+async function fullBucket() {
+  const { maximumAvailable = 0, currentlyAvailable = 0, restoreRate = 100 } = await shopifyState();
+  const missing = maximumAvailable - currentlyAvailable;
+  if (missing > 0) await new Promise((resolve) => setTimeout(resolve, (missing / restoreRate) * 1000 + 100));
+}
+
+/** One `POST /api/mapping/sync` of every mapping, followed to its end. */
+async function syncOnce(): Promise<Run> {
+  const shopifyBefore = await shopifyState();
+  const acumaticaBefore = await acumaticaState();
+  const loadAt = load();
+  const rss = sampleProcessRss(edge.pid);
+  const t0 = performance.now();
+  const { job } = await call("POST", "/mapping/sync", token, { syncOptions: SYNC_OPTIONS });
+  const done = await followJob(origin, token, job._id, (progress) => {
+    if (PHASES) console.log(`      ${((performance.now() - t0) / 1000).toFixed(2)} s  ${progress.phase}`);
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const peak = rss.stop();
+  if (done.status !== "succeeded") throw new Error(`sync job ${done.status}: ${done.message}`);
+  const shopifyAfter = await shopifyState();
+  const acumaticaAfter = await acumaticaState();
+  const shopify: Counters = {};
+  for (const key of ["calls", "pointsSpent", "throttled", "bulkOperations", "mutations"])
+    shopify[key] = (shopifyAfter[key] ?? 0) - (shopifyBefore[key] ?? 0);
+  return {
+    seconds,
+    load: loadAt,
+    peak,
+    counts: `${done.result.success} succeeded (${done.result.unchanged} already in line), ${done.result.failure} failed, ${done.result.skipped} skipped${done.result.holdReasons?.length ? `, HELD: ${done.result.holdReasons.join("; ")}` : ""}`,
+    shopify,
+    acumaticaCalls: (acumaticaAfter.calls ?? 0) - (acumaticaBefore.calls ?? 0),
+  };
+}
+
+/** Median time of `{ shop { currencyCode } }` calls after a few to warm up: one Shopify round trip here. */
+async function roundTrip(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 10; i += 1) {
+    const t0 = performance.now();
+    const response = await fetch(
+      `${sandboxUrl}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/${SANDBOX_DEMO.shopify.apiVersion}/graphql.json`,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken,
+        },
+        body: JSON.stringify({ query: "{ shop { currencyCode } }" }),
+      },
+    );
+    await response.json();
+    times.push((performance.now() - t0) / 1000);
+  }
+  return median(times.slice(5));
+}
+
+/**
+ * The floor of a full sync of `pairs` (see the header): the cheapest of reading by `nodes` batches
+ * or one bulk export, and writing prices per product or by one bulk mutation.
+ */
+function floorOf(pairs: Pair[], catalog: DemoCatalog, rtt: number) {
+  const n = pairs.length;
+  const products = new Set(pairs.map((pair) => pair.product.id)).size;
+  const common = 1 + 1 + Math.ceil(n / 250) * 10; // locations, shop currency, quantity calls of 250
+  const reads = [
+    { name: "nodes read", points: n * 5, bulk: 0 },
+    { name: "bulk read", points: 10 + 1, bulk: 1 },
+  ];
+  const writes = [
+    { name: "price calls", points: products * 10, bulk: 0 },
+    { name: "bulk price write", points: 10 + 10 + 1, bulk: 1 },
+  ];
+  let best = { seconds: Number.POSITIVE_INFINITY, points: 0, strategy: "", binds: "" };
+  for (const read of reads)
+    for (const write of writes) {
+      const points = common + read.points + write.points;
+      const bucket = Math.max(0, points - STANDARD.maximumAvailable) / STANDARD.restoreRate;
+      const bulk = (read.bulk + write.bulk) * BULK_DELAY_S;
+      const seconds = Math.max(bucket, bulk, 3 * rtt);
+      const binds = seconds === bucket ? "bucket" : seconds === bulk ? "bulk operations" : "round trips";
+      if (seconds < best.seconds) best = { seconds, points, strategy: `${read.name} + ${write.name}`, binds };
+    }
+  // Acumatica's minimal calls: login, StockItem and NonStockItem pages of 1,000, the quantity
+  // inquiry, the base currency, logout. The licence delays only past half its per-minute allowance.
+  const stock = catalog.acumatica.items.filter((item) => item.isStockItem).length;
+  const erpCalls =
+    1 + Math.ceil(stock / 1000) + Math.ceil((catalog.acumatica.items.length - stock) / 1000) + 3;
+  const licence = (Math.max(0, erpCalls - LICENCE.requestsPerMinute / 2) * 60) / LICENCE.requestsPerMinute;
+  return { ...best, seconds: best.seconds + licence, licence, erpCalls, products };
+}
+
+/**
+ * The bench's own read of Shopify (a bulk export it launches, follows and parses itself): how many
+ * of the pairs hold the ERP's price, compare-at price and available quantity at the primary location.
+ */
+async function inLine(pairs: Pair[], locationId: number): Promise<number> {
+  const endpoint = `${sandboxUrl}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/${SANDBOX_DEMO.shopify.apiVersion}/graphql.json`;
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const response = await fetch(endpoint, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken,
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    return response.json();
+  };
+  const query = `{ productVariants { edges { node { id price compareAtPrice inventoryItem {
+    inventoryLevel(locationId: "gid://shopify/Location/${locationId}") { quantities(names: ["available"]) { quantity } } } } } } }`;
+  const launched = await gql(
+    `mutation ($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } userErrors { message } } }`,
+    { q: query },
+  );
+  const id = launched.data?.bulkOperationRunQuery?.bulkOperation?.id;
+  if (!id) throw new Error(`verification export refused: ${JSON.stringify(launched)}`);
+  let url: string | null = null;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const state = await gql("{ currentBulkOperation(type: QUERY) { id status url } }");
+    const current = state.data?.currentBulkOperation;
+    if (current?.status === "COMPLETED") {
+      url = current.url;
+      break;
+    }
+    if (current?.status !== "RUNNING" && current?.status !== "CREATED")
+      throw new Error(`verification export ended ${current?.status}`);
+  }
+  const seen = new Map<string, { price: string; compareAtPrice: string | null; available: number | null }>();
+  const text = url ? await (await fetch(url)).text() : "";
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const node = JSON.parse(line);
+    seen.set(node.id, {
+      price: node.price,
+      compareAtPrice: node.compareAtPrice,
+      available: node.inventoryItem?.inventoryLevel?.quantities?.[0]?.quantity ?? null,
+    });
+  }
+  const money = (cents: number) => (cents / 100).toFixed(2);
+  let equal = 0;
+  for (const { variant, item } of pairs) {
+    const held = seen.get(`gid://shopify/ProductVariant/${variant.id}`);
+    if (!held) continue;
+    const compareAt = item.msrpCents ? money(item.msrpCents) : null;
+    if (
+      Number(held.price).toFixed(2) === money(item.defaultPriceCents) &&
+      (held.compareAtPrice === null ? null : Number(held.compareAtPrice).toFixed(2)) === compareAt &&
+      held.available === erpAvailable(item)
+    )
+      equal += 1;
+  }
+  return equal;
+}
+
+const secondsText = (value: number) => `${value.toFixed(2)} s`;
+const memoryText = (peak: ResidentMemory) => `${mb(peak.rss)} (${mb(peak.anonymous)} anon)`;
+const worst = (runs: Run[]) => runs.map((run) => run.peak).reduce((a, b) => (b.rss > a.rss ? b : a));
+const medianRun = (runs: Run[]) =>
+  [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+
+console.log(
+  `Sync bench: sizes ${SIZES.join(", ")}; ${RUNS} runs each; per-SKU tool at ${NAIVE.join(", ") || "none"} (${NAIVE_RUNS} runs). Load ${load()}.`,
+);
+const sweep: { n: number; seconds: number }[] = [];
+try {
+  for (const n of SIZES) {
+    const { size, catalog, chosen } = sizeFor(n);
+    await edge.stop();
+    edge = await startProcess("edge/main.ts", edgeEnv, `${origin}/api/health`);
+    await mapPairs(chosen);
+    await seedSandbox(size);
+    const rtt = await roundTrip();
+    const floor = floorOf(chosen, catalog, rtt);
+    const full: Run[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      await seedSandbox(size);
+      full.push(await syncOnce());
+    }
+    const quiet: Run[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      await fullBucket();
+      quiet.push(await syncOnce());
+    }
+    const equal = await inLine(chosen, catalog.shopify.locations[0]!.id);
+    const t = median(full.map((run) => run.seconds));
+    sweep.push({ n, seconds: t });
+    const m = medianRun(full);
+    console.log(`\nN = ${n} changed mappings (store of ${size} variants, ${floor.products} products)`);
+    console.log(
+      `  full sync     ${secondsText(t)} median of ${full.map((r) => `${secondsText(r.seconds)} (load ${r.load})`).join(", ")}`,
+    );
+    console.log(
+      `  floor         ${secondsText(floor.seconds)} (${floor.strategy}: ${floor.points} points; binds: ${floor.binds}; Acumatica ${floor.erpCalls} calls, licence +${secondsText(floor.licence)}; round trip ${(rtt * 1000).toFixed(1)} ms); ratio ${(t / floor.seconds).toFixed(2)}x`,
+    );
+    console.log(
+      `  median run    ${m.counts}; Shopify ${m.shopify.calls} calls, ${m.shopify.pointsSpent} points, ${m.shopify.throttled} THROTTLED, ${m.shopify.bulkOperations} bulk ops, ${m.shopify.mutations} mutations; Acumatica ${m.acumaticaCalls} requests`,
+    );
+    console.log(`  peak RSS edge ${memoryText(worst(full))} (highest of the full runs)`);
+    const q = medianRun(quiet);
+    console.log(
+      `  no change     ${secondsText(median(quiet.map((r) => r.seconds)))} median of ${quiet.map((r) => `${secondsText(r.seconds)} (load ${r.load})`).join(", ")}; Shopify ${q.shopify.calls} calls, ${q.shopify.pointsSpent} points; peak RSS edge ${memoryText(worst(quiet))}`,
+    );
+    console.log(`  Shopify read back by the bench: ${equal} of ${chosen.length} mappings equal to the ERP`);
+  }
+
+  console.log("\nt(N), flagged where t(N) > 1.1 x t(next larger N)");
+  const sorted = [...sweep].sort((a, b) => a.n - b.n);
+  sorted.forEach((entry, index) => {
+    const next = sorted[index + 1];
+    const cliff = next && entry.seconds > 1.1 * next.seconds;
+    console.log(
+      `  ${String(entry.n).padStart(7)}  ${secondsText(entry.seconds).padStart(9)}${cliff ? `  CLIFF: ${(entry.seconds / next.seconds).toFixed(2)}x t(${next.n})` : ""}`,
+    );
+  });
+
+  for (const n of NAIVE) {
+    const { size, catalog, chosen } = sizeFor(n);
+    const engine = sweep.find((entry) => entry.n === n);
+    const runs: { seconds: number; load: string; calls: number; points: number; throttled: number }[] = [];
+    for (let run = 0; run < NAIVE_RUNS; run += 1) {
+      await seedSandbox(size);
+      const loadAt = load();
+      const result = await runPerSku({
+        origin: sandboxUrl,
+        pairs: chosen.map(({ variant, item }) => ({
+          sku: variant.sku ?? "",
+          inventoryId: item.inventoryId,
+          acumaticaId: stableGuid(`${SEED}:item:stock:${item.inventoryId}`),
+        })),
+        locationId: catalog.shopify.locations[0]!.id,
+      });
+      runs.push({
+        seconds: result.seconds,
+        load: loadAt,
+        calls: result.shopifyCalls,
+        points: result.shopifyPoints,
+        throttled: result.throttled,
+      });
+    }
+    const t = median(runs.map((run) => run.seconds));
+    const m = [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+    console.log(
+      `\nPer-SKU tool, ${n} SKUs (look-up by SKU, read the inventory item, set its quantity; quantities only)`,
+    );
+    console.log(
+      `  wall time     ${secondsText(t)} median of ${runs.map((r) => `${secondsText(r.seconds)} (load ${r.load})`).join(", ")}`,
+    );
+    console.log(`  Shopify       ${m.calls} calls, ${m.points} points, ${m.throttled} THROTTLED`);
+    console.log(
+      engine
+        ? `  engine        ${secondsText(engine.seconds)} for the same ${n} (prices and quantities): ${(t / engine.seconds).toFixed(0)}x faster`
+        : `  engine        not measured at ${n} (add it to --sizes for the ratio)`,
+    );
+  }
+} finally {
+  db.close();
+  await edge.stop();
+  await sandbox.stop();
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}
+Deno.exit(0);

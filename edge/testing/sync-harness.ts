@@ -245,9 +245,18 @@ export async function startSyncWorld(
         shopify: running.sandbox.systems.shopify.state(),
         acumatica: running.sandbox.systems.acumatica.state(),
       } as {
-        shopify: Record<string, number> & { servedVersions: Record<string, number> };
+        shopify: Record<string, number> & {
+          servedVersions: Record<string, number>;
+          /** Executed operations by root field: which calls the engine made. */
+          rootFields: Record<string, number | undefined>;
+        };
         acumatica: Record<string, number>;
       };
+    },
+
+    /** Moves the sandbox's (and the connectors') clock on: Shopify's bucket refills meanwhile. */
+    advance(milliseconds: number) {
+      clock.advance(milliseconds);
     },
 
     close: () => running.close(),

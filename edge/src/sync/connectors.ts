@@ -2,6 +2,7 @@ import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { createShopifyStore } from "../connectors/shopify/store.ts";
+import { createStoreCostBook } from "../connectors/shopify/strategy.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { SyncConnectors } from "./engine.ts";
 
@@ -23,6 +24,8 @@ export function createSyncConnectors(deps: {
   bulkSlots: BulkSlots;
 }): SyncConnectors {
   const { connectors } = deps;
+  // What each store's runs learn of its costs, so the next run chooses its reads and writes by them.
+  const costBook = createStoreCostBook();
   return {
     async shopify(userId) {
       const credentials = await notSavedIsBadInput(() => deps.credentials.shopifyCredentials(userId));
@@ -32,6 +35,7 @@ export function createSyncConnectors(deps: {
         fetch: connectors.fetch,
         clock: connectors.clock,
         bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
+        costs: costBook.forStore(credentials.storeName),
         // Keep the Settings card's "version in effect" and deprecation notice current with what Shopify served.
         onServedVersion: recordVersion && ((version) => recordVersion(userId, version)),
         onDeprecation: recordDeprecation && ((notice) => recordDeprecation(userId, notice)),

@@ -155,6 +155,83 @@ describe("Shopify reads", () => {
   });
 });
 
+describe("reads and writes chosen by cost", () => {
+  /** Shopify's executed calls by root field, as the sandbox recorded them. */
+  const calls = (w: SyncWorld) => w.state().shopify.rootFields;
+
+  /** Read back from Shopify one by one, a second of refill before each so the checks are never throttled. */
+  async function expectInLine(w: SyncWorld, mapped: ReturnType<typeof plainPairs>) {
+    for (const pair of mapped) {
+      w.advance(1_000);
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+        available: erpTotals(pair.item).available,
+      });
+    }
+  }
+
+  it("reads 100 mappings by nodes batches and writes their prices product by product while the bucket holds them", async () => {
+    const w = await open({ size: 700 });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 100));
+
+    const run = await syncAll(w);
+
+    expect(run.counts.failure).toBe(0);
+    expect(calls(w).nodes).toBeGreaterThan(0);
+    expect(calls(w).bulkOperationRunQuery).toBeUndefined();
+    expect(calls(w).productVariantsBulkUpdate).toBeGreaterThan(0);
+    expect(calls(w).bulkOperationRunMutation).toBeUndefined();
+    await expectInLine(w, mapped);
+  });
+
+  it("reads 300 mappings by nodes batches, then writes their prices by one bulk mutation as the reads spent the bucket", async () => {
+    const w = await open({ size: 700 });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 300));
+
+    const run = await syncAll(w);
+
+    expect(run.counts.failure).toBe(0);
+    expect(calls(w).nodes).toBeGreaterThan(0);
+    expect(calls(w).bulkOperationRunQuery).toBeUndefined();
+    expect(calls(w).productVariantsBulkUpdate).toBeUndefined();
+    expect(calls(w).bulkOperationRunMutation).toBe(1);
+    await expectInLine(w, mapped);
+  });
+
+  it("reads 500 mappings with one bulk export and writes their prices by one bulk mutation, where batches and product calls would wait for the bucket", async () => {
+    const w = await open({ size: 700 });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 500));
+
+    const run = await syncAll(w);
+
+    expect(run.counts.failure).toBe(0);
+    expect(calls(w).nodes).toBeUndefined();
+    expect(calls(w).bulkOperationRunQuery).toBe(1);
+    expect(calls(w).productVariantsBulkUpdate).toBeUndefined();
+    expect(calls(w).bulkOperationRunMutation).toBe(1);
+    await expectInLine(w, mapped);
+  });
+
+  it("switches to a bulk export once the first batch's requestedQueryCost shows the rest would outrun the bucket", async () => {
+    const w = await open({ size: 700 });
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    // 200 reads at the documented 5 points fit the bucket; this store asks 15 per read.
+    await w.faults({ shopify: { costMultiplier: 3 } });
+    const mapped = await w.map(plainPairs(w, 200));
+
+    const run = await syncAll(w);
+
+    expect(run.counts.failure).toBe(0);
+    expect(calls(w).nodes).toBe(1);
+    expect(calls(w).bulkOperationRunQuery).toBe(1);
+    await expectInLine(w, mapped);
+  });
+});
+
 describe("price writes", () => {
   it("sends one productVariantsBulkUpdate per product, whatever its number of variants", async () => {
     const w = await open();

@@ -3,8 +3,13 @@ import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.t
 import { type ErpKey, readErpItems } from "../connectors/acumatica/erp-read.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { PriceWrite } from "../connectors/shopify/prices.ts";
-import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quantities.ts";
+import {
+  type QuantityItem,
+  type QuantityOutcome,
+  quantityWritePoints,
+} from "../connectors/shopify/quantities.ts";
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
+import type { VariantReadStrategy } from "../connectors/shopify/variant-read.ts";
 import { type RunFindings, recordFindings } from "../drift/record.ts";
 import type { DriftRepo } from "../drift/repo.ts";
 import { ConflictError, DatabaseBusyError, DomainError, UpstreamError } from "../errors.ts";
@@ -52,9 +57,12 @@ export interface SyncEngineDeps {
   connectors: SyncConnectors;
   now: () => Date;
   newId: () => string;
-  /** From this many mappings Shopify is read with one bulk query instead of `nodes` batches. */
+  /**
+   * From this many mappings Shopify is read with one bulk query, below it by `nodes` batches. Left
+   * out (as the app does), the read is chosen by its expected time (connectors/shopify/variant-read.ts).
+   */
   bulkReadThreshold?: number;
-  /** Above this many products the price writes run as one bulk mutation. */
+  /** Above this many products the price writes run as one bulk mutation; left out, chosen by cost (prices.ts). */
   bulkPriceThreshold?: number;
   /** How long a run's history entry lives without a renewal (the run renews it every third). */
   runLeaseMs?: number;
@@ -122,11 +130,6 @@ const READING = "Reading Acumatica and Shopify";
 /** A resumed run whose entry another instance already ended (its lease ran out first). */
 const RUN_CLOSED = "This run's history entry was already closed; it was not resumed";
 export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
-
-/** Shopify's bucket holds ~250 variant reads; past a thousand a bulk export is far cheaper. */
-export const BULK_READ_THRESHOLD = 1_000;
-/** Ten points per product call: 250 products already empty a standard bucket. */
-export const BULK_PRICE_THRESHOLD = 250;
 
 /**
  * The sync engine: plan, then apply (ARCHITECTURE.md, "The sync engine"). Reads both systems in
@@ -402,7 +405,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         const shopify = await store.readVariants(
           targets.map((target) => target.shopifyVariantId),
           {
-            bulk: targets.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
+            strategy: readStrategy(deps.bulkReadThreshold, targets.length),
             locations: locations.map((location) => location.id),
           },
         );
@@ -456,8 +459,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const [priceErrors, quantityOutcomes] = await Promise.all([
       priceWrites.length > 0
         ? store.writePrices(priceWrites, {
-            bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD,
+            bulkThreshold: deps.bulkPriceThreshold,
             runId,
+            // The quantity calls spend from the same bucket meanwhile.
+            sharedPoints: quantityWritePoints(quantityItems.length),
           })
         : new Map<string, string | null>(),
       quantityItems.length > 0
@@ -488,6 +493,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/** A tuned threshold decides the read; without one it is chosen by cost. */
+export function readStrategy(threshold: number | undefined, count: number): VariantReadStrategy | undefined {
+  if (threshold === undefined) return undefined;
+  return count >= threshold ? "bulk" : "nodes";
+}
 
 /** A run-level failure in the words people read: which system and why. */
 export function describe(error: unknown): string {

@@ -1,6 +1,10 @@
 import type { ExecutionHistory, SyncJobResult } from "@stockbridge/shared";
 import type { PriceWrite } from "../connectors/shopify/prices.ts";
-import type { QuantityItem, QuantityOutcome } from "../connectors/shopify/quantities.ts";
+import {
+  type QuantityItem,
+  type QuantityOutcome,
+  quantityWritePoints,
+} from "../connectors/shopify/quantities.ts";
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import type { ShopifyReading } from "../connectors/shopify/variant-read.ts";
 import { NotFoundError } from "../errors.ts";
@@ -8,13 +12,7 @@ import type { HeldRepo, StoredHeldChange } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
 import type { HistoryRepo, RunFailure } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
-import {
-  BULK_PRICE_THRESHOLD,
-  BULK_READ_THRESHOLD,
-  describe,
-  type SyncConnectors,
-  type SyncProgress,
-} from "./engine.ts";
+import { describe, readStrategy, type SyncConnectors, type SyncProgress } from "./engine.ts";
 import { afterWrites, decide, notWritten, type Outcome, quantityOutcome } from "./held-outcomes.ts";
 import type { ShopifyValues } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
@@ -126,7 +124,8 @@ export function createHeldApplier(deps: HeldApplyDeps) {
     const [priceErrors, quantityOutcomes] = await Promise.all([
       prices.size > 0
         ? store.writePrices([...prices.values()], {
-            bulkThreshold: deps.bulkPriceThreshold ?? BULK_PRICE_THRESHOLD,
+            bulkThreshold: deps.bulkPriceThreshold,
+            sharedPoints: quantityWritePoints(quantities.length),
             runId: entry._id,
           })
         : new Map<string, string | null>(),
@@ -238,7 +237,7 @@ export function createHeldApplier(deps: HeldApplyDeps) {
     const first = locations[0] ?? null;
     const read = (ids: string[], locationId: string | null) =>
       store.readVariants([...new Set(ids)], {
-        bulk: ids.length >= (deps.bulkReadThreshold ?? BULK_READ_THRESHOLD),
+        strategy: readStrategy(deps.bulkReadThreshold, ids.length),
         locations: locationId ? [locationId] : [],
       });
     const byLocation = new Map<string | null, ShopifyReading>();

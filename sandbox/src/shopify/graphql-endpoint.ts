@@ -118,6 +118,10 @@ export function answerGraphql(
   credit(shop.bucket, requested - actual);
   shop.counters.pointsSpent += actual;
   shop.counters.mutations += execution.mutations;
+  for (const selection of operation.selectionSet.selections)
+    if (selection.kind === Kind.FIELD)
+      shop.counters.rootFields[selection.name.value] =
+        (shop.counters.rootFields[selection.name.value] ?? 0) + 1;
   const errors = execution.result.errors?.map(shopifyError);
   return {
     status: 200,

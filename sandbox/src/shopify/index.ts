@@ -77,6 +77,7 @@ export function createShopifySimulator(options: ShopifySimulatorOptions): Simula
         variants: shop.catalog.variants.size,
         ...shop.counters,
         servedVersions: { ...shop.counters.servedVersions },
+        rootFields: { ...shop.counters.rootFields },
         currentlyAvailable,
         maximumAvailable,
         restoreRate,

@@ -61,6 +61,8 @@ export interface Counters {
   errorsInjected: number;
   timeoutsInjected: number;
   servedVersions: Record<string, number>;
+  /** Executed operations by root field (`nodes`, `bulkOperationRunQuery`, ...): which calls a client made. */
+  rootFields: Record<string, number>;
 }
 
 /** Everything one simulated store holds; `reset` builds a new one. */
@@ -113,6 +115,7 @@ export function createShopState(options: {
       errorsInjected: 0,
       timeoutsInjected: 0,
       servedVersions: {},
+      rootFields: {},
     },
     closed: false,
   };

@@ -72,6 +72,8 @@ export interface BulkState {
   errorCode: string | null;
   url: string | null;
   partialDataUrl: string | null;
+  /** Objects (JSONL lines) the operation produced. */
+  objectCount: number;
 }
 
 type Execute = <T>(query: string, variables?: Record<string, unknown>) => Promise<GraphqlResponse<T>>;
@@ -85,6 +87,8 @@ export interface FollowOptions {
   slot: BulkSlot;
   firstPollMs: number;
   maxPollMs: number;
+  /** Each pause this many times the last (1.5 unless told). */
+  pollGrowth?: number;
   /** Given up on after this long (Shopify allows days; a job does not wait that long). */
   maxWaitMs: number;
   onWait?(milliseconds: number): void;
@@ -103,7 +107,7 @@ export async function followBulkOperation(execute: Execute, options: FollowOptio
   for (;;) {
     await options.clock.sleep(pause);
     options.onWait?.(pause);
-    pause = Math.min(options.maxPollMs, Math.round(pause * 1.5));
+    pause = Math.min(options.maxPollMs, Math.round(pause * (options.pollGrowth ?? 1.5)));
     await options.slot.renew();
     const answer = byId
       ? await execute<{ bulkOperation: unknown }>(BULK_OPERATION_BY_ID_QUERY, { id: options.id })
@@ -141,5 +145,6 @@ function readState(value: unknown): BulkState | null {
     errorCode: text(state.errorCode),
     url: text(state.url),
     partialDataUrl: text(state.partialDataUrl),
+    objectCount: Number(state.objectCount ?? 0) || 0,
   };
 }

@@ -104,6 +104,8 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     waitedMs: 0,
   };
   let servedVersion: string | null = null;
+  /** A moving average of answered calls' round trips, in ms (null before the first). */
+  let roundTrip: number | null = null;
   let deprecationNotice: string | null = null;
 
   async function wait(milliseconds: number) {
@@ -129,8 +131,12 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     let attempt = 0;
     let throttleWaits = 0;
     for (;;) {
-      await throttleWait(throttle.waitFor(expected));
+      // Checked again after each wait: calls that waited together would otherwise all send at once
+      // when the refill they waited for covers only one of them (each answered THROTTLED).
+      for (let pause = throttle.waitFor(expected); pause > 0; pause = throttle.waitFor(expected))
+        await throttleWait(pause);
       const release = throttle.reserve(expected);
+      const sentAt = clock.now();
       let response: Response;
       let json: unknown;
       try {
@@ -147,6 +153,8 @@ export function createShopifyClient(options: ShopifyClientOptions) {
           signal: deadline(timeoutMs, request.signal),
         });
         json = await readJsonBody(response);
+        roundTrip =
+          roundTrip === null ? clock.now() - sentAt : 0.8 * roundTrip + 0.2 * (clock.now() - sentAt);
       } catch (error) {
         if (error instanceof OutboundRefusedError) throw refused(error);
         if (request.signal?.aborted) throw error;
@@ -243,6 +251,16 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     },
     throttleStatus(): ThrottleStatus | null {
       return throttle.status();
+    },
+    /** Points and refill rate of the bucket as Shopify last described it, refilled since; null before any answer. */
+    bucket(): { available: number; restoreRate: number } | null {
+      const available = throttle.available();
+      const status = throttle.status();
+      return available === null || !status ? null : { available, restoreRate: status.restoreRate };
+    },
+    /** The recent answered calls' round trip in ms (0 before the first). */
+    roundTripMs(): number {
+      return roundTrip ?? 0;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ConnectorClock, FetchLike } from "../transport.ts";
 import type { StoreBulkSlots } from "./bulk-slots.ts";
 import type { GraphqlResponse, RequestOptions, ShopifyClientStats } from "./graphql-client.ts";
+import type { StoreCosts } from "./strategy.ts";
 
 /**
  * What the store's operations (store.ts) need from the Shopify transport: GraphQL calls
@@ -22,4 +23,10 @@ export interface ShopifyPort {
   clock: ConnectorClock;
   /** The store's bulk operation slots, shared with every other job (catalog pulls too). */
   bulkSlots: StoreBulkSlots;
+  /** The bucket as Shopify last described it, refilled since (null before any answer). */
+  bucket(): { available: number; restoreRate: number } | null;
+  /** Recent answered calls' round trip, in ms. */
+  roundTripMs(): number;
+  /** What this store's earlier calls taught: read cost per id, bulk operation times. */
+  costs: StoreCosts;
 }

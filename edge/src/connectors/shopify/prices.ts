@@ -4,6 +4,7 @@ import { runBulkOperation, stageJsonl } from "./bulk-run.ts";
 import { centsToMoney, text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
+import { expectedBulkMs, pacedMs, UNSEEN_BUCKET } from "./strategy.ts";
 import {
   BULK_RUN_MUTATION,
   BULK_VARIANTS_UPDATE_INNER_MUTATION,
@@ -26,6 +27,19 @@ const WRITE_CONCURRENCY = 4;
 /** Shopify caps input arrays at 250 items. */
 const VARIANTS_PER_CALL = 250;
 
+export interface PriceWriteOptions {
+  runId: string;
+  /** Above this many product calls the writes run as one bulk mutation; left out: chosen by cost. */
+  bulkThreshold?: number;
+  /** Points other writes of the run spend from the same bucket meanwhile (the quantity calls). */
+  sharedPoints?: number;
+}
+
+/** Points of one product call: Shopify's documented mutation cost. */
+const CALL_POINTS = 10;
+/** Staged upload and launch (10 each) and a poll or two. */
+const BULK_POINTS = 22;
+
 interface Group {
   productId: string;
   writes: PriceWrite[];
@@ -33,17 +47,22 @@ interface Group {
 
 /**
  * Prices and compare-at prices, one `productVariantsBulkUpdate` per product (partial updates on, so
- * a bad variant fails alone). Above `bulkThreshold` products the same calls run as one bulk
- * mutation from a staged JSONL file, which costs a handful of points instead of ten per product.
+ * a bad variant fails alone), or the same calls as one bulk mutation from a staged JSONL file, which
+ * costs a handful of points instead of ten per product but takes the time of a bulk operation:
+ * whichever is expected to take less (`choosePriceWrite`), unless `bulkThreshold` decides.
  */
 export async function writePrices(
   port: ShopifyPort,
   writes: PriceWrite[],
-  options: { bulkThreshold: number; runId: string },
+  options: PriceWriteOptions,
 ): Promise<WriteErrors> {
   const groups = groupByProduct(writes);
   const outcome: WriteErrors = new Map();
-  if (groups.length > options.bulkThreshold) {
+  const bulk =
+    options.bulkThreshold !== undefined
+      ? groups.length > options.bulkThreshold
+      : choosePriceWrite(port, groups.length, options.sharedPoints ?? 0) === "bulk";
+  if (bulk) {
     try {
       if (await writeByBulk(port, groups, options.runId, outcome)) return outcome;
     } catch {
@@ -55,6 +74,24 @@ export async function writePrices(
   const semaphore = createSemaphore(WRITE_CONCURRENCY);
   await Promise.all(groups.map((group) => semaphore.run(() => writeGroup(port, group, outcome))));
   return outcome;
+}
+
+/**
+ * `calls` product calls paced by the bucket as Shopify last described it (with `sharedPoints` spent
+ * beside them), against one bulk mutation as long as this store's last one took.
+ */
+export function choosePriceWrite(port: ShopifyPort, calls: number, sharedPoints: number): "calls" | "bulk" {
+  const bucket = port.bucket() ?? UNSEEN_BUCKET;
+  const roundTrip = port.roundTripMs();
+  const paced = pacedMs(
+    { points: calls * CALL_POINTS + sharedPoints, calls, concurrency: WRITE_CONCURRENCY },
+    bucket,
+    roundTrip,
+  );
+  const bulk =
+    expectedBulkMs(port.costs, "MUTATION", calls) +
+    pacedMs({ points: BULK_POINTS + sharedPoints, calls: 3, concurrency: 1 }, bucket, roundTrip);
+  return bulk < paced ? "bulk" : "calls";
 }
 
 function groupByProduct(writes: PriceWrite[]): Group[] {
@@ -130,34 +167,36 @@ async function writeByBulk(
   runId: string,
   outcome: WriteErrors,
 ): Promise<boolean> {
-  const file = await runBulkOperation(port, {
-    type: "MUTATION",
-    launch: BULK_RUN_MUTATION,
-    // Staged only once a slot is held: no upload for an operation that cannot start.
-    prepare: async () => {
-      const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
-      return {
-        mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
-        stagedUploadPath: await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl),
-        clientIdentifier: runId,
-      };
-    },
-  });
-  if (file === null) return false;
   const answered = new Set<number>();
-  for (const line of file.split("\n")) {
-    if (!line.trim()) continue;
-    const row = record(JSON.parse(line));
-    const index = Number(row?.__lineNumber);
-    const group = groups[index];
-    if (!row || !group) continue;
-    answered.add(index);
-    const errors = Array.isArray(row.errors)
-      ? row.errors.map((error) => text(record(error)?.message) ?? "error")
-      : [];
-    if (errors.length > 0) failAll(group, errors.join("; "), outcome);
-    else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
-  }
+  const ran = await runBulkOperation(
+    port,
+    {
+      type: "MUTATION",
+      launch: BULK_RUN_MUTATION,
+      // Staged only once a slot is held: no upload for an operation that cannot start.
+      prepare: async () => {
+        const jsonl = `${groups.map((group) => JSON.stringify(variablesOf(group))).join("\n")}\n`;
+        return {
+          mutation: BULK_VARIANTS_UPDATE_INNER_MUTATION,
+          stagedUploadPath: await stageJsonl(port, `stockbridge-prices-${runId}.jsonl`, jsonl),
+          clientIdentifier: runId,
+        };
+      },
+    },
+    (line) => {
+      const row = record(JSON.parse(line));
+      const index = Number(row?.__lineNumber);
+      const group = groups[index];
+      if (!row || !group) return;
+      answered.add(index);
+      const errors = Array.isArray(row.errors)
+        ? row.errors.map((error) => text(record(error)?.message) ?? "error")
+        : [];
+      if (errors.length > 0) failAll(group, errors.join("; "), outcome);
+      else settle(group, record(record(row.data)?.productVariantsBulkUpdate), outcome);
+    },
+  );
+  if (!ran) return false;
   groups.forEach((group, index) => {
     if (!answered.has(index)) failAll(group, "Shopify's bulk result has no line for this product", outcome);
   });

@@ -50,6 +50,11 @@ const SKIPS: Record<string, (item: QuantityItem) => string> = {
   ITEM_NOT_STOCKED_AT_LOCATION: (item) => LOCATION_RULES.notStockedAt(item.locationName ?? item.locationId),
 };
 
+/** Points `count` quantity writes take from the bucket: one call of ten per 250 (the documented mutation cost). */
+export function quantityWritePoints(count: number): number {
+  return Math.ceil(count / BATCH) * 10;
+}
+
 interface Pending extends QuantityItem {
   staleRetried: boolean;
 }
@@ -130,11 +135,11 @@ async function refreshStale(
 ): Promise<Pending[]> {
   const { outcome } = options;
   // One read per location the stale items are at (a run writes several).
-  const reading = new Map<string, Awaited<ReturnType<typeof readByNodes>>>();
+  const reading = new Map<string, Awaited<ReturnType<typeof readByNodes>>["reading"]>();
   try {
     for (const locationId of new Set(stale.map((item) => item.locationId))) {
       const ids = stale.filter((item) => item.locationId === locationId).map((item) => item.variantId);
-      reading.set(locationId, await readByNodes(port, ids, [locationId]));
+      reading.set(locationId, (await readByNodes(port, ids, [locationId])).reading);
     }
   } catch (error) {
     for (const item of stale)

@@ -6,11 +6,12 @@ import { text } from "./gid.ts";
 import type { ShopifyClient, ShopifyClientStats } from "./graphql-client.ts";
 import { readLocations } from "./locations.ts";
 import type { ShopifyPort } from "./port.ts";
-import { type PriceWrite, type WriteErrors, writePrices } from "./prices.ts";
+import { type PriceWrite, type PriceWriteOptions, type WriteErrors, writePrices } from "./prices.ts";
 import { type QuantityItem, type QuantityOutcome, type WriteOptions, writeQuantities } from "./quantities.ts";
 import { SHOP_CURRENCY_QUERY } from "./shop-query.ts";
+import { createStoreCostBook, type StoreCosts } from "./strategy.ts";
 import { LOCATION_NAMES_QUERY } from "./sync-operations.ts";
-import { readShopifyVariants, type ShopifyReading } from "./variant-read.ts";
+import { readShopifyVariants, type ShopifyReading, type VariantReadStrategy } from "./variant-read.ts";
 
 /**
  * One Shopify store as the sync engine and the held applier see it: domain operations, each paced
@@ -26,13 +27,16 @@ export interface ShopifyStore {
   locationNames(ids: readonly string[]): Promise<Map<string, string>>;
   /** The store's currency code, or null when Shopify does not say. */
   shopCurrency(): Promise<string | null>;
-  /** Current values of the variants at the locations; `bulk` reads the whole store with one bulk query. */
+  /**
+   * Current values of the variants at the locations: by `nodes` batches or one bulk query over the
+   * whole store, whichever costs less time (see variant-read.ts); `strategy` forces one.
+   */
   readVariants(
     variantIds: string[],
-    options: { bulk: boolean; locations: readonly string[] },
+    options: { strategy?: VariantReadStrategy; locations: readonly string[] },
   ): Promise<ShopifyReading>;
   /** Prices and compare-at prices; per mapping null when written, else Shopify's own error text. */
-  writePrices(writes: PriceWrite[], options: { bulkThreshold: number; runId: string }): Promise<WriteErrors>;
+  writePrices(writes: PriceWrite[], options: PriceWriteOptions): Promise<WriteErrors>;
   /** Absolute quantities, compare-and-set against each item's `from`; one outcome per item key. */
   setQuantities(items: QuantityItem[], options: WriteOptions): Promise<Map<string, QuantityOutcome>>;
 }
@@ -47,6 +51,8 @@ export interface ShopifyStoreOptions {
   onServedVersion?: (version: string) => Promise<void>;
   /** Told each new deprecation notice Shopify sends. */
   onDeprecation?: (notice: string) => Promise<void>;
+  /** What earlier runs against this store learned of its costs (left out: learned afresh). */
+  costs?: StoreCosts;
 }
 
 /** The store behind a client: reports of what Shopify served never fail the call that noticed them. */
@@ -77,6 +83,9 @@ export function createShopifyStore(client: ShopifyClient, options: ShopifyStoreO
     fetch: options.fetch,
     clock: options.clock,
     bulkSlots: options.bulkSlots,
+    bucket: () => client.bucket(),
+    roundTripMs: () => client.roundTripMs(),
+    costs: options.costs ?? createStoreCostBook().forStore(client.endpoint),
   };
 
   return {

@@ -44,6 +44,8 @@ export function createThrottleModel(now: () => number) {
     status(): ThrottleStatus | null {
       return status;
     },
+    /** Points the bucket holds now for a new call (refilled since the last answer, less what calls in flight reserved); null before any answer. */
+    available,
   };
 }
 

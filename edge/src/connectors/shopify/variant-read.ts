@@ -3,6 +3,7 @@ import { runBulkOperation } from "./bulk-run.ts";
 import { moneyToCents, text, toGid } from "./gid.ts";
 import { ShopifyError } from "./graphql-client.ts";
 import type { ShopifyPort } from "./port.ts";
+import { expectedBulkMs, pacedMs, UNSEEN_BUCKET } from "./strategy.ts";
 import {
   BULK_RUN_QUERY_MUTATION,
   bulkVariantsQuery,
@@ -44,42 +45,95 @@ export interface ShopifyValues {
 /** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
 export type ShopifyReading = Map<string, ShopifyValues | null>;
 
+/** How variants are read: `nodes(ids:)` batches paced by the bucket, or one bulk query over the whole store. */
+export type VariantReadStrategy = "nodes" | "bulk";
+
 /**
  * Fresh values of the given variants at the given locations (the first one's also as the values'
- * `locationId` / `available` / `onHand`): `nodes(ids:)` in batches, or, for a large scope, one bulk
- * query over the whole store (outside the cost bucket; only its launch and polls cost points).
+ * `locationId` / `available` / `onHand`): by `nodes(ids:)` batches or by one bulk query over the
+ * whole store (outside the cost bucket; only its launch and polls cost points), whichever is
+ * expected to take less time (`chooseVariantRead`) unless `strategy` says which. Once the first
+ * batch has told what a read really costs, the choice is made again for the rest.
  */
 export async function readShopifyVariants(
   port: ShopifyPort,
   variantIds: string[],
-  options: { bulk: boolean; locations: readonly string[] },
+  options: { strategy?: VariantReadStrategy; locations: readonly string[] },
 ): Promise<ShopifyReading> {
-  if (options.bulk) {
-    const all = await readAllByBulk(port, options.locations);
-    if (all) {
-      const reading: ShopifyReading = new Map();
-      for (const id of variantIds) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
-      return reading;
-    }
-    // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
+  const ids = [...new Set(variantIds)];
+  const byCost = options.strategy === undefined;
+  const strategy = options.strategy ?? chooseVariantRead(port, ids.length, options.locations.length);
+  if (strategy === "nodes") {
+    const { reading, rest } = await readByNodes(port, ids, options.locations, {
+      reconsider: byCost
+        ? (left) => chooseVariantRead(port, left, options.locations.length) === "bulk"
+        : undefined,
+    });
+    if (rest.length === 0) return reading;
+    const more = await readByBulk(port, rest, options.locations);
+    for (const [id, values] of more) reading.set(id, values);
+    return reading;
   }
-  return readByNodes(port, variantIds, options.locations);
+  return readByBulk(port, ids, options.locations);
+}
+
+/**
+ * The read expected to take less time: `count` ids at the points per id Shopify last asked for
+ * this read (the documented rules before it answered), paced by the bucket it last described, or
+ * one bulk query, as long as this store's last one took (a few seconds before one was seen).
+ */
+export function chooseVariantRead(
+  port: ShopifyPort,
+  count: number,
+  locationCount: number,
+): VariantReadStrategy {
+  if (count === 0) return "nodes";
+  const perId = port.costs.readCostPerId.get(locationCount) ?? syncReadCostPerId(locationCount);
+  const batch = Math.max(1, Math.min(MAX_IDS, Math.floor(MAX_QUERY_COST / perId)));
+  const bucket = port.bucket() ?? UNSEEN_BUCKET;
+  const roundTrip = port.roundTripMs();
+  const paged = pacedMs(
+    { points: count * perId, calls: Math.ceil(count / batch), concurrency: READ_CONCURRENCY },
+    bucket,
+    roundTrip,
+  );
+  // Launch and polls cost a few points; the slot wait is not foreseeable (a pull may hold it).
+  const bulk = expectedBulkMs(port.costs, "QUERY") + 2 * roundTrip;
+  return bulk < paged ? "bulk" : "nodes";
+}
+
+async function readByBulk(
+  port: ShopifyPort,
+  ids: string[],
+  locations: readonly string[],
+): Promise<ShopifyReading> {
+  const all = await readAllByBulk(port, locations, new Set(ids.map((id) => toGid("ProductVariant", id))));
+  // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
+  if (!all) return (await readByNodes(port, ids, locations)).reading;
+  const reading: ShopifyReading = new Map();
+  for (const id of ids) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
+  return reading;
 }
 
 /**
  * `nodes(ids:)` in batches as large as Shopify's cost cap allows. The size is learned, not assumed:
  * each answer's `requestedQueryCost` gives the points per id, a MAX_COST_EXCEEDED refusal gives the
  * cost and the cap, and the refused batch goes back split to the new size. The first batch runs
- * alone so the others start from what it taught.
+ * alone so the others start from what it taught; `reconsider`, told how many ids are left, may then
+ * stop the reading there (`rest`: the ids not read).
  */
 export async function readByNodes(
   port: ShopifyPort,
   variantIds: string[],
   locations: readonly string[],
-): Promise<ShopifyReading> {
+  options: { reconsider?: (left: number) => boolean } = {},
+): Promise<{ reading: ShopifyReading; rest: string[] }> {
   const reading: ShopifyReading = new Map();
   const pending = [...new Set(variantIds)];
-  const sizing = { perId: syncReadCostPerId(locations.length), maxCost: MAX_QUERY_COST };
+  const sizing = {
+    perId: port.costs.readCostPerId.get(locations.length) ?? syncReadCostPerId(locations.length),
+    maxCost: MAX_QUERY_COST,
+  };
   const batchSize = () => Math.max(1, Math.min(MAX_IDS, Math.floor(sizing.maxCost / sizing.perId)));
   const query = syncVariantsQuery(locations.length);
   const levelVariables = Object.fromEntries(locations.map((location, index) => [`l${index}`, location]));
@@ -98,6 +152,7 @@ export async function readByNodes(
       // Without the cost in the answer, halving still converges.
       const perId = tooCostly.cost !== undefined ? tooCostly.cost / batch.length : 2 * sizing.perId;
       sizing.perId = Math.max(sizing.perId, perId);
+      port.costs.readCostPerId.set(locations.length, sizing.perId);
       pending.push(...batch);
       return;
     }
@@ -107,7 +162,10 @@ export async function readByNodes(
         "graphql",
       );
     }
-    if (answer.cost.requested !== null) sizing.perId = answer.cost.requested / batch.length;
+    if (answer.cost.requested !== null) {
+      sizing.perId = answer.cost.requested / batch.length;
+      port.costs.readCostPerId.set(locations.length, sizing.perId);
+    }
     batch.forEach((id, index) => {
       reading.set(id, toValues(answer.data?.nodes[index], locations));
     });
@@ -115,33 +173,38 @@ export async function readByNodes(
 
   // The first batch alone (then again while it is refused), so the rest are sized from its answer.
   while (pending.length > 0 && reading.size === 0) await readBatch(pending.splice(0, batchSize()));
+  if (pending.length > 0 && options.reconsider?.(pending.length)) return { reading, rest: pending };
   // READ_CONCURRENCY workers; a refused batch goes back to `pending` for whichever is free.
   const drain = async (): Promise<void> => {
     while (pending.length > 0) await readBatch(pending.splice(0, batchSize()));
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, drain));
-  return reading;
+  return { reading, rest: [] };
 }
 
-/** Every variant of the store by GID, or null when a bulk query cannot start now. */
+/**
+ * The `wanted` variants (GIDs) among every variant of the store, read by one bulk query, or null
+ * when a bulk query cannot start now. Only those are kept as the export streams in: the store's
+ * other variants would make memory grow with the store rather than with the run.
+ */
 async function readAllByBulk(
   port: ShopifyPort,
   locations: readonly string[],
+  wanted: ReadonlySet<string>,
 ): Promise<Map<string, ShopifyValues> | null> {
   const query = bulkVariantsQuery(locations);
-  const file = await runBulkOperation(port, {
-    type: "QUERY",
-    launch: BULK_RUN_QUERY_MUTATION,
-    prepare: async () => ({ query }),
-  });
-  if (file === null) return null;
   const values = new Map<string, ShopifyValues>();
-  for (const line of file.split("\n")) {
-    if (!line.trim()) continue;
-    const parsed = toValues(JSON.parse(line), locations);
-    if (parsed) values.set(parsed.variantId, parsed);
-  }
-  return values;
+  const ran = await runBulkOperation(
+    port,
+    { type: "QUERY", launch: BULK_RUN_QUERY_MUTATION, prepare: async () => ({ query }) },
+    (line) => {
+      const node: unknown = JSON.parse(line);
+      if (!wanted.has(text(record(node)?.id) ?? "")) return;
+      const parsed = toValues(node, locations);
+      if (parsed) values.set(parsed.variantId, parsed);
+    },
+  );
+  return ran ? values : null;
 }
 
 /** One `ProductVariant` node as the engine compares it (levels aliased `l0`, `l1`, ...); null for a missing node. */
