@@ -190,7 +190,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     let findings: RunFindings;
     try {
       const settings = await deps.settings.read(input.userId);
-      const planned = targets.length === 0 ? null : await plan(input, targets, settings, progress);
+      const planned = targets.length === 0 ? null : await plan(input, { targets, settings, progress });
       const plans = planned?.plans ?? [];
       // A check reads and records; like a dry run it writes nothing, so nothing to hold.
       const holdReasons =
@@ -228,7 +228,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       }
       let found: RunFindings["found"];
       ({ results, cache, found } = planned
-        ? await apply(planned.store, plans, historyId!, progress)
+        ? await apply(planned.store, { plans, runId: historyId!, progress })
         : { results: [], cache: [], found: [] });
       findings = { fields, found };
     } catch (error) {
@@ -266,7 +266,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await deps.repo.applyCache(input.userId, cache, now);
     const drifted = await recordDrift(input, historyId, findings);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
-    await finishRun(input.userId, historyId!, results, { counts: outcome.counts, drifted });
+    await finishRun(input.userId, historyId!, { results, counts: outcome.counts, drifted });
     if (input.onCheckpoint) await deps.held.dropPlan(historyId!);
     return outcome;
   }
@@ -290,16 +290,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       error: null,
     });
     if (run.historyId)
-      await finishRun(input.userId, run.historyId, outcome.results, { counts: outcome.counts, drifted });
+      await finishRun(input.userId, run.historyId, {
+        results: outcome.results,
+        counts: outcome.counts,
+        drifted,
+      });
     return outcome;
   }
 
   async function finishRun(
     userId: string,
     historyId: string,
-    results: MappingSyncResult[],
-    extra: { counts: RunCounts; drifted: number | null },
+    run: { results: MappingSyncResult[]; counts: RunCounts; drifted: number | null },
   ): Promise<void> {
+    const { results, ...extra } = run;
     const failures: RunFailure[] = results
       .filter((result) => result.outcome === "failed")
       .map((result) => ({
@@ -363,10 +367,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   async function plan(
     input: RunSyncInput,
-    targets: Awaited<ReturnType<SyncRepo["targets"]>>,
-    settings: Settings,
-    progress: (phase: string, done: number) => Promise<void>,
+    run: {
+      targets: Awaited<ReturnType<SyncRepo["targets"]>>;
+      settings: Settings;
+      progress: (phase: string, done: number) => Promise<void>;
+    },
   ): Promise<{ plans: MappingPlan[]; store: ShopifyStore; erpItems: number; priceRefused: string | null }> {
+    const { targets, settings, progress } = run;
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
@@ -416,13 +423,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
     const priceRefused = priceRefusal(shopCurrency, erpCurrency);
     const plans = targets.map((target) =>
-      planMapping(
-        target,
-        erp.get(target.acumaticaId) ?? null,
-        shopify.get(target.shopifyVariantId) ?? null,
+      planMapping(target, {
+        erp: erp.get(target.acumaticaId) ?? null,
+        shopify: shopify.get(target.shopifyVariantId) ?? null,
         settings,
-        { ...input.syncOptions, priceRefused, locations },
-      ),
+        options: { ...input.syncOptions, priceRefused, locations },
+      }),
     );
     // The store that read is the one that writes: it knows the bucket and the served version.
     let erpItems = 0;
@@ -432,10 +438,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   async function apply(
     store: ShopifyStore,
-    plans: MappingPlan[],
-    runId: string,
-    progress: (phase: string, done: number) => Promise<void>,
+    run: { plans: MappingPlan[]; runId: string; progress: (phase: string, done: number) => Promise<void> },
   ) {
+    const { plans, runId, progress } = run;
     const priceWrites: PriceWrite[] = [];
     const quantityItems: QuantityItem[] = [];
     for (const item of plans) {

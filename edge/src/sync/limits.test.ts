@@ -136,7 +136,7 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
       "Compare-at price (MSRP) 90071992547409.92 is above 90,071,992,547,409.91, the largest price Stockbridge can send to Shopify exactly",
     ],
   ])("fails %o before any call, with the reason", (values, reason) => {
-    const plan = planMapping(target, erp(values), shopify, settings, all);
+    const plan = planMapping(target, { erp: erp(values), shopify, settings, options: all });
 
     expect(plan).toMatchObject({
       outcome: "failed",
@@ -148,13 +148,12 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
   });
 
   it("keeps the fields that can be sent planned, and the other one out of the writes", () => {
-    const plan = planMapping(
-      target,
-      erp({ defaultPriceCents: 1_250, available: 3_000_000_000 }),
+    const plan = planMapping(target, {
+      erp: erp({ defaultPriceCents: 1_250, available: 3_000_000_000 }),
       shopify,
       settings,
-      all,
-    );
+      options: all,
+    });
 
     expect(plan).toMatchObject({
       outcome: "planned",
@@ -165,13 +164,12 @@ describe("planMapping: values that cannot be sent to Shopify", () => {
   });
 
   it("leaves values that can be sent but break Shopify's rules to Shopify, which refuses them per item", () => {
-    const plan = planMapping(
-      target,
-      erp({ defaultPriceCents: -500, available: 2_147_483_647 }),
+    const plan = planMapping(target, {
+      erp: erp({ defaultPriceCents: -500, available: 2_147_483_647 }),
       shopify,
       settings,
-      all,
-    );
+      options: all,
+    });
 
     expect(plan).toMatchObject({
       outcome: "planned",

@@ -119,15 +119,18 @@ export const SKIP = {
  */
 export function planMapping(
   target: SyncTarget,
-  erp: ErpValues | null,
-  shopify: ShopifyValues | null,
-  settings: Settings,
-  /**
-   * `priceRefused`: why no price may be sent this run (it becomes the price's skip reason);
-   * `locations`: where quantities go (without them: the first location read, fed by every warehouse).
-   */
-  options: SyncOptions & { priceRefused?: string | null; locations?: readonly SyncLocation[] },
+  input: {
+    erp: ErpValues | null;
+    shopify: ShopifyValues | null;
+    settings: Settings;
+    /**
+     * `priceRefused`: why no price may be sent this run (it becomes the price's skip reason);
+     * `locations`: where quantities go (without them: the first location read, fed by every warehouse).
+     */
+    options: SyncOptions & { priceRefused?: string | null; locations?: readonly SyncLocation[] };
+  },
 ): MappingPlan {
+  const { erp, shopify, settings, options } = input;
   const locations: readonly SyncLocation[] =
     options.locations ??
     (shopify?.locationId ? [{ id: shopify.locationId, name: shopify.locationId, warehouseIds: null }] : []);

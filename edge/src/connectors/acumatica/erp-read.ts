@@ -117,22 +117,32 @@ function fieldsFor(major: number, stock: boolean): string {
 
 async function filterByKeys(api: AcumaticaApi, major: number, keys: ErpKey[]): Promise<ItemRecord[]> {
   const ids = [...new Set(keys.map((key) => key.inventoryId.trim()).filter(Boolean))];
-  const stock = await filtered(api, "StockItem", fieldsFor(major, true), ids, true);
+  const stock = await filtered(api, {
+    entity: "StockItem",
+    select: fieldsFor(major, true),
+    ids,
+    isStockItem: true,
+  });
   // Whatever StockItem did not know is looked for among the non-stock items (services, fees).
   const seen = new Set(stock.map((record) => record.inventoryId.toUpperCase()));
   const rest = ids.filter((id) => !seen.has(id.toUpperCase()));
   const nonStock =
-    rest.length > 0 ? await filtered(api, "NonStockItem", fieldsFor(major, false), rest, false) : [];
+    rest.length > 0
+      ? await filtered(api, {
+          entity: "NonStockItem",
+          select: fieldsFor(major, false),
+          ids: rest,
+          isStockItem: false,
+        })
+      : [];
   return [...stock, ...nonStock];
 }
 
 async function filtered(
   api: AcumaticaApi,
-  entity: string,
-  select: string,
-  ids: string[],
-  isStockItem: boolean,
+  query: { entity: string; select: string; ids: string[]; isStockItem: boolean },
 ): Promise<ItemRecord[]> {
+  const { entity, select, ids, isStockItem } = query;
   const batches: string[][] = [];
   for (let start = 0; start < ids.length; start += FILTER_BATCH)
     batches.push(ids.slice(start, start + FILTER_BATCH));

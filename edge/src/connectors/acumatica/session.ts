@@ -71,10 +71,7 @@ export interface AcumaticaApi {
   put<T>(path: string, query: Query, body: unknown): Promise<T>;
   /** For big answers: `consume` reads the body stream (and may be called again if a retry is needed). */
   stream<T>(
-    method: "GET" | "PUT",
-    path: string,
-    query: Query,
-    body: unknown,
+    request: { method: "GET" | "PUT"; path: string; query: Query; body: unknown },
     consume: (body: ReadableStream<Uint8Array>) => Promise<T>,
   ): Promise<T>;
   readonly stats: AcumaticaStats;
@@ -135,11 +132,10 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
 
   /** One request inside a concurrency slot; the body is consumed before the slot is freed. */
   async function attempt<T>(
-    method: string,
-    url: string,
-    body: string | undefined,
+    request: { method: string; url: string; body: string | undefined },
     consume: (response: Response) => Promise<T>,
   ): Promise<Outcome<T>> {
+    const { method, url, body } = request;
     return slots.run(async () => {
       let response: Response;
       try {
@@ -201,9 +197,12 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
       tenant: connection.company,
     });
     for (let tries = 1; ; tries += 1) {
-      const outcome = await attempt("POST", `${instance}/entity/auth/login`, body, async (response) => {
-        await response.body?.cancel();
-      });
+      const outcome = await attempt(
+        { method: "POST", url: `${instance}/entity/auth/login`, body },
+        async (response) => {
+          await response.body?.cancel();
+        },
+      );
       if (outcome.kind === "ok") {
         loggedIn = true;
         stats.logins += 1;
@@ -254,16 +253,14 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
 
   /** Any call: retries transient failures, logs in again once if the session expired. */
   async function call<T>(
-    method: string,
-    url: string,
-    payload: unknown,
-    what: string,
+    request: { method: string; url: string; payload: unknown; what: string },
     consume: (response: Response) => Promise<T>,
   ): Promise<T> {
+    const { method, url, payload, what } = request;
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     let relogged = false;
     for (let tries = 1; ; tries += 1) {
-      const outcome = await attempt(method, url, body, consume);
+      const outcome = await attempt({ method, url, body }, consume);
       if (outcome.kind === "ok") return outcome.value;
       if (outcome.kind === "unauthenticated") {
         if (closed) throw new AcumaticaError("the session was already closed", "protocol");
@@ -285,7 +282,10 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
   }
 
   async function verifyEndpoint(): Promise<void> {
-    const listed = await call("GET", `${instance}/entity`, undefined, "the endpoint list", readJson);
+    const listed = await call(
+      { method: "GET", url: `${instance}/entity`, payload: undefined, what: "the endpoint list" },
+      readJson,
+    );
     const endpoints = endpointsOf(listed);
     const wanted = connection.endpointName.toLowerCase();
     const sameName = endpoints.filter((endpoint) => endpoint.name.toLowerCase() === wanted);
@@ -316,10 +316,14 @@ function createSession(connection: AcumaticaConnectionInfo, options: AcumaticaSe
   const api: AcumaticaApi = {
     endpointUrl,
     stats,
-    get: (path, query) => unchecked(call("GET", url(path, query), undefined, what(path), readJson)),
-    put: (path, query, body) => unchecked(call("PUT", url(path, query), body, what(path), readJson)),
-    stream: (method, path, query, body, consume) =>
-      call(method, url(path, query), body, what(path), async (response) => {
+    get: (path, query) =>
+      unchecked(
+        call({ method: "GET", url: url(path, query), payload: undefined, what: what(path) }, readJson),
+      ),
+    put: (path, query, body) =>
+      unchecked(call({ method: "PUT", url: url(path, query), payload: body, what: what(path) }, readJson)),
+    stream: ({ method, path, query, body }, consume) =>
+      call({ method, url: url(path, query), payload: body, what: what(path) }, async (response) => {
         if (!response.body) throw new AcumaticaError(`${what(path)} answered without a body`, "protocol");
         return consume(response.body);
       }),

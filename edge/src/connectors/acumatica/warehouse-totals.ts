@@ -59,27 +59,30 @@ export async function readWarehouseTotals(
           shipping: "SiteAvailableforShipping",
           site: "SiteID",
         };
-  return api.stream("PUT", "StorageDetailsInquiry", { $expand: "StorageDetails" }, {}, async (body) => {
-    // Called again from scratch if the answer is cut off and retried.
-    const totals = new Map<string, Totals>();
-    let rows = 0;
-    for await (const item of streamArrayItems(body, "StorageDetails")) {
-      const row = item as Wrapped;
-      const sku = text(row.InventoryID);
-      const warehouseId = text(row[names.site]);
-      // Only warehouse rows count: a summary row (no item or no warehouse) would count stock twice.
-      if (!sku || !warehouseId) continue;
-      rows += 1;
-      const current = totals.get(sku) ?? emptyTotals();
-      addRow(current, warehouseId, {
-        available: number(row[names.available]) ?? 0,
-        onHand: number(row[names.onHand]) ?? 0,
-        availableForShipping: number(row[names.shipping]) ?? 0,
-      });
-      totals.set(sku, current);
-    }
-    return { totals, rows };
-  });
+  return api.stream(
+    { method: "PUT", path: "StorageDetailsInquiry", query: { $expand: "StorageDetails" }, body: {} },
+    async (body) => {
+      // Called again from scratch if the answer is cut off and retried.
+      const totals = new Map<string, Totals>();
+      let rows = 0;
+      for await (const item of streamArrayItems(body, "StorageDetails")) {
+        const row = item as Wrapped;
+        const sku = text(row.InventoryID);
+        const warehouseId = text(row[names.site]);
+        // Only warehouse rows count: a summary row (no item or no warehouse) would count stock twice.
+        if (!sku || !warehouseId) continue;
+        rows += 1;
+        const current = totals.get(sku) ?? emptyTotals();
+        addRow(current, warehouseId, {
+          available: number(row[names.available]) ?? 0,
+          onHand: number(row[names.onHand]) ?? 0,
+          availableForShipping: number(row[names.shipping]) ?? 0,
+        });
+        totals.set(sku, current);
+      }
+      return { totals, rows };
+    },
+  );
 }
 
 export function text(field: { value?: unknown } | undefined): string {

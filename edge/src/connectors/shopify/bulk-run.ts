@@ -81,7 +81,7 @@ export async function runBulkOperation(
     }
     if (state.url) await streamLines(port, state.url, onLine);
     // The next run weighs its bulk operations by this one's time, launch to result.
-    recordBulk(port.costs, launch.type, port.clock.now() - started, state.objectCount);
+    recordBulk(port.costs, { type: launch.type, ms: port.clock.now() - started, objects: state.objectCount });
     return true;
   } finally {
     await slot.release();

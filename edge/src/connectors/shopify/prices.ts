@@ -64,7 +64,7 @@ export async function writePrices(
       : choosePriceWrite(port, groups.length, options.sharedPoints ?? 0) === "bulk";
   if (bulk) {
     try {
-      if (await writeByBulk(port, groups, options.runId, outcome)) return outcome;
+      if (await writeByBulk(port, { groups, runId: options.runId, outcome })) return outcome;
     } catch {
       // A bulk run that fails as a whole (file storage, FAILED status) is redone call by call:
       // absolute prices make a second write harmless.
@@ -163,10 +163,9 @@ function failAll(group: Group, message: string, outcome: WriteErrors): void {
 /** False when every bulk mutation slot of the store is taken (the caller writes call by call). */
 async function writeByBulk(
   port: ShopifyPort,
-  groups: Group[],
-  runId: string,
-  outcome: WriteErrors,
+  write: { groups: Group[]; runId: string; outcome: WriteErrors },
 ): Promise<boolean> {
+  const { groups, runId, outcome } = write;
   const answered = new Set<number>();
   const ran = await runBulkOperation(
     port,

@@ -77,21 +77,22 @@ export async function writeQuantities(
     batches.push(items.slice(start, start + BATCH).map((item) => ({ ...item, staleRetried: false })));
   }
   const semaphore = createSemaphore(WRITE_CONCURRENCY);
-  await Promise.all(batches.map((batch) => semaphore.run(() => writeBatch(port, batch, options, outcome))));
+  await Promise.all(
+    batches.map((batch) => semaphore.run(() => writeBatch(port, { batch, options, outcome }))),
+  );
   return outcome;
 }
 
 async function writeBatch(
   port: ShopifyPort,
-  batch: Pending[],
-  options: WriteOptions,
-  outcome: Map<string, QuantityOutcome>,
+  write: { batch: Pending[]; options: WriteOptions; outcome: Map<string, QuantityOutcome> },
 ): Promise<void> {
+  const { batch, options, outcome } = write;
   let pending = batch;
   while (pending.length > 0) {
     const answer = await send(port, pending, options.runId);
     if ("refused" in answer) {
-      pending = await isolateRefused(port, pending, answer, options, outcome);
+      pending = await isolateRefused(port, { pending, answer, options, outcome });
       continue;
     }
     if (answer.general.length > 0) {
@@ -139,7 +140,10 @@ async function refreshStale(
   try {
     for (const locationId of new Set(stale.map((item) => item.locationId))) {
       const ids = stale.filter((item) => item.locationId === locationId).map((item) => item.variantId);
-      reading.set(locationId, (await readByNodes(port, ids, [locationId])).reading);
+      reading.set(
+        locationId,
+        (await readByNodes(port, { variantIds: ids, locations: [locationId] })).reading,
+      );
     }
   } catch (error) {
     for (const item of stale)
@@ -192,11 +196,14 @@ interface Refused {
  */
 async function isolateRefused(
   port: ShopifyPort,
-  pending: Pending[],
-  answer: Refused,
-  options: WriteOptions,
-  outcome: Map<string, QuantityOutcome>,
+  write: {
+    pending: Pending[];
+    answer: Refused;
+    options: WriteOptions;
+    outcome: Map<string, QuantityOutcome>;
+  },
 ): Promise<Pending[]> {
+  const { pending, answer, options, outcome } = write;
   const named = answer.input ? namedQuantities(answer.refused, pending.length) : new Map<number, string>();
   if (named.size > 0) {
     for (const [index, explanation] of named) {
@@ -213,8 +220,8 @@ async function isolateRefused(
     return [];
   }
   const half = Math.ceil(pending.length / 2);
-  await writeBatch(port, pending.slice(0, half), options, outcome);
-  await writeBatch(port, pending.slice(half), options, outcome);
+  await writeBatch(port, { batch: pending.slice(0, half), options, outcome });
+  await writeBatch(port, { batch: pending.slice(half), options, outcome });
   return [];
 }
 
@@ -260,20 +267,19 @@ const FORM_NAMES: Record<QuantityWriteForm, RegExp> = {
 /** One call: per-item user errors, or why the whole call failed (after the transport's own retries). */
 async function send(port: ShopifyPort, items: Pending[], runId: string): Promise<Answer | Refused> {
   const { form, sure } = writeFormOf(port);
-  const answer = await sendAs(port, items, runId, form);
+  const answer = await sendAs(port, { items, runId, form });
   if (sure || !("refused" in answer) || !FORM_NAMES[form].test(answer.refused)) return answer;
   // Refused before running (a validation error writes nothing), so the other form is safe to send.
   const other: QuantityWriteForm = form === "compareQuantity" ? "changeFromQuantity" : "compareQuantity";
   learnedForms.set(port, other);
-  return sendAs(port, items, runId, other);
+  return sendAs(port, { items, runId, form: other });
 }
 
 async function sendAs(
   port: ShopifyPort,
-  items: Pending[],
-  runId: string,
-  form: QuantityWriteForm,
+  write: { items: Pending[]; runId: string; form: QuantityWriteForm },
 ): Promise<Answer | Refused> {
+  const { items, runId, form } = write;
   // A fresh key per logical call: the transport's retries resend the same body (and key), so a
   // write whose answer was lost is replayed, not applied twice.
   const request = quantityWriteRequest(

@@ -52,8 +52,11 @@ export function expectedBulkMs(costs: StoreCosts, type: BulkOperationType, objec
   return seen.ms + (objects - seen.objects) * BULK_MS_PER_LINE;
 }
 
-export function recordBulk(costs: StoreCosts, type: BulkOperationType, ms: number, objects: number): void {
-  costs.bulk[type] = { ms, objects };
+export function recordBulk(
+  costs: StoreCosts,
+  run: { type: BulkOperationType; ms: number; objects: number },
+): void {
+  costs.bulk[run.type] = { ms: run.ms, objects: run.objects };
 }
 
 /**

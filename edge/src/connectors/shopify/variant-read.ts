@@ -64,7 +64,9 @@ export async function readShopifyVariants(
   const byCost = options.strategy === undefined;
   const strategy = options.strategy ?? chooseVariantRead(port, ids.length, options.locations.length);
   if (strategy === "nodes") {
-    const { reading, rest } = await readByNodes(port, ids, options.locations, {
+    const { reading, rest } = await readByNodes(port, {
+      variantIds: ids,
+      locations: options.locations,
       reconsider: byCost
         ? (left) => chooseVariantRead(port, left, options.locations.length) === "bulk"
         : undefined,
@@ -109,7 +111,7 @@ async function readByBulk(
 ): Promise<ShopifyReading> {
   const all = await readAllByBulk(port, locations, new Set(ids.map((id) => toGid("ProductVariant", id))));
   // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
-  if (!all) return (await readByNodes(port, ids, locations)).reading;
+  if (!all) return (await readByNodes(port, { variantIds: ids, locations })).reading;
   const reading: ShopifyReading = new Map();
   for (const id of ids) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
   return reading;
@@ -124,10 +126,9 @@ async function readByBulk(
  */
 export async function readByNodes(
   port: ShopifyPort,
-  variantIds: string[],
-  locations: readonly string[],
-  options: { reconsider?: (left: number) => boolean } = {},
+  read: { variantIds: string[]; locations: readonly string[]; reconsider?: (left: number) => boolean },
 ): Promise<{ reading: ShopifyReading; rest: string[] }> {
+  const { variantIds, locations } = read;
   const reading: ShopifyReading = new Map();
   const pending = [...new Set(variantIds)];
   const sizing = {
@@ -173,7 +174,7 @@ export async function readByNodes(
 
   // The first batch alone (then again while it is refused), so the rest are sized from its answer.
   while (pending.length > 0 && reading.size === 0) await readBatch(pending.splice(0, batchSize()));
-  if (pending.length > 0 && options.reconsider?.(pending.length)) return { reading, rest: pending };
+  if (pending.length > 0 && read.reconsider?.(pending.length)) return { reading, rest: pending };
   // READ_CONCURRENCY workers; a refused batch goes back to `pending` for whichever is free.
   const drain = async (): Promise<void> => {
     while (pending.length > 0) await readBatch(pending.splice(0, batchSize()));
