@@ -69,3 +69,74 @@ describe("migration 11 (catalog rows keyed by stored order)", () => {
     expect((await list("lpha")).rows.map((row) => row[0])).toEqual(["id-2"]);
   });
 });
+
+describe("migration 30 (staged rows know their place in the pull)", () => {
+  it("lets a pull staged before it finish after it, each row with its own change version", async () => {
+    const db = openDatabase(":memory:");
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 30),
+    );
+    await db.execute({
+      sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+            VALUES (?, 'Staged', 'staged@example.com', 'staged@example.com', 'x', 't', 't', 't')`,
+      args: [USER],
+    });
+    // Two chunks as the previous build staged them: [key, id, ...columns] per row.
+    const row = (sku: string) => [
+      `note-${sku}`,
+      `id-${sku}`,
+      sku,
+      sku.toLowerCase(),
+      "Item",
+      100,
+      null,
+      1,
+      1,
+      1,
+      1,
+      "[]",
+    ];
+    for (const [chunk, skus] of [
+      [1, ["A", "B", "C"]],
+      [2, ["D", "E"]],
+    ] as const) {
+      await db.execute({
+        sql: "INSERT INTO catalog_staging (job_id, chunk, user_id, system, rows_json) VALUES ('pull-1', ?, ?, 'acumatica', ?)",
+        args: [chunk, USER, JSON.stringify(skus.map(row))],
+      });
+    }
+    await migrate(db, MIGRATIONS);
+    const repo = createCatalogRepo(db, createSearchCache());
+    // The pull resumes here: one more chunk, then the swap.
+    await repo.stageAcumatica(
+      "pull-1",
+      USER,
+      [
+        {
+          acumaticaId: "note-F",
+          sku: "F",
+          description: "Item",
+          defaultPriceCents: 100,
+          msrpCents: null,
+          available: 1,
+          onHand: 1,
+          availableForShipping: 1,
+          isStockItem: true,
+          warehouses: [],
+        },
+      ],
+      () => "id-F",
+    );
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+      added: 6,
+    });
+    const versions = (await db.execute("SELECT row_version FROM acumatica_products")).rows.map((r) =>
+      Number(r.row_version),
+    );
+    expect(new Set(versions).size).toBe(6);
+    const counter = Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
+    expect(Math.min(...versions)).toBeGreaterThan(0);
+    expect(Math.max(...versions)).toBeLessThanOrEqual(counter);
+  });
+});
