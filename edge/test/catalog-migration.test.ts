@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCatalogRepo } from "../src/catalog/repo.ts";
 import { createSearchCache } from "../src/catalog/search-cache.ts";
+import { ACUMATICA_TABLE } from "../src/catalog/tables.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
@@ -83,6 +84,9 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       args: [USER],
     });
     // Two chunks as the previous build staged them: [key, id, ...columns] per row.
+    const warehouses = (sku: string) => [
+      { warehouseId: `WH-${sku}`, available: 1, onHandInventory: 1, availableForShipping: 1 },
+    ];
     const row = (sku: string) => [
       `note-${sku}`,
       `id-${sku}`,
@@ -95,7 +99,7 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       1,
       1,
       1,
-      "[]",
+      JSON.stringify(warehouses(sku)),
     ];
     for (const [chunk, skus] of [
       [1, ["A", "B", "C"]],
@@ -135,6 +139,18 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       Number(r.row_version),
     );
     expect(new Set(versions).size).toBe(6);
+    // Warehouses staged as text of JSON are stored as the same JSON.
+    const listed = await repo.list("acumatica", USER, {
+      page: 1,
+      limit: 10,
+      search: "",
+      sortBy: "sku",
+      sortDirection: "asc",
+    });
+    expect(listed.rows.map((values) => ACUMATICA_TABLE.decode(values, "").warehouses)).toEqual([
+      ...["A", "B", "C", "D", "E"].map(warehouses),
+      [],
+    ]);
     const counter = Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
     expect(Math.min(...versions)).toBeGreaterThan(0);
     expect(Math.max(...versions)).toBeLessThanOrEqual(counter);

@@ -75,8 +75,11 @@ export function createCatalogRepo(
     const stagedKeys = `SELECT r.value ->> 0 FROM ${chunks}`;
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
     // Its place in the pull (1, 2, ...) numbers its change-feed version.
+    // A JSON column is read as its JSON text (->), any other as its SQL value (->>).
+    const read = (column: string, index: number) =>
+      `v ${t.jsonColumns.includes(column) ? "->" : "->>"} ${index} AS ${column}`;
     const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v, c.first_row + r.key + 1 AS place FROM ${chunks})
-      SELECT place, ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
+      SELECT place, ${["k", "new_id", ...t.columns].map(read).join(", ")} FROM staged`;
     // An unchanged row is not rewritten.
     const sameValues = t.columns.map((column) => `${t.table}.${column} IS excluded.${column}`).join(" AND ");
     const base = "(SELECT swap_base FROM change_versions WHERE user_id = ?)";
