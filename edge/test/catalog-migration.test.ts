@@ -71,8 +71,8 @@ describe("migration 11 (catalog rows keyed by stored order)", () => {
   });
 });
 
-describe("migration 30 (staged rows know their place in the pull)", () => {
-  it("lets a pull staged before it finish after it, each row with its own change version", async () => {
+describe("migration 30 (staged rows know their place in the pull; compact warehouses)", () => {
+  it("lets a pull staged before it finish after it: warehouses intact, each written row its own change version, a kept row unchanged", async () => {
     const db = openDatabase(":memory:");
     await migrate(
       db,
@@ -83,10 +83,23 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
             VALUES (?, 'Staged', 'staged@example.com', 'staged@example.com', 'x', 't', 't', 't')`,
       args: [USER],
     });
-    // Two chunks as the previous build staged them: [key, id, ...columns] per row.
     const warehouses = (sku: string) => [
-      { warehouseId: `WH-${sku}`, available: 1, onHandInventory: 1, availableForShipping: 1 },
+      { warehouseId: `WH-${sku}`, available: 1, onHandInventory: 2, availableForShipping: 3 },
+      { warehouseId: "ZZ", available: 4, onHandInventory: 5, availableForShipping: 6 },
     ];
+    // A stored as the previous build's pull stored it.
+    await db.execute({
+      sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents,
+              msrp_cents, available, on_hand, available_for_shipping, is_stock_item, warehouses_json)
+            VALUES ('id-A', ?, 'note-A', 'A', 'a', 'Item', 100, NULL, 5, 7, 9, 1, ?)`,
+      args: [USER, JSON.stringify(warehouses("A"))],
+    });
+    const storedVersionOfA = async () =>
+      Number(
+        (await db.execute("SELECT row_version FROM acumatica_products WHERE sku = 'A'")).rows[0]?.row_version,
+      );
+    const versionOfA = await storedVersionOfA();
+    // Two chunks of a pull as the previous build staged them: [key, id, ...columns] per row.
     const row = (sku: string) => [
       `note-${sku}`,
       `id-${sku}`,
@@ -95,9 +108,9 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       "Item",
       100,
       null,
-      1,
-      1,
-      1,
+      5,
+      7,
+      9,
       1,
       JSON.stringify(warehouses(sku)),
     ];
@@ -123,9 +136,9 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
           description: "Item",
           defaultPriceCents: 100,
           msrpCents: null,
-          available: 1,
-          onHand: 1,
-          availableForShipping: 1,
+          available: 5,
+          onHand: 7,
+          availableForShipping: 9,
           isStockItem: true,
           warehouses: [],
         },
@@ -133,13 +146,19 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       () => "id-F",
     );
     expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
-      added: 6,
+      added: 5,
+      updated: 0,
+      unchanged: 1,
     });
-    const versions = (await db.execute("SELECT row_version FROM acumatica_products")).rows.map((r) =>
-      Number(r.row_version),
-    );
-    expect(new Set(versions).size).toBe(6);
-    // Warehouses staged as text of JSON are stored as the same JSON.
+    // A, stored and staged before the migration, reads as the same row: not rewritten, same version.
+    expect(await storedVersionOfA()).toBe(versionOfA);
+    const written = (
+      await db.execute("SELECT row_version FROM acumatica_products WHERE sku <> 'A'")
+    ).rows.map((r) => Number(r.row_version));
+    expect(new Set(written).size).toBe(5);
+    const counter = Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
+    expect(Math.min(...written)).toBeGreaterThan(versionOfA);
+    expect(Math.max(...written)).toBeLessThanOrEqual(counter);
     const listed = await repo.list("acumatica", USER, {
       page: 1,
       limit: 10,
@@ -151,8 +170,5 @@ describe("migration 30 (staged rows know their place in the pull)", () => {
       ...["A", "B", "C", "D", "E"].map(warehouses),
       [],
     ]);
-    const counter = Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
-    expect(Math.min(...versions)).toBeGreaterThan(0);
-    expect(Math.max(...versions)).toBeLessThanOrEqual(counter);
   });
 });

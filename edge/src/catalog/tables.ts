@@ -197,13 +197,15 @@ export const ACUMATICA_TABLE = defineCatalog<AcumaticaItemRow, AcumaticaProduct>
     {
       sql: "warehouses_json",
       json: true,
+      // [warehouseId, available, onHand, availableForShipping] per warehouse (migration 30): a
+      // quarter of the text of named fields, which every pull writes and compares 150,000 times.
       encode: (row) =>
-        row.warehouses.map((warehouse) => ({
-          warehouseId: warehouse.warehouseId,
-          available: warehouse.available,
-          onHandInventory: warehouse.onHand,
-          availableForShipping: warehouse.availableForShipping,
-        })),
+        row.warehouses.map((warehouse) => [
+          warehouse.warehouseId,
+          warehouse.available,
+          warehouse.onHand,
+          warehouse.availableForShipping,
+        ]),
       field: { name: "warehouses", decode: storedWarehouses, json: true },
     },
   ],
@@ -247,9 +249,18 @@ function nullableNumber(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
 
-/** warehouses_json is only written by the pull and the sync engine, always as this list's shape. */
+/** warehouses_json is only written by the pull, always as `[warehouseId, available, onHand, availableForShipping][]`. */
 function storedWarehouses(value: unknown): AcumaticaProduct["warehouses"] {
-  return Array.isArray(value) ? (value as AcumaticaProduct["warehouses"]) : [];
+  if (!Array.isArray(value)) return [];
+  return value.map((stored) => {
+    const [warehouseId, available, onHandInventory, availableForShipping] = stored as [
+      string,
+      number,
+      number,
+      number,
+    ];
+    return { warehouseId, available, onHandInventory, availableForShipping };
+  });
 }
 
 /**
