@@ -72,7 +72,7 @@ describe("migration 11 (catalog rows keyed by stored order)", () => {
 });
 
 describe("migration 30 (staged rows know their place in the pull; compact warehouses)", () => {
-  it("lets a pull staged before it finish after it: warehouses intact, each written row its own change version, a kept row unchanged", async () => {
+  it("lets a pull staged before it finish after it: warehouses intact, each written row its own change version, a kept row unchanged, a vanished one removed", async () => {
     const db = openDatabase(":memory:");
     await migrate(
       db,
@@ -87,13 +87,14 @@ describe("migration 30 (staged rows know their place in the pull; compact wareho
       { warehouseId: `WH-${sku}`, available: 1, onHandInventory: 2, availableForShipping: 3 },
       { warehouseId: "ZZ", available: 4, onHandInventory: 5, availableForShipping: 6 },
     ];
-    // A stored as the previous build's pull stored it.
-    await db.execute({
-      sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents,
-              msrp_cents, available, on_hand, available_for_shipping, is_stock_item, warehouses_json)
-            VALUES ('id-A', ?, 'note-A', 'A', 'a', 'Item', 100, NULL, 5, 7, 9, 1, ?)`,
-      args: [USER, JSON.stringify(warehouses("A"))],
-    });
+    // A and Z stored as the previous build's pull stored them (the pull below no longer has Z).
+    for (const sku of ["A", "Z"])
+      await db.execute({
+        sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents,
+                msrp_cents, available, on_hand, available_for_shipping, is_stock_item, warehouses_json)
+              VALUES (?, ?, ?, ?, lower(?), 'Item', 100, NULL, 5, 7, 9, 1, ?)`,
+        args: [`id-${sku}`, USER, `note-${sku}`, sku, sku, JSON.stringify(warehouses(sku))],
+      });
     const storedVersionOfA = async () =>
       Number(
         (await db.execute("SELECT row_version FROM acumatica_products WHERE sku = 'A'")).rows[0]?.row_version,
@@ -149,6 +150,7 @@ describe("migration 30 (staged rows know their place in the pull; compact wareho
       added: 5,
       updated: 0,
       unchanged: 1,
+      removed: 1,
     });
     // A, stored and staged before the migration, reads as the same row: not rewritten, same version.
     expect(await storedVersionOfA()).toBe(versionOfA);

@@ -47,12 +47,21 @@ export function createCatalogRepo(
    */
   async function stage(system: CatalogSystem, jobId: string, userId: string, rows: unknown[][]) {
     if (rows.length === 0) return;
-    // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by.
+    // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by;
+    // keys_json: the rows' keys alone, for the swap to find vanished rows without reading rows_json.
     await db.execute({
-      sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json)
-            SELECT ?, coalesce(max(chunk), 0) + 1, coalesce(max(first_row + row_count), 0), ?, ?, ?, ?
+      sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
+            SELECT ?, coalesce(max(chunk), 0) + 1, coalesce(max(first_row + row_count), 0), ?, ?, ?, ?, ?
             FROM catalog_staging WHERE job_id = ?`,
-      args: [jobId, rows.length, userId, system, JSON.stringify(rows), jobId],
+      args: [
+        jobId,
+        rows.length,
+        userId,
+        system,
+        JSON.stringify(rows),
+        JSON.stringify(rows.map((row) => row[0])),
+        jobId,
+      ],
     });
   }
 
@@ -72,7 +81,8 @@ export function createCatalogRepo(
   ): Promise<SwapCounts> {
     const t = TABLES[system];
     const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
-    const stagedKeys = `SELECT r.value ->> 0 FROM ${chunks}`;
+    const stagedKeys =
+      "SELECT k.value FROM catalog_staging c CROSS JOIN json_each(c.keys_json) k WHERE c.job_id = ?";
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
     // Its place in the pull (1, 2, ...) numbers its change-feed version.
     // A JSON column is read as its JSON text (->), any other as its SQL value (->>).

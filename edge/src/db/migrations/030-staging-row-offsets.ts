@@ -17,7 +17,7 @@ const stagedJson = (system: "shopify" | "acumatica", value: string) =>
 
 export const stagingRowOffsets: Migration = {
   version: 30,
-  name: "catalog staging chunks know their rows' place in the pull; JSON staged as JSON; compact warehouses",
+  name: "catalog staging chunks know their rows' place in the pull and their keys; JSON staged as JSON; compact warehouses",
   statements: [
     // An item's warehouses are stored as [warehouseId, available, onHand, availableForShipping]:
     // a quarter of the text, which every pull writes and compares for each of 150,000 rows.
@@ -29,6 +29,9 @@ export const stagingRowOffsets: Migration = {
     // writes it, instead of rewriting every added or changed row a second time to number it.
     "ALTER TABLE catalog_staging ADD COLUMN first_row INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE catalog_staging ADD COLUMN row_count INTEGER NOT NULL DEFAULT 0",
+    // The chunk's keys alone: the swap finds the rows a pull no longer has from them, instead of
+    // reading every staged row's JSON for its key (and then again for its values).
+    "ALTER TABLE catalog_staging ADD COLUMN keys_json TEXT NOT NULL DEFAULT '[]'",
     // Chunks a pull staged before this migration (it resumes after it) get theirs, and their JSON
     // column (text of JSON until now) is staged as this build stages it.
     ...(["shopify", "acumatica"] as const).map((system) => {
@@ -37,7 +40,8 @@ export const stagingRowOffsets: Migration = {
           json_set(r.value, '$[${index}]', ${stagedJson(system, `r.value ->> ${index}`)}))
         FROM json_each(catalog_staging.rows_json) r) WHERE system = '${system}'`;
     }),
-    "UPDATE catalog_staging SET row_count = json_array_length(rows_json)",
+    `UPDATE catalog_staging SET row_count = json_array_length(rows_json),
+       keys_json = (SELECT json_group_array(r.value ->> 0) FROM json_each(rows_json) r)`,
     `UPDATE catalog_staging SET first_row = (SELECT coalesce(sum(p.row_count), 0) FROM catalog_staging p
        WHERE p.job_id = catalog_staging.job_id AND p.chunk < catalog_staging.chunk)`,
   ],
