@@ -4,6 +4,7 @@ import { migrate } from "../db/migrate.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import { createCatalogRepo } from "./repo.ts";
 import { createSearchCache } from "./search-cache.ts";
+import { ACUMATICA_TABLE } from "./tables.ts";
 
 const USER = "user-1";
 
@@ -67,5 +68,109 @@ describe("migration 11 (catalog rows keyed by stored order)", () => {
     expect((await list("ebra")).rows.map((row) => row[0])).toEqual(["id-1"]);
     expect((await list("ulu")).total).toBe(0);
     expect((await list("lpha")).rows.map((row) => row[0])).toEqual(["id-2"]);
+  });
+});
+
+describe("migration 30 (staged rows know their place in the pull; compact warehouses)", () => {
+  it("lets a pull staged before it finish after it: warehouses intact, each written row its own change version, a kept row unchanged, a vanished one removed", async () => {
+    const db = openDatabase(":memory:");
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.version < 30),
+    );
+    await db.execute({
+      sql: `INSERT INTO users (id, name, email, email_normalized, password_hash, password_changed_at, created_at, updated_at)
+            VALUES (?, 'Staged', 'staged@example.com', 'staged@example.com', 'x', 't', 't', 't')`,
+      args: [USER],
+    });
+    const warehouses = (sku: string) => [
+      { warehouseId: `WH-${sku}`, available: 1, onHandInventory: 2, availableForShipping: 3 },
+      { warehouseId: "ZZ", available: 4, onHandInventory: 5, availableForShipping: 6 },
+    ];
+    // A and Z stored as the previous build's pull stored them (the pull below no longer has Z).
+    for (const sku of ["A", "Z"])
+      await db.execute({
+        sql: `INSERT INTO acumatica_products (id, user_id, acumatica_id, sku, sku_key, description, default_price_cents,
+                msrp_cents, available, on_hand, available_for_shipping, is_stock_item, warehouses_json)
+              VALUES (?, ?, ?, ?, lower(?), 'Item', 100, NULL, 5, 7, 9, 1, ?)`,
+        args: [`id-${sku}`, USER, `note-${sku}`, sku, sku, JSON.stringify(warehouses(sku))],
+      });
+    const storedVersionOfA = async () =>
+      Number(
+        (await db.execute("SELECT row_version FROM acumatica_products WHERE sku = 'A'")).rows[0]?.row_version,
+      );
+    const versionOfA = await storedVersionOfA();
+    // Two chunks of a pull as the previous build staged them: [key, id, ...columns] per row.
+    const row = (sku: string) => [
+      `note-${sku}`,
+      `id-${sku}`,
+      sku,
+      sku.toLowerCase(),
+      "Item",
+      100,
+      null,
+      5,
+      7,
+      9,
+      1,
+      JSON.stringify(warehouses(sku)),
+    ];
+    for (const [chunk, skus] of [
+      [1, ["A", "B", "C"]],
+      [2, ["D", "E"]],
+    ] as const) {
+      await db.execute({
+        sql: "INSERT INTO catalog_staging (job_id, chunk, user_id, system, rows_json) VALUES ('pull-1', ?, ?, 'acumatica', ?)",
+        args: [chunk, USER, JSON.stringify(skus.map(row))],
+      });
+    }
+    await migrate(db, MIGRATIONS);
+    const repo = createCatalogRepo(db, createSearchCache());
+    // The pull resumes here: one more chunk, then the swap.
+    await repo.stageAcumatica(
+      "pull-1",
+      USER,
+      [
+        {
+          acumaticaId: "note-F",
+          sku: "F",
+          description: "Item",
+          defaultPriceCents: 100,
+          msrpCents: null,
+          available: 5,
+          onHand: 7,
+          availableForShipping: 9,
+          isStockItem: true,
+          warehouses: [],
+        },
+      ],
+      () => "id-F",
+    );
+    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+      added: 5,
+      updated: 0,
+      unchanged: 1,
+      removed: 1,
+    });
+    // A, stored and staged before the migration, reads as the same row: not rewritten, same version.
+    expect(await storedVersionOfA()).toBe(versionOfA);
+    const written = (
+      await db.execute("SELECT row_version FROM acumatica_products WHERE sku <> 'A'")
+    ).rows.map((r) => Number(r.row_version));
+    expect(new Set(written).size).toBe(5);
+    const counter = Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
+    expect(Math.min(...written)).toBeGreaterThan(versionOfA);
+    expect(Math.max(...written)).toBeLessThanOrEqual(counter);
+    const listed = await repo.list("acumatica", USER, {
+      page: 1,
+      limit: 10,
+      search: "",
+      sortBy: "sku",
+      sortDirection: "asc",
+    });
+    expect(listed.rows.map((values) => ACUMATICA_TABLE.decode(values, "").warehouses)).toEqual([
+      ...["A", "B", "C", "D", "E"].map(warehouses),
+      [],
+    ]);
   });
 });

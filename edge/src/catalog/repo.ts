@@ -47,10 +47,21 @@ export function createCatalogRepo(
    */
   async function stage(system: CatalogSystem, jobId: string, userId: string, rows: unknown[][]) {
     if (rows.length === 0) return;
+    // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by;
+    // keys_json: the rows' keys alone, for the swap to find vanished rows without reading rows_json.
     await db.execute({
-      sql: `INSERT INTO catalog_staging (job_id, chunk, user_id, system, rows_json)
-            VALUES (?, (SELECT coalesce(max(chunk), 0) + 1 FROM catalog_staging WHERE job_id = ?), ?, ?, ?)`,
-      args: [jobId, jobId, userId, system, JSON.stringify(rows)],
+      sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
+            SELECT ?, coalesce(max(chunk), 0) + 1, coalesce(max(first_row + row_count), 0), ?, ?, ?, ?, ?
+            FROM catalog_staging WHERE job_id = ?`,
+      args: [
+        jobId,
+        rows.length,
+        userId,
+        system,
+        JSON.stringify(rows),
+        JSON.stringify(rows.map((row) => row[0])),
+        jobId,
+      ],
     });
   }
 
@@ -70,12 +81,18 @@ export function createCatalogRepo(
   ): Promise<SwapCounts> {
     const t = TABLES[system];
     const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
-    const stagedKeys = `SELECT r.value ->> 0 FROM ${chunks}`;
+    const stagedKeys =
+      "SELECT k.value FROM catalog_staging c CROSS JOIN json_each(c.keys_json) k WHERE c.job_id = ?";
     // Materialized: each product's JSON text is rendered once, not once per column read from it.
-    const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v FROM ${chunks})
-      SELECT ${["k", "new_id", ...t.columns].map((column, index) => `v ->> ${index} AS ${column}`).join(", ")} FROM staged`;
+    // Its place in the pull (1, 2, ...) numbers its change-feed version.
+    // A JSON column is read as its JSON text (->), any other as its SQL value (->>).
+    const read = (column: string, index: number) =>
+      `v ${t.jsonColumns.includes(column) ? "->" : "->>"} ${index} AS ${column}`;
+    const stagedRows = `WITH staged AS MATERIALIZED (SELECT r.value AS v, c.first_row + r.key + 1 AS place FROM ${chunks})
+      SELECT place, ${["k", "new_id", ...t.columns].map(read).join(", ")} FROM staged`;
     // An unchanged row is not rewritten.
     const sameValues = t.columns.map((column) => `${t.table}.${column} IS excluded.${column}`).join(" AND ");
+    const base = "(SELECT swap_base FROM change_versions WHERE user_id = ?)";
     const results = await db.batch(
       [
         { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
@@ -92,18 +109,21 @@ export function createCatalogRepo(
           sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
           args: [userId, jobId],
         },
-        // Added and rewritten rows are marked -1 (no per-row version trigger fires) and numbered below.
+        ...reserveVersions(userId, jobId),
+        // Added and rewritten rows take their version as they are written (no per-row version
+        // trigger fires: they are not NULL), unique and above every version handed out before.
         {
           sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, row_version)
-                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, -1 FROM (${stagedRows}) s
+                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, ${base} + s.place
+                FROM (${stagedRows}) s
                 WHERE true
                 ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
-                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}, row_version = -1
+                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}, row_version = excluded.row_version
                 WHERE NOT (${sameValues})`,
-          args: [userId, jobId],
+          args: [userId, userId, jobId],
         },
         { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
-        ...numberChangedRows(t, userId),
+        touchMappingsOfChanged(t, userId),
         // The one version bump of the swap: rows it adds or removes bump nothing themselves
         // (migration 10), and cached orders and searches key on this.
         {
@@ -123,36 +143,40 @@ export function createCatalogRepo(
     const total = Number(results.at(-1)?.rows[0]?.total ?? 0);
     const added = total - (before - removed);
     // Inserted and rewritten rows; a key staged twice may count twice, so the counts are clamped.
-    const updated = Math.min(Math.max(0, (results[3]?.rowsAffected ?? 0) - added), total - added);
+    const updated = Math.min(Math.max(0, (results[5]?.rowsAffected ?? 0) - added), total - added);
     return { total, added, updated, unchanged: total - added - updated, removed };
   }
 
   /**
-   * The change feed's versions for the rows the swap added or rewrote (migration 27): the user's
-   * counter jumps past a range as wide as the table's rowids and each row takes base + its rowid,
-   * unique and above every version handed out before, in one UPDATE. Unchanged rows keep theirs,
-   * so a pull that changes nothing sends nothing new. Mappings showing a changed row follow.
+   * The change feed's versions for the rows the swap writes (migration 27): the user's counter
+   * jumps past as many versions as the pull staged rows, and each row the swap adds or rewrites
+   * takes base + its place in the pull, unique and above every version handed out before.
+   * Unchanged rows keep theirs, so a pull that changes nothing sends nothing new.
    */
-  function numberChangedRows(t: CatalogTable, userId: string) {
-    const base = "(SELECT swap_base FROM change_versions WHERE user_id = ?)";
-    const mappingKey = t.system === "shopify" ? "shopify_variant_id" : "acumatica_id";
+  function reserveVersions(userId: string, jobId: string) {
     return [
       { sql: "INSERT OR IGNORE INTO change_versions (user_id, version) VALUES (?, 0)", args: [userId] },
       {
-        sql: `UPDATE change_versions SET swap_base = version,
-                version = version + (SELECT coalesce(max(seq), 0) FROM ${t.table}) WHERE user_id = ?`,
-        args: [userId],
-      },
-      {
-        sql: `UPDATE ${t.table} SET row_version = ${base} + seq WHERE user_id = ? AND row_version = -1`,
-        args: [userId, userId],
-      },
-      {
-        sql: `UPDATE mappings SET row_version = NULL WHERE user_id = ? AND ${mappingKey} IN
-                (SELECT ${t.key} FROM ${t.table} WHERE user_id = ? AND row_version > ${base})`,
-        args: [userId, userId, userId],
+        sql: `UPDATE change_versions SET swap_base = version, version = version +
+                (SELECT coalesce(max(first_row + row_count), 0) FROM catalog_staging WHERE job_id = ?)
+              WHERE user_id = ?`,
+        args: [jobId, userId],
       },
     ];
+  }
+
+  /**
+   * Mappings showing a row the swap changed follow it. Asked per mapping (its row by the unique
+   * key) rather than per changed row: a first pull changes every row and may have no mappings.
+   */
+  function touchMappingsOfChanged(t: CatalogTable, userId: string) {
+    const mappingKey = t.system === "shopify" ? "shopify_variant_id" : "acumatica_id";
+    return {
+      sql: `UPDATE mappings SET row_version = NULL WHERE user_id = ? AND EXISTS (SELECT 1 FROM ${t.table} p
+              WHERE p.user_id = mappings.user_id AND p.${t.key} = mappings.${mappingKey}
+                AND p.row_version > (SELECT swap_base FROM change_versions WHERE user_id = ?))`,
+      args: [userId, userId],
+    };
   }
 
   return {

@@ -118,6 +118,39 @@ describe("catalog swap", () => {
     ]);
   });
 
+  it("gives each row a swap adds or changes its own change version above every earlier one, and keeps the rest", async () => {
+    const { db, repo, stage } = await repoOnFreshDatabase();
+    const versions = async () =>
+      new Map(
+        (await db.execute("SELECT sku, row_version FROM acumatica_products ORDER BY sku")).rows.map((row) => [
+          String(row.sku),
+          Number(row.row_version),
+        ]),
+      );
+    const counter = async () =>
+      Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
+    await stage("pull-1", [item("A", 100), item("B", 200)]);
+    await stage("pull-1", [item("C", 300)]);
+    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    const first = await versions();
+    expect(new Set(first.values()).size).toBe(3);
+    const afterFirst = await counter();
+    expect(Math.max(...first.values())).toBeLessThanOrEqual(afterFirst);
+
+    // B changes, A is staged twice in two chunks (last values win), C stays, D is new, nothing else.
+    await stage("pull-2", [item("A", 150), item("B", 250)]);
+    await stage("pull-2", [item("C", 300), item("A", 175), item("D", 400)]);
+    await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z");
+    const second = await versions();
+    expect(second.get("C")).toBe(first.get("C"));
+    const written = ["A", "B", "D"].map((sku) => second.get(sku) ?? 0);
+    expect(new Set(written).size).toBe(3);
+    for (const version of written) {
+      expect(version).toBeGreaterThan(afterFirst);
+      expect(version).toBeLessThanOrEqual(await counter());
+    }
+  });
+
   it("empties the pull's staging, and a discarded pull leaves the catalog as it was", async () => {
     const { db, repo, stage, listed } = await repoOnFreshDatabase();
     await stage("pull-1", [item("A", 100)]);
