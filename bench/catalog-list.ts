@@ -61,10 +61,10 @@ try {
     for (let start = 0; start < ROWS; start += 1_000) {
       const rows: ShopifyVariantRow[] = [];
       for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(catalogRow(n));
-      await repo.stageShopify(job, user.user._id, rows, () => crypto.randomUUID());
+      await repo.stageShopify({ jobId: job, userId: user.user._id, rows, newId: () => crypto.randomUUID() });
     }
     // As a pull does: the swap, then its rows' search entries.
-    await repo.swap("shopify", job, user.user._id, new Date().toISOString());
+    await repo.swap("shopify", { jobId: job, userId: user.user._id, syncedAt: new Date().toISOString() });
     await repo.indexSearch("shopify", user.user._id);
   }
   console.log(

@@ -55,21 +55,21 @@ export function createListQueries(
 
     const window = { offset, limit: request.limit, descending };
     if (!term) {
-      const order = await catalogOrder(t, userId, sort, state.version);
+      const order = await catalogOrder(t, userId, { sort, version: state.version });
       return { rows: await rowsAt(t, userId, pageOf(order, window)), total: state.total, lastSynced };
     }
-    const match = await searchMatch(t, userId, term, sort, state);
+    const match = await searchMatch(t, userId, { term, sort, state });
     if (match.total === 0 || offset >= match.total) return { rows: [], total: match.total, lastSynced };
     let rowids: number[];
     if (match.members) {
       // Many matches: the catalog's order, skipping non-matches, reaches a page after a short stretch.
-      rowids = pageOf(await catalogOrder(t, userId, sort, state.version), window, match.members);
+      rowids = pageOf(await catalogOrder(t, userId, { sort, version: state.version }), window, match.members);
     } else {
       // Few: they are sorted once per column, then paging on reads only the rows shown.
       const within = match.rowids ?? "";
       const scope = `${t.system}|${userId}|${sort.column}|${term}`;
       const order = await caches.searchOrders.get(scope, state.version, async () =>
-        match.sortedBy === sort.column ? parseRowids(within) : readOrder(t, userId, sort, within),
+        match.sortedBy === sort.column ? parseRowids(within) : readOrder(t, userId, { sort, within }),
       );
       rowids = pageOf(order, window);
     }
@@ -77,9 +77,10 @@ export function createListQueries(
   }
 
   /** Every rowid of the user's catalog in ascending order of the sort column, then rowid. */
-  function catalogOrder(t: CatalogTable, userId: string, sort: Sort, version: number) {
+  function catalogOrder(t: CatalogTable, userId: string, order: { sort: Sort; version: number }) {
+    const { sort, version } = order;
     return caches.orders.get(`${t.system}|${userId}|${sort.column}`, version, () =>
-      readOrder(t, userId, sort),
+      readOrder(t, userId, { sort }),
     );
   }
 
@@ -87,14 +88,13 @@ export function createListQueries(
   async function searchMatch(
     t: CatalogTable,
     userId: string,
-    term: string,
-    sort: Sort,
-    state: { version: number; searchIndexed: boolean },
+    search: { term: string; sort: Sort; state: { version: number; searchIndexed: boolean } },
   ) {
+    const { term, sort, state } = search;
     const key = `${t.system}|${userId}|${term}|${state.version}`;
     const cached = caches.searches.get(key);
     if (cached) return cached;
-    const found = await matches(t, userId, term, sort, state.searchIndexed);
+    const found = await matches(t, userId, { term, sort, searchIndexed: state.searchIndexed });
     const few = found.total <= FEW_MATCHES;
     const match: SearchMatch = {
       total: found.total,
@@ -112,7 +112,8 @@ export function createListQueries(
    * many candidates (a common term) answer null. (Queries here return one column: the driver
    * spends about 5 µs per column per query on its descriptions.)
    */
-  async function viaTrigrams(t: CatalogTable, userId: string, term: string, sort: Sort) {
+  async function viaTrigrams(t: CatalogTable, userId: string, search: { term: string; sort: Sort }) {
+    const { term, sort } = search;
     const query = trigramQuery(term);
     if (!query) return null;
     const match = `p.user_id = ? AND instr(p.sku_key, ?) > 0`;
@@ -143,8 +144,13 @@ export function createListQueries(
    * How many of the user's rows contain the term, and their rowids ("1,5,9"). Right after a pull the
    * rows it added may not be in the trigram index yet (`searchIndexed` false): the SKU index then.
    */
-  async function matches(t: CatalogTable, userId: string, term: string, sort: Sort, searchIndexed: boolean) {
-    const viaIndex = searchIndexed ? await viaTrigrams(t, userId, term, sort) : null;
+  async function matches(
+    t: CatalogTable,
+    userId: string,
+    search: { term: string; sort: Sort; searchIndexed: boolean },
+  ) {
+    const { term, sort, searchIndexed } = search;
+    const viaIndex = searchIndexed ? await viaTrigrams(t, userId, { term, sort }) : null;
     return viaIndex ?? (await viaSkuIndex(t, userId, term));
   }
 
@@ -163,7 +169,8 @@ export function createListQueries(
    * The rowids of the user's catalog (or of those in `within`, "4,1,9") in ascending sort order, as
    * one text: a value per row would cost about a microsecond each to cross into JS.
    */
-  async function readOrder(t: CatalogTable, userId: string, sort: Sort, within?: string) {
+  async function readOrder(t: CatalogTable, userId: string, order: { sort: Sort; within?: string }) {
+    const { sort, within } = order;
     return parseRowids(
       within === undefined
         ? await rowidsText(

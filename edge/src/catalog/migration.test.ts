@@ -127,10 +127,10 @@ describe("migration 30 (staged rows know their place in the pull; compact wareho
     await migrate(db, MIGRATIONS);
     const repo = createCatalogRepo(db, createSearchCache());
     // The pull resumes here: one more chunk, then the swap.
-    await repo.stageAcumatica(
-      "pull-1",
-      USER,
-      [
+    await repo.stageAcumatica({
+      jobId: "pull-1",
+      userId: USER,
+      rows: [
         {
           acumaticaId: "note-F",
           sku: "F",
@@ -144,9 +144,11 @@ describe("migration 30 (staged rows know their place in the pull; compact wareho
           warehouses: [],
         },
       ],
-      () => "id-F",
-    );
-    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+      newId: () => "id-F",
+    });
+    expect(
+      await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" }),
+    ).toMatchObject({
       added: 5,
       updated: 0,
       unchanged: 1,

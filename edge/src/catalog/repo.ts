@@ -45,7 +45,8 @@ export function createCatalogRepo(
    * one small write per chunk while reading, and the swap spreads them into columns once. Rows
    * staged a row each cost more to write, index and delete than the swap's own work.
    */
-  async function stage(system: CatalogSystem, jobId: string, userId: string, rows: unknown[][]) {
+  async function stage(system: CatalogSystem, pull: { jobId: string; userId: string; rows: unknown[][] }) {
+    const { jobId, userId, rows } = pull;
     if (rows.length === 0) return;
     // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by;
     // keys_json: the rows' keys alone, for the swap to find vanished rows without reading rows_json.
@@ -75,10 +76,9 @@ export function createCatalogRepo(
    */
   async function swap(
     system: CatalogSystem,
-    jobId: string,
-    userId: string,
-    syncedAt: string,
+    pull: { jobId: string; userId: string; syncedAt: string },
   ): Promise<SwapCounts> {
+    const { jobId, userId, syncedAt } = pull;
     const t = TABLES[system];
     const chunks = "catalog_staging c CROSS JOIN json_each(c.rows_json) r WHERE c.job_id = ?";
     const stagedKeys =
@@ -230,22 +230,28 @@ export function createCatalogRepo(
       return result.rows.map((row) => ({ userId: String(row.user_id), system: row.system as CatalogSystem }));
     },
 
-    async stageShopify(jobId: string, userId: string, rows: ShopifyVariantRow[], newId: () => string) {
-      await stage(
-        "shopify",
-        jobId,
-        userId,
-        rows.map((row) => SHOPIFY_TABLE.stage(row, newId())),
-      );
+    async stageShopify(pull: {
+      jobId: string;
+      userId: string;
+      rows: ShopifyVariantRow[];
+      newId: () => string;
+    }) {
+      const { jobId, userId, rows, newId } = pull;
+      await stage("shopify", { jobId, userId, rows: rows.map((row) => SHOPIFY_TABLE.stage(row, newId())) });
     },
 
-    async stageAcumatica(jobId: string, userId: string, rows: AcumaticaItemRow[], newId: () => string) {
-      await stage(
-        "acumatica",
+    async stageAcumatica(pull: {
+      jobId: string;
+      userId: string;
+      rows: AcumaticaItemRow[];
+      newId: () => string;
+    }) {
+      const { jobId, userId, rows, newId } = pull;
+      await stage("acumatica", {
         jobId,
         userId,
-        rows.map((row) => ACUMATICA_TABLE.stage(row, newId())),
-      );
+        rows: rows.map((row) => ACUMATICA_TABLE.stage(row, newId())),
+      });
     },
 
     /** Drops a pull's staged rows (failed pull), or every leftover of the user's (a crashed one). */

@@ -82,13 +82,17 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         clock: deps.connectors.clock,
         bulkThreshold: tuning.shopifyBulkThreshold,
         bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
-        onRows: (rows) => repo.stageShopify(job.jobId, userId, rows, deps.newId),
+        onRows: (rows) => repo.stageShopify({ jobId: job.jobId, userId, rows, newId: deps.newId }),
         onProgress: (progress) => job.progress(progress),
         resumeFrom,
         onCheckpoint: (checkpoint) => job.checkpoint(checkpoint),
       });
       job.progress({ phase: "Saving the catalog" });
-      const counts = await repo.swap("shopify", job.jobId, userId, deps.now().toISOString());
+      const counts = await repo.swap("shopify", {
+        jobId: job.jobId,
+        userId,
+        syncedAt: deps.now().toISOString(),
+      });
       await deps.sites.saveLocations(userId, summary.locations, deps.now().toISOString());
       if (client.servedVersion)
         await deps.connections.recordServedShopifyVersion(userId, client.servedVersion);
@@ -131,7 +135,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           const summary = await readAcumaticaCatalog(api, connection.apiVersion, {
             pageSize: tuning.acumaticaPageSize,
             parallelPages: tuning.acumaticaParallelPages,
-            onRows: (rows) => repo.stageAcumatica(job.jobId, userId, rows, deps.newId),
+            onRows: (rows) => repo.stageAcumatica({ jobId: job.jobId, userId, rows, newId: deps.newId }),
             onProgress: (progress) => job.progress(progress),
             resumeFrom,
             onPage: (checkpoint) => job.checkpoint(checkpoint),
@@ -141,7 +145,11 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         { stats },
       );
       job.progress({ phase: "Saving the catalog" });
-      const counts = await repo.swap("acumatica", job.jobId, userId, deps.now().toISOString());
+      const counts = await repo.swap("acumatica", {
+        jobId: job.jobId,
+        userId,
+        syncedAt: deps.now().toISOString(),
+      });
       await deps.sites.saveWarehouses(userId, warehouses, deps.now().toISOString());
       return {
         message: MESSAGES.products.synchronized,

@@ -18,7 +18,7 @@ async function repoOnFreshDatabase(options: { searchIndexWindow?: number } = {})
   let ids = 0;
   const repo = createCatalogRepo(db, createSearchCache(), options);
   const stage = (jobId: string, rows: AcumaticaItemRow[]) =>
-    repo.stageAcumatica(jobId, USER, rows, () => `id-${jobId}-${++ids}`);
+    repo.stageAcumatica({ jobId, userId: USER, rows, newId: () => `id-${jobId}-${++ids}` });
   const listed = async (search = "") =>
     (
       await repo.list("acumatica", USER, {
@@ -65,7 +65,9 @@ describe("catalog swap", () => {
     const { repo, stage, listed } = await repoOnFreshDatabase();
     await stage("pull-1", [item("A", 100), item("B", 200)]);
     await stage("pull-1", [item("C", 300)]);
-    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toEqual({
+    expect(
+      await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" }),
+    ).toEqual({
       total: 3,
       added: 3,
       updated: 0,
@@ -76,7 +78,9 @@ describe("catalog swap", () => {
 
     await stage("pull-2", [item("A", 100), item("B", 250)]);
     await stage("pull-2", [item("D", 400)]);
-    expect(await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z")).toEqual({
+    expect(
+      await repo.swap("acumatica", { jobId: "pull-2", userId: USER, syncedAt: "2026-11-21T11:00:00.000Z" }),
+    ).toEqual({
       total: 3,
       added: 1,
       updated: 1,
@@ -106,7 +110,9 @@ describe("catalog swap", () => {
     const { repo, stage, listed } = await repoOnFreshDatabase();
     await stage("pull-1", [item("A", 100)]);
     await stage("pull-1", [item("A", 150), item("B", 200)]);
-    expect(await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z")).toMatchObject({
+    expect(
+      await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" }),
+    ).toMatchObject({
       total: 2,
       added: 2,
       updated: 0,
@@ -131,7 +137,7 @@ describe("catalog swap", () => {
       Number((await db.execute("SELECT version FROM change_versions")).rows[0]?.version);
     await stage("pull-1", [item("A", 100), item("B", 200)]);
     await stage("pull-1", [item("C", 300)]);
-    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" });
     const first = await versions();
     expect(new Set(first.values()).size).toBe(3);
     const afterFirst = await counter();
@@ -140,7 +146,7 @@ describe("catalog swap", () => {
     // B changes, A is staged twice in two chunks (last values win), C stays, D is new, nothing else.
     await stage("pull-2", [item("A", 150), item("B", 250)]);
     await stage("pull-2", [item("C", 300), item("A", 175), item("D", 400)]);
-    await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-2", userId: USER, syncedAt: "2026-11-21T11:00:00.000Z" });
     const second = await versions();
     expect(second.get("C")).toBe(first.get("C"));
     const written = ["A", "B", "D"].map((sku) => second.get(sku) ?? 0);
@@ -154,7 +160,7 @@ describe("catalog swap", () => {
   it("empties the pull's staging, and a discarded pull leaves the catalog as it was", async () => {
     const { db, repo, stage, listed } = await repoOnFreshDatabase();
     await stage("pull-1", [item("A", 100)]);
-    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" });
     await stage("pull-2", [item("B", 200)]);
     await repo.discardStaging("acumatica", { jobId: "pull-2" });
     expect((await listed()).map((row) => row[2])).toEqual(["A"]);
@@ -168,7 +174,7 @@ describe("catalog swap", () => {
       searchIndexWindow: 2,
     });
     await stage("pull-1", [item("ALPHA-100", 100), item("BETA-200", 200), item("GAMMA-300", 300)]);
-    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" });
     // The swap left its rows to indexSearch: searches scan the SKU index meanwhile.
     expect(await indexed("pha")).toBe(0);
     expect(await unindexedMark()).not.toBeNull();
@@ -176,7 +182,7 @@ describe("catalog swap", () => {
 
     // A second pull before the first one's rows were indexed: one removed, one added.
     await stage("pull-2", [item("ALPHA-100", 100), item("GAMMA-300", 300), item("DELTA-400", 400)]);
-    await repo.swap("acumatica", "pull-2", USER, "2026-11-21T11:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-2", userId: USER, syncedAt: "2026-11-21T11:00:00.000Z" });
     expect((await listed("a-")).map((row) => row[2])).toEqual(["ALPHA-100", "DELTA-400", "GAMMA-300"]);
 
     await repo.indexSearch("acumatica", USER);
@@ -195,7 +201,7 @@ describe("catalog swap", () => {
   it("finds a SKU holding a NUL by its text once search entries are written (the FTS query stops at a NUL)", async () => {
     const { repo, stage, listed, unindexedMark } = await repoOnFreshDatabase();
     await stage("pull-1", [item("AB\u0000CD-1", 100), item("ABCD-2", 200), item('A"B*C-3', 300)]);
-    await repo.swap("acumatica", "pull-1", USER, "2026-11-21T10:00:00.000Z");
+    await repo.swap("acumatica", { jobId: "pull-1", userId: USER, syncedAt: "2026-11-21T10:00:00.000Z" });
     await repo.indexSearch("acumatica", USER);
     expect(await unindexedMark()).toBeNull();
     expect((await listed("b\u0000cd")).map((row) => row[2])).toEqual(["AB\u0000CD-1"]);

@@ -56,8 +56,8 @@ function item(sku: string, priceCents: number): AcumaticaItemRow {
 async function pullAcumatica(app: TestApp, userId: string, rows: AcumaticaItemRow[], jobId: string) {
   const repo = createCatalogRepo(app.db, createSearchCache());
   let ids = 0;
-  await repo.stageAcumatica(jobId, userId, rows, () => `${jobId}-${++ids}`);
-  return repo.swap("acumatica", jobId, userId, new Date().toISOString());
+  await repo.stageAcumatica({ jobId, userId, rows, newId: () => `${jobId}-${++ids}` });
+  return repo.swap("acumatica", { jobId, userId, syncedAt: new Date().toISOString() });
 }
 
 describe("catalog change feeds", () => {

@@ -40,7 +40,8 @@ function unmappedSide(system: "shopify" | "acumatica"): string {
 }
 
 /** The changed rows of a feed after a version, oldest change first, at most `limit` (all `row_version`). */
-function rowsQuery(feed: Feed, userId: string, since: number, limit: number): InStatement {
+function rowsQuery(feed: Feed, page: { userId: string; since: number; limit: number }): InStatement {
+  const { userId, since, limit } = page;
   const after = "user_id = ? AND row_version > ? ORDER BY row_version LIMIT ?";
   const args = [userId, since, limit];
   switch (feed) {
@@ -91,7 +92,7 @@ export function createChangesRepo(db: Db) {
       const since = reset ? 0 : options.since;
       const feeds = TOMBSTONES[feed];
       const statements: InStatement[] = [
-        rowsQuery(feed, userId, since, options.limit + 1),
+        rowsQuery(feed, { userId, since, limit: options.limit + 1 }),
         {
           sql: `SELECT row_id, version FROM change_tombstones
                 WHERE user_id = ? AND feed IN (${feeds.map(() => "?").join(", ")}) AND version > ?

@@ -85,17 +85,21 @@ export async function readAcumaticaCatalog(
     progress("Reading Acumatica stock items");
     const stockFields = ["InventoryID", "Description", "DefaultPrice", "MSRP"];
     const firstPage = from?.entity === "StockItem" ? from.pages : 0;
-    await readPages(api, "StockItem", stockFields, { ...options, firstPage }, async (records, pages) => {
-      const rows = records.map((record) => {
-        const row = itemRow(record, true);
-        const totals = quantities.get(row.sku) ?? emptyTotals();
-        return { ...row, ...totals };
-      });
-      summary.stockItems += rows.length;
-      await options.onRows(rows);
-      await saved("StockItem", pages);
-      progress("Reading Acumatica stock items");
-    });
+    await readPages(
+      api,
+      { entity: "StockItem", fields: stockFields, options: { ...options, firstPage } },
+      async (records, pages) => {
+        const rows = records.map((record) => {
+          const row = itemRow(record, true);
+          const totals = quantities.get(row.sku) ?? emptyTotals();
+          return { ...row, ...totals };
+        });
+        summary.stockItems += rows.length;
+        await options.onRows(rows);
+        await saved("StockItem", pages);
+        progress("Reading Acumatica stock items");
+      },
+    );
     await saved("NonStockItem", 0);
   }
 
@@ -103,13 +107,17 @@ export async function readAcumaticaCatalog(
   // NonStockItem has MSRP only from 22.200.001 on.
   const nonStockFields = ["InventoryID", "Description", "DefaultPrice", ...(major >= 22 ? ["MSRP"] : [])];
   const firstPage = from?.entity === "NonStockItem" ? from.pages : 0;
-  await readPages(api, "NonStockItem", nonStockFields, { ...options, firstPage }, async (records, pages) => {
-    const rows = records.map((record) => itemRow(record, false));
-    summary.nonStockItems += rows.length;
-    await options.onRows(rows);
-    await saved("NonStockItem", pages);
-    progress("Reading Acumatica non-stock items");
-  });
+  await readPages(
+    api,
+    { entity: "NonStockItem", fields: nonStockFields, options: { ...options, firstPage } },
+    async (records, pages) => {
+      const rows = records.map((record) => itemRow(record, false));
+      summary.nonStockItems += rows.length;
+      await options.onRows(rows);
+      await saved("NonStockItem", pages);
+      progress("Reading Acumatica non-stock items");
+    },
+  );
   return summary;
 }
 
@@ -121,11 +129,10 @@ export async function readAcumaticaCatalog(
  */
 async function readPages(
   api: AcumaticaApi,
-  entity: string,
-  fields: string[],
-  options: ReadAcumaticaCatalogOptions & { firstPage: number },
+  read: { entity: string; fields: string[]; options: ReadAcumaticaCatalogOptions & { firstPage: number } },
   handle: (records: Wrapped[], pagesDone: number) => Promise<void>,
 ) {
+  const { entity, fields, options } = read;
   const size = options.pageSize;
   const page = async (index: number) => {
     const records = await api.get<unknown>(entity, {

@@ -120,7 +120,7 @@ export async function readShopifyCatalog(
         if (started) {
           summary.mode = "bulk";
           if (from?.mode !== "bulk") await options.onCheckpoint?.({ mode: "bulk", operationId: started });
-          await readBulk(client, { id: started, slot }, options, sink, summary);
+          await readBulk(client, { bulk: { id: started, slot }, options, sink, summary });
           await sink.flush();
           return summary;
         }
@@ -129,7 +129,9 @@ export async function readShopifyCatalog(
       }
     }
   }
-  await readPages(client, stocking, sink, {
+  await readPages(client, {
+    locations: stocking,
+    sink,
     after: from?.mode === "paged" ? from.after : null,
     // Saved only once the page's rows are kept (the sink flushed them).
     onPage: (after) =>
@@ -205,16 +207,20 @@ interface PageAnswer {
 
 async function readPages(
   client: ShopifyClient,
-  locations: readonly ShopifyLocation[],
-  sink: Sink,
-  options: { after: string | null; onPage(after: string): Promise<void> },
+  read: {
+    locations: readonly ShopifyLocation[];
+    sink: Sink;
+    after: string | null;
+    onPage(after: string): Promise<void>;
+  },
 ) {
+  const { locations, sink } = read;
   const query = variantPageQuery(locations.length);
   const levelVariables = Object.fromEntries(locations.map((location, index) => [`l${index}`, location.id]));
   // Three points per variant and two per location level; corrected by the first answer.
   let perNode = 3 + 2 * locations.length;
   let maxCost = MAX_QUERY_COST;
-  let after: string | null = options.after;
+  let after: string | null = read.after;
   for (;;) {
     const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
     const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
@@ -238,7 +244,7 @@ async function readPages(
     await sink.flush();
     if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
     after = page.pageInfo.endCursor;
-    await options.onPage(after);
+    await read.onPage(after);
   }
 }
 
@@ -260,11 +266,14 @@ async function startBulk(
 
 async function readBulk(
   client: ShopifyClient,
-  bulk: { id: string; slot: BulkSlot },
-  options: ReadShopifyCatalogOptions,
-  sink: Sink,
-  summary: ShopifyCatalogSummary,
+  read: {
+    bulk: { id: string; slot: BulkSlot };
+    options: ReadShopifyCatalogOptions;
+    sink: Sink;
+    summary: ShopifyCatalogSummary;
+  },
 ) {
+  const { bulk, options, sink, summary } = read;
   sink.phase("Shopify is preparing the export");
   // Polls cost a point each; one a second at most keeps the wait close to the export's own time.
   const state = await followBulkOperation(client.execute, {
