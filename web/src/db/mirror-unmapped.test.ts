@@ -221,6 +221,13 @@ describe("the unmapped products on the device", () => {
     const shirt = mappings.mappings.find((mapping: Mapping) => mapping.shopifyDetails.sku === "Shirt-B");
     await server.call("deleteMapping", { params: { id: shirt?._id ?? "" } });
     await expectServerAnswers(server, await deviceAnswers(device));
+    // The catalog's own SKU order (ties by stored order) follows from the one the list above held.
+    for (const sortDirection of ["asc", "desc"] as const) {
+      const query = { sortBy: "sku" as const, sortDirection, search: "dup", limit: "10" };
+      expect(await device.api.call("shopifyProducts", { query })).toEqual(
+        await server.call("shopifyProducts", { query }),
+      );
+    }
 
     // Offline again, the list still answers, from what the feeds brought.
     network.online = false;
