@@ -27,14 +27,7 @@ function mirrorContents(
         open.onerror = () => (missing ? resolve({ rows: {}, complete: [], outbox: 0 }) : reject(open.error));
         open.onsuccess = () => {
           const db = open.result;
-          const names = [
-            "shopifyProducts",
-            "acumaticaProducts",
-            "mappings",
-            "unmapped",
-            "schedules",
-            "history",
-          ];
+          const names = ["shopifyProducts", "acumaticaProducts", "mappings", "schedules", "history"];
           const tx = db.transaction([...names, "mirrorState", "outbox"]);
           const rows: Record<string, number> = {};
           for (const name of names) {
@@ -66,7 +59,7 @@ function mirrorContents(
   );
 }
 
-const ALL_LISTS = ["acumatica", "history", "mappings", "schedules", "shopify", "unmapped"];
+const ALL_LISTS = ["acumatica", "history", "mappings", "schedules", "shopify"];
 
 function skusShown(page: Page): Promise<string[]> {
   return page
@@ -158,6 +151,22 @@ describe("offline-first lists and the outbox", () => {
       expect((await api.call("mappingsByIds", { body: { mappingIds: [doomed._id] } })).mappings).toHaveLength(
         1,
       );
+      // Its products are unmapped again on the device (worked out from the mirror, still offline).
+      await page.getByRole("tab", { name: "Unmapped Products" }).click();
+      await page.getByRole("searchbox", { name: "Search Unmapped products" }).fill(doomed.shopifyDetails.sku);
+      const unmappedRows = page.getByRole("table", { name: "Unmapped products" }).locator("tbody tr");
+      await expect
+        .poll(() =>
+          unmappedRows.evaluateAll((rows) =>
+            rows.map((row) => Array.from(row.querySelectorAll("td"), (cell) => cell.textContent)),
+          ),
+        )
+        .toEqual(
+          expect.arrayContaining([
+            [doomed.shopifyDetails.sku, "-"],
+            ["-", doomed.acumaticaDetails.sku],
+          ]),
+        );
 
       await context.setOffline(false);
       await expectToast(page, "1 offline edit sent");

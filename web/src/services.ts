@@ -38,14 +38,16 @@ export interface Services {
   syncInBackground(): () => void;
 }
 
-/** The query keys of the screens that show each mirrored list. */
-const LIST_KEYS: Record<MirrorList, readonly unknown[]> = {
-  shopify: productKeys.shopify(),
-  acumatica: productKeys.acumatica(),
-  mappings: mappingKeys.all,
-  unmapped: mappingKeys.unmapped(),
-  schedules: scheduleKeys.all,
-  history: historyKeys.all,
+/**
+ * The query keys of the screens that show each mirrored list: a catalog's also name the unmapped
+ * products, which are worked out from it (the mappings' key holds them already).
+ */
+const LIST_KEYS: Record<MirrorList, readonly (readonly unknown[])[]> = {
+  shopify: [productKeys.shopify(), mappingKeys.unmapped()],
+  acumatica: [productKeys.acumatica(), mappingKeys.unmapped()],
+  mappings: [mappingKeys.all],
+  schedules: [scheduleKeys.all],
+  history: [historyKeys.all],
 };
 
 /**
@@ -117,7 +119,8 @@ export function createServices(options: ServicesOptions): Services {
   });
   const mirrorStore = createMirrorStore(database);
   const refreshLists = (lists: readonly MirrorList[]) => {
-    for (const list of lists) void queryClient.invalidateQueries({ queryKey: LIST_KEYS[list] });
+    for (const list of lists)
+      for (const queryKey of LIST_KEYS[list]) void queryClient.invalidateQueries({ queryKey });
   };
   const outbox = createOutbox({
     api: server,

@@ -8,7 +8,6 @@ import type {
   MirrorSchedule,
   MirrorShopifyProduct,
   MirrorState,
-  MirrorUnmapped,
 } from "./mirror-rows.ts";
 import type { OutboxEntry } from "./outbox-store.ts";
 
@@ -30,7 +29,6 @@ export class StockbridgeDatabase extends Dexie {
   shopifyProducts!: Table<MirrorShopifyProduct, string>;
   acumaticaProducts!: Table<MirrorAcumaticaProduct, string>;
   mappings!: Table<MirrorMapping, string>;
-  unmapped!: Table<MirrorUnmapped, string>;
   schedules!: Table<MirrorSchedule, string>;
   history!: Table<MirrorHistoryEntry, string>;
   mirrorState!: Table<MirrorState, MirrorList>;
@@ -61,6 +59,21 @@ export class StockbridgeDatabase extends Dexie {
     // catalogs' sort indexes go: the screens sort over that record, and each index made every
     // stored row cost more to write (a 100,000-row fill took half as long again with them).
     this.version(3).stores({ mirrorIndexes: "list", shopifyProducts: "_id", acumaticaProducts: "_id" });
+    // The unmapped products are worked out from the catalogs and the mappings (db/list-indexes.ts):
+    // their table, which held every product a second time, goes with its state, its saved index and
+    // the outbox's snapshots of it (an edit queued before still replays, and restores its mapping).
+    this.version(4)
+      .stores({ unmapped: null })
+      .upgrade(async (tx) => {
+        await tx.table("mirrorState").delete("unmapped");
+        await tx.table("mirrorIndexes").delete("unmapped");
+        await tx
+          .table<{ before: { list: string }[] }>("outbox")
+          .toCollection()
+          .modify((entry) => {
+            entry.before = entry.before.filter((shot) => shot.list !== "unmapped");
+          });
+      });
   }
 }
 

@@ -7,7 +7,10 @@ import type { MirrorList } from "./mirror-rows.ts";
  * (`mirrorIndexes`) stamped with the table's revision, so an app opened again reads one record.
  */
 export interface IndexColumns {
-  /** Text columns read (the first one is the searched SKU key). */
+  /**
+   * Text columns read (the first one is the searched SKU key); a dotted name reads a nested field
+   * (`shopifyDetails.variantId`).
+   */
   texts: readonly string[];
   /** Number columns read; `position` (the server's stored order) breaks ties. */
   numbers: readonly string[];
@@ -76,7 +79,7 @@ export function indexFromStored(columns: IndexColumns, stored: StoredListIndex):
     index.numbers[name] = Array.from(values);
   }
   for (const [scope, order] of Object.entries(stored.orders ?? {}))
-    if (order.length <= stored.ids.length) index.orders.set(scope, order);
+    if (order.length === stored.ids.length) index.orders.set(scope, order);
   return index;
 }
 
@@ -138,7 +141,7 @@ function append(index: ListIndex, row: Record<string, unknown>): number {
 function setSlot(index: ListIndex, slot: number, row: Record<string, unknown>): void {
   for (const name of index.columns.texts) {
     const values = index.texts[name] ?? [];
-    values[slot] = String(row[name] ?? "");
+    values[slot] = String(fieldAt(row, name) ?? "");
   }
   for (const name of index.columns.numbers) {
     const values = index.numbers[name] ?? [];
@@ -146,6 +149,15 @@ function setSlot(index: ListIndex, slot: number, row: Record<string, unknown>): 
     // -0 as 0: the two compare equal, so their order falls to position as in SQL.
     values[slot] = typeof value === "number" ? value + 0 : name === "position" ? 0 : Number.NEGATIVE_INFINITY;
   }
+}
+
+function fieldAt(row: Record<string, unknown>, name: string): unknown {
+  let value: unknown = row;
+  for (const part of name.split(".")) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
 }
 
 function moveSlot(index: ListIndex, from: number, to: number): void {
@@ -157,34 +169,38 @@ function moveSlot(index: ListIndex, from: number, to: number): void {
 
 /**
  * Slots ascending by a number column or a text column (ties by the text column `tieBy`, else by
- * position), or by position alone; `within` keeps the slots a filter keeps. Remembered until the
- * next write.
+ * position), or by position alone. Remembered until the next write.
  */
 export type OrderKey = { number: string } | { text: string; tieBy?: string } | { position: true };
 
-export function orderBy(
-  index: ListIndex,
-  key: OrderKey,
-  within?: { name: string; filter(slot: number): boolean },
-): Uint32Array {
-  const name = "number" in key ? `n:${key.number}` : "text" in key ? `t:${key.text}:${key.tieBy ?? ""}` : "p";
-  const scope = `${name}|${within?.name ?? ""}`;
+export function orderBy(index: ListIndex, key: OrderKey): Uint32Array {
+  const scope =
+    "number" in key ? `n:${key.number}` : "text" in key ? `t:${key.text}:${key.tieBy ?? ""}` : "p";
   const cached = index.orders.get(scope);
   if (cached) return cached;
-  let slots = allSlots(index.ids.length);
-  if (within) slots = slots.filter(within.filter);
+  const slots = allSlots(index.ids.length);
   const positions = index.numbers.position;
   let order: Uint32Array;
   if ("text" in key) {
     const texts = index.texts[key.text] ?? [];
     const tied = key.tieBy === undefined ? undefined : index.texts[key.tieBy];
-    order = slots.sort((a, b) => {
-      const textA = texts[a] ?? "";
-      const textB = texts[b] ?? "";
-      if (textA !== textB) return textA < textB ? -1 : 1;
-      if (tied) return compareStrings(tied[a] ?? "", tied[b] ?? "");
-      return positions ? (positions[a] ?? 0) - (positions[b] ?? 0) : a - b;
-    });
+    const tie = (a: number, b: number) =>
+      tied
+        ? compareStrings(tied[a] ?? "", tied[b] ?? "")
+        : positions
+          ? (positions[a] ?? 0) - (positions[b] ?? 0)
+          : a - b;
+    // The same text order with other ties (the catalog's SKU sort, the unmapped list's) is one pass
+    // and a few short sorts away, where sorting again takes over 100 ms at 100,000 rows.
+    const sameText = [...index.orders].find(([held]) => held.startsWith(`t:${key.text}:`))?.[1];
+    order = sameText
+      ? retied(sameText, texts, tie)
+      : slots.sort((a, b) => {
+          const textA = texts[a] ?? "";
+          const textB = texts[b] ?? "";
+          if (textA !== textB) return textA < textB ? -1 : 1;
+          return tie(a, b);
+        });
   } else {
     // Radix sorts are stable: sorting by position first leaves ties in position order.
     const byPosition = positions ? radixSort(slots, positions) : slots;
@@ -192,6 +208,22 @@ export function orderBy(
   }
   index.orders.set(scope, order);
   return order;
+}
+
+/** `order` (by `texts`) with each run of equal texts sorted by `tie`. */
+function retied(
+  order: Uint32Array,
+  texts: readonly string[],
+  tie: (a: number, b: number) => number,
+): Uint32Array {
+  const result = order.slice();
+  let start = 0;
+  for (let at = 1; at <= result.length; at += 1) {
+    if (at < result.length && texts[result[at] ?? 0] === texts[result[start] ?? 0]) continue;
+    if (at - start > 1) result.subarray(start, at).sort(tie);
+    start = at;
+  }
+  return result;
 }
 
 function compareStrings(a: string, b: string): number {
@@ -263,17 +295,19 @@ function radixSort(slots: Uint32Array, values: ArrayLike<number>): Uint32Array {
 
 /**
  * The ids on one page of `order` (ascending; a descending list reads it backwards, as the server's
- * does), keeping the slots whose SKU key contains the lowercased term, and how many matched.
+ * does), keeping the slots whose SKU key contains the lowercased term and that `skip` does not mark,
+ * and how many were kept.
  */
 export function pageOf(
   index: ListIndex,
   order: Uint32Array,
-  options: { term: string; descending: boolean; offset: number; limit: number },
+  options: { term: string; descending: boolean; offset: number; limit: number; skip?: Uint8Array },
 ): { ids: string[]; total: number } {
   const term = options.term.toLowerCase();
   const end = options.offset + options.limit;
   const ids: string[] = [];
-  if (!term) {
+  const { skip } = options;
+  if (!term && !skip) {
     const total = order.length;
     for (let at = options.offset; at < Math.min(total, end); at += 1) {
       const slot = order[options.descending ? total - 1 - at : at] ?? 0;
@@ -281,11 +315,11 @@ export function pageOf(
     }
     return { ids, total };
   }
-  const { matches } = searchOf(index, term);
+  const matches = term ? searchOf(index, term).matches : null;
   let total = 0;
   for (let at = 0; at < order.length; at += 1) {
     const slot = order[options.descending ? order.length - 1 - at : at] ?? 0;
-    if (matches[slot] !== 1) continue;
+    if ((matches && matches[slot] !== 1) || skip?.[slot] === 1) continue;
     if (total >= options.offset && total < end) ids.push(index.ids[slot] ?? "");
     total += 1;
   }

@@ -4,12 +4,17 @@ import type {
   MappingChange,
   ScheduleChange,
   ShopifyProductChange,
-  UnmappedChange,
 } from "@stockbridge/shared";
 
 /** The lists the mirror keeps, one change feed each. */
-export const MIRROR_LISTS = ["shopify", "acumatica", "mappings", "unmapped", "schedules", "history"] as const;
+export const MIRROR_LISTS = ["shopify", "acumatica", "mappings", "schedules", "history"] as const;
 export type MirrorList = (typeof MIRROR_LISTS)[number];
+
+/**
+ * The lists the unmapped products are worked out from (each catalog less the products a mapping
+ * uses), so the device holds a product once, not again in a list of its own.
+ */
+export const UNMAPPED_SOURCES = ["shopify", "acumatica", "mappings"] as const satisfies readonly MirrorList[];
 
 /** Set on a row an offline edit changed locally: shown 'Pending' until the server answers. */
 export interface PendingMark {
@@ -33,7 +38,6 @@ export type MirrorShopifyProduct = ShopifyProductChange &
 export type MirrorAcumaticaProduct = AcumaticaProductChange &
   PendingMark & { skuKey: string } & SortValues<(typeof ACUMATICA_SORTS)[number]>;
 export type MirrorMapping = MappingChange & PendingMark;
-export type MirrorUnmapped = UnmappedChange & { skuKey: string };
 export type MirrorSchedule = ScheduleChange & PendingMark;
 export type MirrorHistoryEntry = HistoryChange;
 
@@ -81,10 +85,6 @@ export function toMirrorAcumatica(row: AcumaticaProductChange): MirrorAcumaticaP
     s_onHandInventory: sortValue(row.onHandInventory),
     s_availableForShipping: sortValue(row.availableForShipping),
   };
-}
-
-export function toMirrorUnmapped(row: UnmappedChange): MirrorUnmapped {
-  return { ...row, skuKey: row.sku.toLowerCase() };
 }
 
 /** Drops what only the mirror keeps, so a row reads as the API answers it (plus `pending`). */

@@ -10,7 +10,7 @@ import type {
 } from "@stockbridge/shared";
 import type { Table } from "dexie";
 import type { StockbridgeDatabase } from "./database.ts";
-import type { ListIndexes, TableWrite } from "./list-indexes.ts";
+import type { ListIndexes, TableWrite, UnmappedSystem } from "./list-indexes.ts";
 import { likeContains, totalPages } from "./mirror-query.ts";
 import {
   type MirrorList,
@@ -18,7 +18,6 @@ import {
   type MirrorState,
   toMirrorAcumatica,
   toMirrorShopify,
-  toMirrorUnmapped,
   withoutMirrorFields,
 } from "./mirror-rows.ts";
 
@@ -38,8 +37,9 @@ type ScheduleList = { schedules: MirrorSchedule[]; total: number; page: number; 
 
 /**
  * The mirror's tables (db/database.ts): feed pages written in, and every list the screens read
- * answered from them exactly as the server pages it. The catalogs and the unmapped list are searched
- * and sorted over their search indexes (db/list-indexes.ts), arrays of only the columns that takes.
+ * answered from them exactly as the server pages it. The catalogs are searched and sorted over their
+ * search indexes (db/list-indexes.ts), arrays of only the columns that takes; the unmapped products
+ * are worked out from the catalogs' indexes less the products the mappings' index names.
  */
 export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
   // IndexedDB opens on first use (services.ts keeps Dexie out of the start-up bundle).
@@ -62,9 +62,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
         ? toMirrorShopify(row as Parameters<typeof toMirrorShopify>[0])
         : list === "acumatica"
           ? toMirrorAcumatica(row as Parameters<typeof toMirrorAcumatica>[0])
-          : list === "unmapped"
-            ? toMirrorUnmapped(row as Parameters<typeof toMirrorUnmapped>[0])
-            : row;
+          : row;
     return stored as LooseRow;
   }
 
@@ -210,13 +208,16 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
         return { removed: [id] };
       });
     },
-    async findUnmapped(system: "shopify" | "acumatica", externalId: string) {
-      const { db } = await use();
-      return db.unmapped
-        .where("[system+skuKey+externalId]")
-        .between([system, "", ""], [system, "\uffff", "\uffff"])
-        .filter((row) => row.externalId === externalId)
-        .first();
+    /** The catalog row of a Shopify variant id or an Acumatica item id, if the mirror holds it. */
+    async findProduct(
+      system: UnmappedSystem,
+      productId: string,
+    ): Promise<{ _id: string; sku: string } | undefined> {
+      const { db, tables } = await use();
+      const revision = (await db.mirrorState.get(system))?.revision ?? 0;
+      const id = await (await indexes()).findProduct(system, revision, productId);
+      const row = id === undefined ? undefined : await tables[system].get(id);
+      return row === undefined ? undefined : { _id: row._id, sku: String(row.sku) };
     },
 
     /** Every mirror table, its state and the outbox emptied (sign-out, a 401, another user). */
@@ -266,29 +267,40 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       };
     },
 
-    /** Each side by SKU (then its own id) in the direction asked, from its own offset. */
+    /**
+     * Each catalog's products no mapping uses (offline edits included: they are in the mappings
+     * table), by SKU then the product's own id in the direction asked, each from its own offset.
+     */
     async unmapped(query: UnmappedQuery): Promise<Unmapped> {
       const { db } = await use();
-      const side = async (system: "shopify" | "acumatica", offset: number) => {
-        const revision = (await db.mirrorState.get("unmapped"))?.revision ?? 0;
-        const { ids, total } = await (await indexes()).page("unmapped", revision, {
-          key: { text: "skuKey", tieBy: "externalId" },
+      const revisions = new Map(
+        (await db.mirrorState.bulkGet(["shopify", "acumatica", "mappings"])).map((state) => [
+          state?.list,
+          state?.revision ?? 0,
+        ]),
+      );
+      const window = { term: query.search, descending: query.sortDirection === "desc", limit: query.limit };
+      const side = async (system: UnmappedSystem, offset: number) =>
+        (await indexes()).unmappedPage(
           system,
-          term: query.search,
-          descending: query.sortDirection === "desc",
-          offset,
-          limit: query.limit,
-        });
-        const rows = (await db.unmapped.bulkGet(ids)).filter((row) => row !== undefined);
-        return { rows, total };
-      };
+          { catalog: revisions.get(system) ?? 0, mappings: revisions.get("mappings") ?? 0 },
+          { ...window, offset },
+        );
       const [shopify, acumatica] = await Promise.all([
         side("shopify", query.shopifyOffset),
         side("acumatica", query.acumaticaOffset),
       ]);
+      const [variants, items] = await Promise.all([
+        db.shopifyProducts.bulkGet(shopify.ids),
+        db.acumaticaProducts.bulkGet(acumatica.ids),
+      ]);
       return {
-        shopify: shopify.rows.map((row) => ({ _id: row._id, variantId: row.externalId, sku: row.sku })),
-        acumatica: acumatica.rows.map((row) => ({ _id: row._id, acumaticaId: row.externalId, sku: row.sku })),
+        shopify: variants.flatMap((row) =>
+          row ? [{ _id: row._id, variantId: row.variantId, sku: row.sku }] : [],
+        ),
+        acumatica: items.flatMap((row) =>
+          row ? [{ _id: row._id, acumaticaId: row.acumaticaId, sku: row.sku }] : [],
+        ),
         shopifyTotal: shopify.total,
         acumaticaTotal: acumatica.total,
         shopifyOffset: query.shopifyOffset,
@@ -341,7 +353,6 @@ function tablesByList(db: StockbridgeDatabase): Record<MirrorList, Table<LooseRo
     shopify: db.shopifyProducts,
     acumatica: db.acumaticaProducts,
     mappings: db.mappings,
-    unmapped: db.unmapped,
     schedules: db.schedules,
     history: db.history,
   };

@@ -11,7 +11,7 @@ import {
   UnmappedQuerySchema,
 } from "@stockbridge/shared";
 import * as v from "valibot";
-import type { MirrorList } from "../db/mirror-rows.ts";
+import { type MirrorList, UNMAPPED_SOURCES } from "../db/mirror-rows.ts";
 import type { MirrorStore } from "../db/mirror-store.ts";
 import { OUTBOX_ENDPOINTS, type OutboxEndpoint } from "../db/outbox-store.ts";
 import type { ApiClient } from "./api.ts";
@@ -46,18 +46,26 @@ export function createLocalFirstApi(options: LocalFirstOptions): ApiClient {
   const { api, mirror, store, outbox } = options;
   const plain = api.call as (name: EndpointName, input?: Input) => Promise<unknown>;
 
-  async function fromMirror(list: MirrorList, local: () => Promise<unknown>, remote: () => Promise<unknown>) {
+  /** `from`: the list the answer is read from, or every list it is worked out from. */
+  async function fromMirror(
+    from: MirrorList | readonly MirrorList[],
+    local: () => Promise<unknown>,
+    remote: () => Promise<unknown>,
+  ) {
+    const lists = typeof from === "string" ? [from] : from;
+    const every = async (test: (list: MirrorList) => Promise<boolean>) =>
+      (await Promise.all(lists.map(test))).every(Boolean);
     if (options.isOnline()) {
-      if (!(await mirror.isComplete(list))) return remote();
+      if (!(await every(mirror.isComplete))) return remote();
       try {
-        await mirror.refresh(list);
+        await Promise.all(lists.map(mirror.refresh));
       } catch (error) {
         // Unreachable: the mirror answers as it is. Anything else (401, 403) is the server's word.
         if (!isNetworkError(error)) throw error;
       }
       return local();
     }
-    if (await mirror.hasAny(list)) return local();
+    if (await every(mirror.hasAny)) return local();
     return remote();
   }
 
@@ -84,7 +92,11 @@ export function createLocalFirstApi(options: LocalFirstOptions): ApiClient {
           remote,
         );
       case "unmapped":
-        return fromMirror("unmapped", () => store.unmapped(v.parse(UnmappedQuerySchema, query)), remote);
+        return fromMirror(
+          UNMAPPED_SOURCES,
+          () => store.unmapped(v.parse(UnmappedQuerySchema, query)),
+          remote,
+        );
       case "listSchedules":
         return fromMirror(
           "schedules",

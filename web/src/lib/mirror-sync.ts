@@ -7,7 +7,6 @@ const FEEDS = {
   shopify: "shopifyProductChanges",
   acumatica: "acumaticaProductChanges",
   mappings: "mappingChanges",
-  unmapped: "unmappedChanges",
   schedules: "scheduleChanges",
   history: "historyChanges",
 } as const satisfies Record<MirrorList, EndpointName>;
@@ -78,9 +77,7 @@ export function createMirrorSync(options: MirrorSyncOptions) {
       if (list === "acumatica") return await api.call("acumaticaProducts", one);
       if (list === "mappings") return await api.call("mappingHistory", one);
       if (list === "schedules") return await api.call("listSchedules", one);
-      if (list === "history") return await api.call("executionHistory", one);
-      const unmapped = await api.call("unmapped", one);
-      return { total: unmapped.shopifyTotal + unmapped.acumaticaTotal };
+      return await api.call("executionHistory", one);
     } catch {
       return null;
     }

@@ -77,35 +77,13 @@ export function createOutbox(options: OutboxOptions) {
     return { list, id, row: (await mirror.row(list, id)) ?? null };
   }
 
-  /** The mapping's two products back in the unmapped list (when the catalogs hold them). */
-  async function unmappedAgain(mapping: Record<string, unknown>, before: RowSnapshot[]) {
-    const sides = [
-      ["shopify", mapping.shopifyDetails, "variantId"],
-      ["acumatica", mapping.acumaticaDetails, "acumaticaId"],
-    ] as const;
-    for (const [system, details, key] of sides) {
-      const fields = details as Record<string, unknown> | undefined;
-      const id = fields?._id;
-      if (typeof id !== "string") continue;
-      before.push(await snapshot("unmapped", id));
-      await mirror.putRow("unmapped", {
-        _id: id,
-        system,
-        externalId: String(fields?.[key]),
-        sku: String(fields?.sku),
-      } as { _id: string });
-    }
-  }
-
-  /** The products of a new pair leave the unmapped list; answers each side's details. */
-  async function takeFromUnmapped(input: MappingInput, before: RowSnapshot[]) {
-    const shopify = await mirror.findUnmapped("shopify", input.shopifyVariantId);
-    const acumatica = await mirror.findUnmapped("acumatica", input.acumaticaProductId);
-    for (const row of [shopify, acumatica]) {
-      if (!row) continue;
-      before.push({ list: "unmapped", id: row._id, row: { ...row } });
-      await mirror.deleteRow("unmapped", row._id);
-    }
+  /**
+   * Each side's details of a pair, from the mirrored catalogs. The unmapped list needs no edit: it
+   * is worked out from the mappings, so the pair's products leave it with the mapping row.
+   */
+  async function pairDetails(input: MappingInput) {
+    const shopify = await mirror.findProduct("shopify", input.shopifyVariantId);
+    const acumatica = await mirror.findProduct("acumatica", input.acumaticaProductId);
     return {
       shopifyDetails: {
         _id: shopify?._id ?? null,
@@ -137,7 +115,6 @@ export function createOutbox(options: OutboxOptions) {
           endpoint === "deleteMapping"
             ? `Delete mapping ${mappingName(shot.row)}`
             : `Delete schedule ${String(shot.row?.name ?? "")}`;
-        if (endpoint === "deleteMapping" && shot.row) await unmappedAgain(shot.row, before);
         await mirror.deleteRow(list, id);
         return { ok: true };
       }
@@ -145,7 +122,7 @@ export function createOutbox(options: OutboxOptions) {
         const localId = `local-${newId()}`;
         entry.localId = localId;
         before.push({ list: "mappings", id: localId, row: null });
-        const details = await takeFromUnmapped(input.body as MappingInput, before);
+        const details = await pairDetails(input.body as MappingInput);
         const row = {
           _id: localId,
           ...details,
@@ -163,8 +140,7 @@ export function createOutbox(options: OutboxOptions) {
       case "updateMapping": {
         const shot = await snapshot("mappings", id);
         before.push(shot);
-        if (shot.row) await unmappedAgain(shot.row, before);
-        const details = await takeFromUnmapped(input.body as MappingInput, before);
+        const details = await pairDetails(input.body as MappingInput);
         const row = {
           ...(shot.row ?? {}),
           _id: id,

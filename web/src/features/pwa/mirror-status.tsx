@@ -6,7 +6,6 @@ const LIST_NAMES: Record<MirrorList, string> = {
   shopify: "Shopify products",
   acumatica: "Acumatica products",
   mappings: "Mappings",
-  unmapped: "Unmapped products",
   schedules: "Schedules",
   history: "Execution history",
 };
