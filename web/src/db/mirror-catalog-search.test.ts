@@ -65,11 +65,11 @@ async function pull(
 ) {
   const repo = createCatalogRepo(edge.db, createSearchCache());
   const job = crypto.randomUUID();
-  await repo.stageShopify(job, userId, rows.shopify, () => crypto.randomUUID());
-  await repo.swap("shopify", job, userId, "2026-03-01T10:00:00.000Z");
+  await repo.stageShopify({ jobId: job, userId, rows: rows.shopify, newId: () => crypto.randomUUID() });
+  await repo.swap("shopify", { jobId: job, userId, syncedAt: "2026-03-01T10:00:00.000Z" });
   await repo.indexSearch("shopify", userId);
-  await repo.stageAcumatica(job, userId, rows.acumatica, () => crypto.randomUUID());
-  await repo.swap("acumatica", job, userId, "2026-03-01T10:00:00.000Z");
+  await repo.stageAcumatica({ jobId: job, userId, rows: rows.acumatica, newId: () => crypto.randomUUID() });
+  await repo.swap("acumatica", { jobId: job, userId, syncedAt: "2026-03-01T10:00:00.000Z" });
   await repo.indexSearch("acumatica", userId);
 }
 

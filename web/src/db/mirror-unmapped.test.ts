@@ -66,21 +66,21 @@ async function pull(
   const repo = createCatalogRepo(edge.db, createSearchCache());
   const job = crypto.randomUUID();
   const at = new Date().toISOString();
-  await repo.stageShopify(
-    job,
+  await repo.stageShopify({
+    jobId: job,
     userId,
-    skus.shopify.flatMap((sku, n) => (sku === null ? [] : [variant(n, sku)])),
-    () => crypto.randomUUID(),
-  );
-  await repo.swap("shopify", job, userId, at);
+    rows: skus.shopify.flatMap((sku, n) => (sku === null ? [] : [variant(n, sku)])),
+    newId: () => crypto.randomUUID(),
+  });
+  await repo.swap("shopify", { jobId: job, userId, syncedAt: at });
   await repo.indexSearch("shopify", userId);
-  await repo.stageAcumatica(
-    job,
+  await repo.stageAcumatica({
+    jobId: job,
     userId,
-    skus.acumatica.flatMap((sku, n) => (sku === null ? [] : [item(n, sku)])),
-    () => crypto.randomUUID(),
-  );
-  await repo.swap("acumatica", job, userId, at);
+    rows: skus.acumatica.flatMap((sku, n) => (sku === null ? [] : [item(n, sku)])),
+    newId: () => crypto.randomUUID(),
+  });
+  await repo.swap("acumatica", { jobId: job, userId, syncedAt: at });
   await repo.indexSearch("acumatica", userId);
 }
 
