@@ -66,7 +66,7 @@ export const RefreshInputSchema = v.object({
 });
 export type RefreshInput = v.InferOutput<typeof RefreshInputSchema>;
 
-const UserSchema = v.object({
+export const UserSchema = v.object({
   _id: v.string(),
   name: v.string(),
   email: v.string(),

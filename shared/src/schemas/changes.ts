@@ -5,8 +5,8 @@ import { AcumaticaProductSchema, ShopifyProductSchema } from "./products.ts";
 import { ScheduleSchema } from "./schedules.ts";
 
 /** The most rows one page of a change feed holds (and its default). */
-const CHANGES_PAGE_MAX = 5_000;
-const CHANGES_PAGE_DEFAULT = 1_000;
+export const CHANGES_PAGE_MAX = 5_000;
+export const CHANGES_PAGE_DEFAULT = 1_000;
 
 /** A version from a query string: 0 (or left out) reads the whole list. */
 const VersionQuerySchema = v.pipe(
@@ -74,14 +74,14 @@ function catalogChangePage<T extends v.GenericSchema>(row: T) {
   });
 }
 
-const ShopifyProductChangeSchema = v.object({ ...ShopifyProductSchema.entries, ...PositionEntries });
+export const ShopifyProductChangeSchema = v.object({ ...ShopifyProductSchema.entries, ...PositionEntries });
 export type ShopifyProductChange = v.InferOutput<typeof ShopifyProductChangeSchema>;
-const AcumaticaProductChangeSchema = v.object({
+export const AcumaticaProductChangeSchema = v.object({
   ...AcumaticaProductSchema.entries,
   ...PositionEntries,
 });
 export type AcumaticaProductChange = v.InferOutput<typeof AcumaticaProductChangeSchema>;
-const MappingChangeSchema = v.object({
+export const MappingChangeSchema = v.object({
   ...MappingSchema.entries,
   ...CreatedEntries,
   skuSnapshots: v.pipe(
@@ -92,16 +92,16 @@ const MappingChangeSchema = v.object({
   ),
 });
 export type MappingChange = v.InferOutput<typeof MappingChangeSchema>;
-const ScheduleChangeSchema = v.object({
+export const ScheduleChangeSchema = v.object({
   ...ScheduleSchema.entries,
   ...CreatedEntries,
   ...PositionEntries,
 });
 export type ScheduleChange = v.InferOutput<typeof ScheduleChangeSchema>;
-const HistoryChangeSchema = ExecutionHistorySummarySchema;
+export const HistoryChangeSchema = ExecutionHistorySummarySchema;
 export type HistoryChange = v.InferOutput<typeof HistoryChangeSchema>;
 /** A product in no mapping; a product that becomes mapped or is removed leaves by `removedIds`. */
-const UnmappedChangeSchema = v.object({
+export const UnmappedChangeSchema = v.object({
   _id: v.string(),
   system: v.picklist(["shopify", "acumatica"]),
   externalId: v.pipe(v.string(), v.description("The Shopify variant id or the Acumatica item id.")),

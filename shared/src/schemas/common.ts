@@ -56,7 +56,7 @@ export const PageQueryEntries = {
     "",
   ),
 };
-const PageQuerySchema = v.object(PageQueryEntries);
+export const PageQuerySchema = v.object(PageQueryEntries);
 export type PageQuery = v.InferOutput<typeof PageQuerySchema>;
 
 export const OkSchema = v.object({ ok: v.literal(true) });

@@ -23,7 +23,7 @@ function secret(label: string) {
   );
 }
 
-const MAX_SESSIONS_RULE = `Max sessions must be a whole number from ${ACUMATICA_MAX_SESSIONS.min} to ${ACUMATICA_MAX_SESSIONS.max}`;
+export const MAX_SESSIONS_RULE = `Max sessions must be a whole number from ${ACUMATICA_MAX_SESSIONS.min} to ${ACUMATICA_MAX_SESSIONS.max}`;
 
 /** The connection's share of the licence's API-user seats; left out, the default. */
 const MaxSessionsSchema = v.optional(

@@ -21,7 +21,7 @@ export type DashboardQuery = v.InferOutput<typeof DashboardQuerySchema>;
 /** Runs that had any failure in a window, and how many items failed in them. */
 const FailureWindowSchema = v.object({ runs: v.number(), items: v.number() });
 
-const DashboardRunSchema = v.object({
+export const DashboardRunSchema = v.object({
   _id: v.string(),
   schedule: v.nullable(v.object({ _id: v.nullable(v.string()), name: v.string() })),
   trigger: v.picklist(["manual", "schedule"]),
@@ -35,7 +35,7 @@ const DashboardRunSchema = v.object({
 export type DashboardRun = v.InferOutput<typeof DashboardRunSchema>;
 
 /** One calendar day of the chart: its runs and the items they synced, failed and skipped. */
-const DashboardDaySchema = v.object({
+export const DashboardDaySchema = v.object({
   /** YYYY-MM-DD in the asked time zone. */
   date: v.string(),
   runs: v.number(),

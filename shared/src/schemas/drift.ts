@@ -19,7 +19,7 @@ export const DRIFT_CSV_COLUMNS = [
 ] as const;
 
 /** One field of one mapping whose Shopify value differs from the ERP's. */
-const DriftItemSchema = v.object({
+export const DriftItemSchema = v.object({
   mappingId: v.string(),
   shopifySku: v.string(),
   acumaticaSku: v.string(),

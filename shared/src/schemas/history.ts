@@ -10,7 +10,7 @@ import { queryInteger } from "./common.ts";
 export const EXECUTION_STATUSES = ["running", "completed", "failed", "partial", "held", "discarded"] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
-const FailedMappingSchema = v.object({
+export const FailedMappingSchema = v.object({
   mappingId: v.nullable(v.string()),
   shopifySku: v.string(),
   acumaticaSku: v.string(),
@@ -21,7 +21,7 @@ const FailedMappingSchema = v.object({
  * A held run's review. An approved run goes on in the same entry (running, then its outcome), so
  * one run stays one entry; a discarded one stays `discarded`, its reasons and plan kept as the record.
  */
-const HeldReviewSchema = v.object({
+export const HeldReviewSchema = v.object({
   reasons: v.array(v.string()),
   heldAt: v.string(),
   /** Field changes in the plan (price, compare-at price and quantity each count). */
@@ -32,7 +32,7 @@ const HeldReviewSchema = v.object({
 export type HeldReview = v.InferOutput<typeof HeldReviewSchema>;
 
 /** An item the run left alone on purpose (untracked, not stocked, a bundle, prices off...), with why. */
-const SkippedMappingSchema = v.object({
+export const SkippedMappingSchema = v.object({
   mappingId: v.nullable(v.string()),
   shopifySku: v.string(),
   acumaticaSku: v.string(),
@@ -100,7 +100,7 @@ export type ExecutionHistoryList = v.InferOutput<typeof ExecutionHistoryListSche
 export const HELD_CHANGE_RESULTS = ["written", "unchanged", "changed", "failed"] as const;
 
 /** One change of a held plan: prices in dollars, quantities in units; `location` for quantities. */
-const HeldChangeSchema = v.object({
+export const HeldChangeSchema = v.object({
   mappingId: v.string(),
   shopifySku: v.string(),
   acumaticaSku: v.string(),

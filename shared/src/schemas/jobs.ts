@@ -3,7 +3,7 @@ import { AutoMapResultSchema, SyncJobResultSchema } from "./mapping.ts";
 import { AcumaticaPullResultSchema, ShopifyPullResultSchema } from "./products.ts";
 
 export const JOB_KINDS = ["shopify-pull", "acumatica-pull", "auto-map", "sync"] as const;
-const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 const JobEntries = {
@@ -24,7 +24,7 @@ export const JobSchema = v.object({
 export type Job = v.InferOutput<typeof JobSchema>;
 
 /** What a succeeded job of each kind keeps as `result` (the edge's job runner types its work by this). */
-const JOB_RESULT_SCHEMAS = {
+export const JOB_RESULT_SCHEMAS = {
   "shopify-pull": ShopifyPullResultSchema,
   "acumatica-pull": AcumaticaPullResultSchema,
   "auto-map": AutoMapResultSchema,
@@ -41,10 +41,10 @@ function typedJob<K extends JobKind>(kind: K) {
 }
 
 // One job schema per kind, `result` typed by it (components of the API document).
-const ShopifyPullJobSchema = typedJob("shopify-pull");
-const AcumaticaPullJobSchema = typedJob("acumatica-pull");
-const AutoMapJobSchema = typedJob("auto-map");
-const SyncJobSchema = typedJob("sync");
+export const ShopifyPullJobSchema = typedJob("shopify-pull");
+export const AcumaticaPullJobSchema = typedJob("acumatica-pull");
+export const AutoMapJobSchema = typedJob("auto-map");
+export const SyncJobSchema = typedJob("sync");
 
 /**
  * A job as the API documents it: `result` typed by `kind`. `JobSchema` stays the type clients read

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { LOCATION_RULES, MESSAGES } from "../messages.ts";
 
 /** A Shopify location as Settings and the product list name it. */
-const ShopifyLocationSchema = v.object({
+export const ShopifyLocationSchema = v.object({
   id: v.pipe(v.string(), v.description("The location's GID, e.g. gid://shopify/Location/1.")),
   name: v.string(),
   isActive: v.pipe(v.boolean(), v.description("Deactivated locations stock nothing and cannot be mapped.")),
@@ -12,7 +12,7 @@ export type ShopifyLocation = v.InferOutput<typeof ShopifyLocationSchema>;
 export const ShopifyLocationListSchema = v.array(ShopifyLocationSchema);
 
 /** An Acumatica warehouse (the Warehouse entity's WarehouseID and Description). */
-const AcumaticaWarehouseSchema = v.object({
+export const AcumaticaWarehouseSchema = v.object({
   id: v.pipe(v.string(), v.description("The WarehouseID.")),
   description: v.string(),
 });

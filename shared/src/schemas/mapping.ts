@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { MESSAGES } from "../messages.ts";
 import { IdSchema, PageQueryEntries, queryInteger, SortDirectionSchema } from "./common.ts";
 
-const MAPPING_TYPES = ["exact-sku", "manual"] as const;
+export const MAPPING_TYPES = ["exact-sku", "manual"] as const;
 
 export const MappingSchema = v.object({
   _id: v.string(),
@@ -51,7 +51,7 @@ export const MappingHistorySchema = v.object({
 export type MappingHistory = v.InferOutput<typeof MappingHistorySchema>;
 
 /** The deepest row a list of unmapped products may be read from (far beyond any catalog). */
-const UNMAPPED_OFFSET_MAX = 10_000_000;
+export const UNMAPPED_OFFSET_MAX = 10_000_000;
 
 /**
  * `GET /mapping/unmapped`: one page of each list, paged independently by row offset (a screen
@@ -134,7 +134,7 @@ export const SyncMappingInputSchema = v.object({
 });
 
 /** The most mappings one `POST /mapping/sync` may name; a full sync (no ids) has no limit. */
-const SYNC_MAPPING_IDS_MAX = 10_000;
+export const SYNC_MAPPING_IDS_MAX = 10_000;
 
 /** `POST /mapping/sync`: the named mappings, or every mapping of the user when `mappingIds` is left out. */
 export const SyncMappingsInputSchema = v.object({
@@ -157,10 +157,10 @@ export const SyncMappingsInputSchema = v.object({
 });
 export type SyncMappingsInput = v.InferOutput<typeof SyncMappingsInputSchema>;
 
-const SYNC_OUTCOMES = ["succeeded", "unchanged", "skipped", "failed", "planned"] as const;
+export const SYNC_OUTCOMES = ["succeeded", "unchanged", "skipped", "failed", "planned"] as const;
 
 /** One field's planned or applied change: ERP value -> Shopify. */
-const FieldChangeSchema = v.object({
+export const FieldChangeSchema = v.object({
   field: v.picklist(["price", "compareAtPrice", "quantity"]),
   from: v.nullable(v.number()),
   to: v.nullable(v.number()),
@@ -175,7 +175,7 @@ const FieldChangeSchema = v.object({
 });
 export type FieldChange = v.InferOutput<typeof FieldChangeSchema>;
 
-const MappingSyncResultSchema = v.object({
+export const MappingSyncResultSchema = v.object({
   mappingId: v.string(),
   shopifySku: v.string(),
   acumaticaSku: v.string(),

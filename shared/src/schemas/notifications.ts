@@ -109,10 +109,10 @@ export type NotificationSettings = v.InferOutput<typeof NotificationSettingsSche
 export const WebhookSecretSchema = v.object({ secret: v.string(), createdAt: v.string() });
 export type WebhookSecret = v.InferOutput<typeof WebhookSecretSchema>;
 
-const ALERT_CHANNELS = ["email", "webhook"] as const;
-const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export const ALERT_CHANNELS = ["email", "webhook"] as const;
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
-const AlertDeliverySchema = v.object({
+export const AlertDeliverySchema = v.object({
   _id: v.string(),
   notificationId: v.string(),
   channel: v.picklist(ALERT_CHANNELS),

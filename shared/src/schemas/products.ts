@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { PageQueryEntries, SortDirectionSchema } from "./common.ts";
 
-const InventoryLocationSchema = v.object({
+export const InventoryLocationSchema = v.object({
   locationId: v.string(),
   name: v.string(),
   available: v.nullable(v.number()),
@@ -9,7 +9,7 @@ const InventoryLocationSchema = v.object({
 });
 
 /** One warehouse's quantities of an ERP item. */
-const WarehouseQuantitySchema = v.object({
+export const WarehouseQuantitySchema = v.object({
   warehouseId: v.string(),
   available: v.number(),
   onHandInventory: v.number(),

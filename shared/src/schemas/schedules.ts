@@ -5,7 +5,7 @@ import { SyncOptionsSchema } from "./mapping.ts";
 
 const TimeSchema = v.pipe(v.string(), v.regex(/^([01]\d|2[0-3]):[0-5]\d$/, "time must be HH:MM (24-hour)"));
 
-const ScheduleSpecSchema = v.object({
+export const ScheduleSpecSchema = v.object({
   type: v.picklist(SCHEDULE_TYPES, `schedule.type must be one of ${SCHEDULE_TYPES.join(", ")}`),
   time: v.optional(v.nullable(TimeSchema), null),
   day: v.optional(v.nullable(v.pipe(v.number(), v.integer("schedule.day must be a whole number"))), null),

@@ -15,7 +15,7 @@ export const TokenNameSchema = v.pipe(
 );
 
 /** Whole days from now; absent or null: the token never expires. */
-const TokenExpirySchema = v.nullish(
+export const TokenExpirySchema = v.nullish(
   v.pipe(
     v.number("expiresInDays must be a whole number of days"),
     v.integer("expiresInDays must be a whole number of days"),
@@ -31,7 +31,7 @@ export const CreateTokenInputSchema = v.object({
 export type CreateTokenInput = v.InferOutput<typeof CreateTokenInputSchema>;
 
 /** A token as listed: never its secret, only the short prefix it starts with. */
-const PersonalTokenSchema = v.object({
+export const PersonalTokenSchema = v.object({
   _id: v.string(),
   name: v.string(),
   prefix: v.string(),
