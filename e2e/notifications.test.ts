@@ -80,6 +80,11 @@ describe("the notification bell", () => {
       );
       const details = page.getByRole("dialog", { name: "Execution Details - Unknown Schedule" });
       await details.getByRole("heading", { name: "Failed Mappings" }).waitFor();
+      // Escape closes the dialog once focus is in it (the dialog moves it there as it opens; on a
+      // loaded machine the key could arrive a frame before, and the dialog stayed open).
+      await expect
+        .poll(() => details.evaluate((dialog) => dialog.contains(document.activeElement)))
+        .toBe(true);
       await page.keyboard.press("Escape");
       await details.waitFor({ state: "detached" });
       await page.waitForURL((url) => url.search === "");

@@ -180,17 +180,13 @@ describe("the mirror's catalog search and sort", () => {
     const { edge, server, token, database, pullChanges } = await catalogUser();
     const first = openApp(edge, token, database);
     for (const list of LISTS) await first.mirror.refresh(list);
-    await expect
-      .poll(() => savedIndexes(database), { timeout: 4_000 })
-      .toEqual(expect.arrayContaining(INDEXED));
+    await expect.poll(() => savedIndexes(database)).toEqual(expect.arrayContaining(INDEXED));
     await expectSameLists(openApp(edge, token, database), server);
 
     const reopened = openApp(edge, token, database);
     await pullChanges(50);
     for (const list of LISTS) await reopened.mirror.refresh(list);
-    await expect
-      .poll(() => savedIndexes(database), { timeout: 4_000 })
-      .toEqual(expect.arrayContaining(INDEXED));
+    await expect.poll(() => savedIndexes(database)).toEqual(expect.arrayContaining(INDEXED));
     await expectSameLists(openApp(edge, token, database), server);
   });
 

@@ -236,9 +236,7 @@ describe("the lists an app opens with", () => {
     // The query cache is saved (throttled) after the refusal; the app is closed once it is.
     await services.queryClient.fetchQuery(settingsQuery(services.api));
     await expect
-      .poll(async () => (await mirror.kv.get(QUERY_CACHE_KEY))?.value.includes('"settings"'), {
-        timeout: 5_000,
-      })
+      .poll(async () => (await mirror.kv.get(QUERY_CACHE_KEY))?.value.includes('"settings"'))
       .toBe(true);
     stopSaving();
 
