@@ -26,6 +26,7 @@ import { planLimits } from "./025-plan-limits.ts";
 import { durableJobs } from "./026-durable-jobs.ts";
 import { changeFeeds } from "./027-change-feeds.ts";
 import { locations } from "./028-locations.ts";
+import { idempotencyKeys } from "./031-idempotency-keys.ts";
 
 /**
  * Versioned schema changes, oldest first, one file each (NNN-name.ts). Never edit a released
@@ -60,4 +61,5 @@ export const MIGRATIONS: Migration[] = [
   durableJobs,
   changeFeeds,
   locations,
+  idempotencyKeys,
 ];
