@@ -80,7 +80,10 @@ export function createIdempotencyService(deps: IdempotencyServiceDeps) {
    * Keeps the answer of a run for its repeats; a server failure (5xx) or a rate limit (429) is not
    * kept, so the same request with the same key may be tried again.
    */
-  async function settle(owner: { userId: string; key: string; claimId: string }, answer: StoredAnswer | null) {
+  async function settle(
+    owner: { userId: string; key: string; claimId: string },
+    answer: StoredAnswer | null,
+  ) {
     if (!answer || answer.status >= 500 || answer.status === 429) await repo.release(owner);
     else await repo.complete(owner, answer);
   }
