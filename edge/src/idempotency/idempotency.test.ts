@@ -4,7 +4,7 @@ import { createTestApp, grantSubscription, type TestApp } from "../../testing/he
 import { registerSubscriber } from "../../testing/mapping-fixtures.ts";
 
 const DAILY = {
-  schedule: { type: "daily", time: "02:00" },
+  schedule: { type: "daily" as const, time: "02:00" },
   isFullSync: true,
   syncOptions: { price: true, quantity: false },
 };

@@ -271,7 +271,11 @@ function toastsFromNow(): () => { type: string | undefined; title: string }[] {
     toast
       .getHistory()
       .filter((shown) => !before.has(shown))
-      .map((shown) => ({ type: "type" in shown ? shown.type : undefined, title: String(shown.title ?? "") }));
+      .map((shown) =>
+        "title" in shown
+          ? { type: shown.type, title: String(shown.title) }
+          : { type: "dismissed", title: "" },
+      );
 }
 
 describe("a create whose answer the network lost", () => {
