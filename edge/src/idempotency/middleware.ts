@@ -5,7 +5,7 @@ import { IDEMPOTENCY_HEADER, type IdempotencyService } from "./service.ts";
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Set on an answer given from the store instead of running the request again. */
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /**
  * Honours `Idempotency-Key` on an authenticated write (it runs after the contract router knows the

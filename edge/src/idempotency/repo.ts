@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 
 /** A write request as a key was first sent with: a repeat must match it to get its answer. */
-export interface KeyedRequest {
+interface KeyedRequest {
   userId: string;
   key: string;
   method: string;
@@ -10,7 +10,7 @@ export interface KeyedRequest {
 }
 
 /** A stored key: `answer` null while its first request is still running. */
-export interface KeyRecord {
+interface KeyRecord {
   method: string;
   path: string;
   bodyHash: string;

@@ -3,7 +3,7 @@ import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError 
 import type { IdempotencyRepo, StoredAnswer } from "./repo.ts";
 
 /** How long a key is remembered after its first request (a client's replays come within it). */
-export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /**
  * A first request that has not answered after this long is taken to have died with its process:
  * a repeat runs it again instead of waiting out the key's whole lifetime. Write handlers answer in
@@ -15,7 +15,7 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-export interface WriteRequest {
+interface WriteRequest {
   userId: string;
   key: string;
   method: string;
@@ -25,9 +25,9 @@ export interface WriteRequest {
 }
 
 /** The request runs (and its answer is then stored under the claim), or the stored answer is given. */
-export type Admission = { run: true; claimId: string } | { run: false; answer: StoredAnswer };
+type Admission = { run: true; claimId: string } | { run: false; answer: StoredAnswer };
 
-export interface IdempotencyServiceDeps {
+interface IdempotencyServiceDeps {
   repo: IdempotencyRepo;
   now: () => Date;
   newId: () => string;
