@@ -45,6 +45,9 @@ import { createHistoryService } from "./history/service.ts";
 import { registerContractRoutes } from "./http/contract-routes.ts";
 import { addFallbacks, clientAddressFor, createPipeline } from "./http/pipeline.ts";
 import type { AppContext } from "./http/types.ts";
+import { idempotencyKeys } from "./idempotency/middleware.ts";
+import { createIdempotencyRepo } from "./idempotency/repo.ts";
+import { createIdempotencyService } from "./idempotency/service.ts";
 import { createJobsRepo } from "./jobs/repo.ts";
 import { jobHandlers, registerJobEvents } from "./jobs/routes.ts";
 import { createJobRunner } from "./jobs/runner.ts";
@@ -318,6 +321,8 @@ export function createApp(deps: AppDeps) {
   });
 
   const app = createPipeline({ config, newId, logger, metrics });
+  // Writes sent with an Idempotency-Key run once per user and key; repeats get the stored answer.
+  const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), now, newId });
 
   registerContractRoutes(
     app,
@@ -389,7 +394,12 @@ export function createApp(deps: AppDeps) {
         }),
       ),
     },
-    { authenticate, checkScope: checkTokenScope, hasAccess: billing.hasAccess },
+    {
+      authenticate,
+      checkScope: checkTokenScope,
+      hasAccess: billing.hasAccess,
+      aroundHandler: idempotencyKeys(idempotency),
+    },
   );
 
   // Stripe calls this one, not our client: outside the contract, before the JSON 404 catch-all.
@@ -435,6 +445,7 @@ export function createApp(deps: AppDeps) {
       indexLeftoverSearches: () => catalog.indexLeftoverSearches(),
       sweepEndedRuns: () => alerts.sweepEndedRuns(),
       deliverAlerts: () => alertDispatcher.deliverDue(),
+      pruneIdempotencyKeys: () => idempotency.prune(),
       log,
     }),
     runDueSchedules: scheduleTicker.runDueSchedules,

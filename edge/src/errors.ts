@@ -24,7 +24,9 @@ export type ErrorCode =
   | "STOPPING"
   | "DATABASE_BUSY"
   | "UNHEALTHY"
-  | "DB_UNAVAILABLE";
+  | "DB_UNAVAILABLE"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "IDEMPOTENCY_IN_PROGRESS";
 
 export interface FieldIssue {
   path: string;
@@ -121,6 +123,20 @@ export class UpstreamError extends DomainError {
     message: string,
   ) {
     super("UPSTREAM_FAILED", message);
+  }
+}
+
+/** An Idempotency-Key sent again with another method, path or body than its first request. */
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor() {
+    super("IDEMPOTENCY_KEY_REUSED", MESSAGES.idempotency.reused);
+  }
+}
+
+/** A repeat of a request whose first try (same Idempotency-Key) has not answered yet. */
+export class IdempotencyInProgressError extends DomainError {
+  constructor() {
+    super("IDEMPOTENCY_IN_PROGRESS", MESSAGES.idempotency.inProgress, { retryAfterSeconds: 1 });
   }
 }
 

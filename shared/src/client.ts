@@ -49,11 +49,17 @@ export interface ApiClientOptions {
   timeoutMs?: number;
 }
 
+/** What any call may add to its input: an `Idempotency-Key`, for a write that may be sent again. */
+interface CallOptions {
+  /** Sent as the `Idempotency-Key` header: a repeat with the same key gets the first answer. */
+  idempotencyKey?: string;
+}
+
 type CallArgs<K extends EndpointName> = keyof EndpointInput<K> extends never
-  ? []
+  ? [input?: CallOptions]
   : object extends EndpointInput<K>
-    ? [input?: EndpointInput<K>]
-    : [input: EndpointInput<K>];
+    ? [input?: EndpointInput<K> & CallOptions]
+    : [input: EndpointInput<K> & CallOptions];
 
 /** Builds `/mapping/abc/sync?x=1` from an endpoint and its input. Empty query values are left out. */
 export function buildPath(
@@ -87,13 +93,14 @@ export function createApiClient(options: ApiClientOptions) {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
       body?: unknown;
-    };
+    } & CallOptions;
     const token = options.getToken();
     const csvAnswer = "envelope" in endpoint && endpoint.envelope === "csv";
     const headers: Record<string, string> = { Accept: csvAnswer ? "text/csv" : "application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
     const hasBody = endpoint.method !== "GET" && endpoint.method !== "DELETE";
     if (hasBody) headers["Content-Type"] = "application/json";
+    if (input.idempotencyKey !== undefined) headers["Idempotency-Key"] = input.idempotencyKey;
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);

@@ -140,6 +140,12 @@ export const MESSAGES = {
     fixFailed: "Failed to fix drift",
     nothingToFix: "Nothing to fix: no mapping differs from the ERP since the latest check.",
   },
+  idempotency: {
+    invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+    reused:
+      "This Idempotency-Key was already used for a different request (another method, path or body): send a new Idempotency-Key for a new request.",
+    inProgress: "A request with this Idempotency-Key is still being processed. Try again in a moment.",
+  },
 } as const;
 
 /**

@@ -29,7 +29,9 @@ type Derived =
   | "path"
   | "body-limit"
   | "database-busy"
-  | "stopping";
+  | "stopping"
+  | "idempotency-in-progress"
+  | "idempotency-reused";
 /** Failures of the Stripe webhook, which is outside the contract. */
 type WebhookFailure = "signature" | "event-shape";
 export type AnswerKey = Failure | Derived | WebhookFailure;
@@ -113,6 +115,19 @@ const ANSWERS: Record<AnswerKey, Answer> = {
     text: "A job of this kind is already running for the user: `jobId` names it, so a client can follow that one.",
     body: "job-running",
   },
+  "idempotency-in-progress": {
+    status: 409,
+    code: "IDEMPOTENCY_IN_PROGRESS",
+    text: `${MESSAGES.idempotency.inProgress} The first request with this \`Idempotency-Key\` has not answered yet; \`Retry-After\` is 1 second.`,
+    message: MESSAGES.idempotency.inProgress,
+    retryAfter: true,
+  },
+  "idempotency-reused": {
+    status: 422,
+    code: "IDEMPOTENCY_KEY_REUSED",
+    text: "The `Idempotency-Key` was first sent with another method, path or body; nothing ran.",
+    message: MESSAGES.idempotency.reused,
+  },
   "body-limit": {
     status: 413,
     code: "PAYLOAD_TOO_LARGE",
@@ -172,7 +187,13 @@ export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   if (endpoint.database !== false && !failures.includes("database-down")) keys.push("database-busy");
   // What starts a job is refused while the server stops (the jobs' graceful stop).
   if (failures.includes("job-running")) keys.push("stopping");
+  if (takesIdempotencyKey(endpoint)) keys.push("idempotency-in-progress", "idempotency-reused");
   return [...keys, ...failures];
+}
+
+/** A signed-in write: the edge honours an `Idempotency-Key` header on it (edge/src/idempotency/). */
+export function takesIdempotencyKey(endpoint: Endpoint): boolean {
+  return endpoint.method !== "GET" && endpoint.access !== "public";
 }
 
 /** One response per status; several reasons under one status are listed by their `code`. */

@@ -155,10 +155,23 @@ describe("openApiDocument", () => {
   it("gives a path parameter its schema and a 404", () => {
     const document = openApiDocument({ version: "1.2.3" });
     const update = operationOf(document, "updateMapping");
-    expect(update.parameters).toEqual([
+    expect(update.parameters?.filter((parameter) => parameter.in === "path")).toEqual([
       { name: "id", in: "path", required: true, schema: { type: "string", minLength: 1, maxLength: 64 } },
     ]);
     expect(Object.keys(update.responses)).toContain("404");
+  });
+
+  it("offers the Idempotency-Key header, with its 409 and 422, on signed-in writes only", () => {
+    const document = openApiDocument({ version: "1.2.3" });
+    const headerOf = (name: keyof typeof contract) =>
+      operationOf(document, name).parameters?.find((parameter) => parameter.name === "Idempotency-Key");
+    expect(headerOf("createSchedule")).toMatchObject({ in: "header", required: false });
+    expect(headerOf("deleteMapping")).toMatchObject({ in: "header", required: false });
+    expect(headerOf("listSchedules")).toBeUndefined();
+    expect(headerOf("login")).toBeUndefined();
+    const responses = operationOf(document, "createSchedule").responses;
+    expect(responses[422]?.description).toContain("Idempotency-Key");
+    expect(responses[409]?.description).toContain(MESSAGES.idempotency.inProgress);
   });
 
   it("wraps answers in data except for execution history, which answers at the top level", () => {

@@ -2,7 +2,7 @@ import type { JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { contract, type Endpoint, type HttpMethod } from "./contract.ts";
 import { COMPONENT_PREFIX, isSideIndependent, toOpenApiComponents, toOpenApiSchema } from "./json-schema.ts";
-import { answerKeys, errorResponses, type OpenApiResponse } from "./openapi-answers.ts";
+import { answerKeys, errorResponses, type OpenApiResponse, takesIdempotencyKey } from "./openapi-answers.ts";
 import {
   JOB_EVENTS_PATH,
   jobEventsOperation,
@@ -174,7 +174,11 @@ function operation(
   endpoint: Endpoint,
   named: Record<string, v.GenericSchema>,
 ): OpenApiOperation {
-  const parameters = [...pathParameters(endpoint), ...queryParameters(endpoint)];
+  const parameters = [
+    ...pathParameters(endpoint),
+    ...queryParameters(endpoint),
+    ...(takesIdempotencyKey(endpoint) ? [IDEMPOTENCY_KEY] : []),
+  ];
   const body = endpoint.body;
   return {
     operationId: name,
@@ -196,6 +200,16 @@ function operation(
     responses: responses(endpoint, named),
   };
 }
+
+/** The header every signed-in write may carry (edge/src/idempotency/). */
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "A key of your choosing (a UUID) for this request, sent again unchanged when you retry it. The first request with a key runs and its answer (2xx or 4xx) is kept 24 hours for your account; a retry with the same key, method, path and body gets that answer without running again, with `Idempotent-Replayed: true`.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
 
 function pathParameters(endpoint: Endpoint): OpenApiParameter[] {
   const shape = endpoint.params ? toOpenApiSchema(endpoint.params, { side: "input" }) : {};

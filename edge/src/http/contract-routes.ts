@@ -6,7 +6,7 @@ import {
   type EndpointParsedInput,
   MESSAGES,
 } from "@stockbridge/shared";
-import type { Hono } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { type FieldIssue, ForbiddenError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { AppContext, AppEnv, Caller } from "./types.ts";
@@ -38,11 +38,19 @@ export interface Gatekeeper {
   hasAccess(userId: string, known?: Caller["subscription"]): Promise<boolean>;
 }
 
+export interface RouteGates extends Gatekeeper {
+  /**
+   * Runs once the caller is known, around reading the input and the handler (idempotency keys):
+   * it sees the handler's answer, errors included, as the client will.
+   */
+  aroundHandler?: MiddlewareHandler<AppEnv>;
+}
+
 /**
  * Registers handlers against the shared contract: the path, method, access rule and input schemas
  * all come from the contract table, so a route cannot drift from what the client calls.
  */
-export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, gatekeeper: Gatekeeper): void {
+export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, gatekeeper: RouteGates): void {
   // Fixed paths first: Hono answers with the first route that matches, so `/execution-history/changes`
   // must come before `/execution-history/:id` whatever order the handlers were listed in.
   const names = (Object.keys(handlers) as EndpointName[]).sort(
@@ -55,9 +63,14 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
     const paths = [`/api${endpoint.path}`];
     // The spec writes the Acumatica list with a trailing slash; accept both spellings.
     if (endpoint.method === "GET" && endpoint.path.endsWith("/products")) paths.push(`/api${endpoint.path}/`);
+    const around = gatekeeper.aroundHandler ? [gatekeeper.aroundHandler] : [];
     for (const path of paths) {
-      app.on(endpoint.method, path, async (c) => {
-        const caller = await identify(c, { name, access: endpoint.access }, gatekeeper);
+      const identified: MiddlewareHandler<AppEnv> = async (c, next) => {
+        c.set("caller", await identify(c, { name, access: endpoint.access }, gatekeeper));
+        await next();
+      };
+      app.on(endpoint.method, path, identified, ...around, async (c) => {
+        const caller = c.get("caller");
         const input = {
           params: parse(endpoint, "params", c.req.param()),
           query: parse(endpoint, "query", c.req.query()),
@@ -86,6 +99,7 @@ async function identify(
   // A public endpoint ignores a token it does not need (login with a stale token must still work).
   if (access === "public") return null;
   const caller = await gatekeeper.authenticate(token);
+  // Known to the error handler's log line even when a gate below refuses the call.
   c.set("caller", caller);
   // Before the subscription gate: a token refused an endpoint says so whatever the subscription.
   gatekeeper.checkScope(caller, name);

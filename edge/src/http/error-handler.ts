@@ -25,6 +25,8 @@ const STATUS_OF_CODE: Readonly<Record<ErrorCode, ContentfulStatusCode>> = {
   DATABASE_BUSY: 503,
   UNHEALTHY: 503,
   DB_UNAVAILABLE: 503,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_IN_PROGRESS: 409,
 };
 
 /**

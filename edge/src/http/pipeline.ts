@@ -60,7 +60,12 @@ export function createPipeline(options: PipelineOptions): Hono<AppEnv> {
   if (config.corsOrigins.length > 0) {
     app.use(
       "/api/*",
-      cors({ origin: config.corsOrigins, allowHeaders: ["Authorization", "Content-Type"], maxAge: 600 }),
+      cors({
+        origin: config.corsOrigins,
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key"],
+        exposeHeaders: ["Idempotent-Replayed"],
+        maxAge: 600,
+      }),
     );
   }
   app.use(

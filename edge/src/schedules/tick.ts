@@ -12,13 +12,15 @@ export interface TickSteps {
   sweepEndedRuns(): Promise<unknown>;
   /** Sends the due emails and webhooks. */
   deliverAlerts(): Promise<unknown>;
+  /** Deletes expired idempotency keys (idempotency/service.ts). */
+  pruneIdempotencyKeys(): Promise<unknown>;
   log: (line: string) => void;
 }
 
 /**
  * The cron tick (main.ts: Deno.cron every minute): records that it fired, runs due schedules, then
- * writes any search entries a stopped pull left unwritten, then records and sends alerts; safe to
- * call from any number of instances. A failed catch-up or alert step is logged and does not fail
+ * writes any search entries a stopped pull left unwritten, then records and sends alerts, then
+ * deletes expired idempotency keys; safe to call from any number of instances. A failed catch-up or alert step is logged and does not fail
  * the tick.
  */
 export function createTick(steps: TickSteps): () => Promise<TickReport> {
@@ -37,6 +39,11 @@ export function createTick(steps: TickSteps): () => Promise<TickReport> {
       await steps.deliverAlerts();
     } catch (error) {
       steps.log(`alert delivery failed: ${describeError(error)}`);
+    }
+    try {
+      await steps.pruneIdempotencyKeys();
+    } catch (error) {
+      steps.log(`idempotency key pruning failed: ${describeError(error)}`);
     }
     return report;
   };

@@ -75,10 +75,11 @@ describe("GET /api/openapi.json", () => {
       sandbox: [200, 404],
       login: [200, 400, 401, 413, 429, 503],
       settings: [200, 401, 503],
-      syncShopifyProducts: [200, 401, 403, 404, 409, 503],
-      updateMapping: [200, 400, 401, 403, 404, 409, 413, 503],
-      syncMapping: [200, 400, 401, 403, 404, 413, 502, 503],
-      createSubscription: [200, 400, 401, 402, 403, 409, 413, 502, 503],
+      // A signed-in write also answers 409 and 422 for its Idempotency-Key.
+      syncShopifyProducts: [200, 401, 403, 404, 409, 422, 503],
+      updateMapping: [200, 400, 401, 403, 404, 409, 413, 422, 503],
+      syncMapping: [200, 400, 401, 403, 404, 409, 413, 422, 502, 503],
+      createSubscription: [200, 400, 401, 402, 403, 409, 413, 422, 502, 503],
       jobEvents: [200, 401, 404, 503],
       stripeWebhook: [200, 400, 413, 502, 503],
     };

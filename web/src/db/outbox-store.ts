@@ -28,7 +28,11 @@ export interface OutboxEntry {
   seq?: number;
   userId: string;
   endpoint: OutboxEndpoint;
-  input: { params?: Record<string, string>; body?: unknown };
+  /**
+   * The call as made; `idempotencyKey` is the key its first try was sent with, sent again on every
+   * replay so the server runs it once (entries queued before keys existed have none).
+   */
+  input: { params?: Record<string, string>; body?: unknown; idempotencyKey?: string };
   /** What the merchant did, for the refusal message ('Delete mapping SKU-1'). */
   label: string;
   /** The id a create shows until the server gives the real one. */

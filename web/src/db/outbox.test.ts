@@ -1,6 +1,8 @@
 import { IDBKeyRange, indexedDB } from "fake-indexeddb";
+import { toast } from "sonner";
 import { describe, expect, it } from "vitest";
 import { createTestApp, grantSubscription, type TestApp } from "../../../edge/testing/helpers.ts";
+import { insertItem, insertVariant } from "../../../edge/testing/mapping-fixtures.ts";
 import { schedulesQuery } from "../features/schedules/queries.ts";
 import { settingsQuery } from "../features/settings/mapping-settings-queries.ts";
 import { createMemoryStorage } from "../lib/token-store.ts";
@@ -37,6 +39,9 @@ async function signedInApp(edge: TestApp) {
       isOnline: () => network.online,
       fetch,
     });
+  // Requests ("POST /api/...") the edge runs but whose answer is lost: the network drops with it.
+  const lost = new Set<string>();
+  const loseAnswer = (call: string) => lost.add(call);
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     if (!network.online) throw new TypeError("Failed to fetch");
     const call = `${init?.method ?? "GET"} ${new URL(String(input)).pathname}`;
@@ -47,7 +52,12 @@ async function signedInApp(edge: TestApp) {
       gate.arrived();
       await gate.released;
     }
-    return edge.app.request(String(input), init);
+    const answer = await edge.app.request(String(input), init);
+    if (lost.delete(call)) {
+      network.online = false;
+      throw new TypeError("Failed to fetch");
+    }
+    return answer;
   };
   const services = open();
   const { user, email, password } = await edge.registerUser();
@@ -57,9 +67,11 @@ async function signedInApp(edge: TestApp) {
   const mirror = createDatabase(database);
   return {
     services,
+    userId: user._id,
     network,
     calls,
     hold,
+    loseAnswer,
     mirror,
     reopen: open,
     server: edge.client(services.auth.getState().token ?? ""),
@@ -244,5 +256,75 @@ describe("the lists an app opens with", () => {
     await again.auth.restore();
     const first = again.queryClient.getQueryData(list.queryKey) ?? (await again.queryClient.fetchQuery(list));
     expect(first.schedules.map((schedule) => schedule.name)).toEqual(["Kept"]);
+  });
+});
+
+/**
+ * The toasts shown from now on. Sonner keeps every toast of the process, and a toast shown again
+ * under its id (the outbox's 'edits sent') is replaced by a new object: new objects are new toasts.
+ */
+function toastsFromNow(): () => { type: string | undefined; title: string }[] {
+  const before = new Set(toast.getHistory());
+  return () =>
+    toast
+      .getHistory()
+      .filter((shown) => !before.has(shown))
+      .map((shown) =>
+        "title" in shown
+          ? { type: shown.type, title: String(shown.title) }
+          : { type: "dismissed", title: "" },
+      );
+}
+
+describe("a create whose answer the network lost", () => {
+  it("leaves one schedule on the server when the outbox replays it, shown as the server's row", async () => {
+    const edge = await createTestApp();
+    const { services, network, loseAnswer, mirror, server } = await signedInApp(edge);
+    await services.mirror.refresh("schedules");
+    const shown = toastsFromNow();
+
+    // The create reaches the server, which makes the schedule; the network drops with its answer.
+    loseAnswer("POST /api/mapping-schedule");
+    const created = await services.api.call("createSchedule", { body: { name: "Nightly", ...DAILY } });
+    expect(created).toMatchObject({ _id: expect.stringMatching(/^local-/), pending: true });
+    expect(await services.outbox.waiting()).toBe(1);
+    network.online = true;
+    await services.outbox.drain();
+
+    const onServer = await server.call("listSchedules");
+    expect(onServer.schedules.map((schedule) => schedule.name)).toEqual(["Nightly"]);
+    const local = await mirror.schedules.toArray();
+    expect(local.map((row) => [row._id, row.name, isPendingRow(row)])).toEqual([
+      [onServer.schedules[0]?._id, "Nightly", false],
+    ]);
+    expect(await services.outbox.waiting()).toBe(0);
+    expect(shown()).toEqual([{ type: "success", title: "1 offline edit sent" }]);
+  });
+
+  it("maps the pair once and shows no refusal when the outbox replays a manual mapping", async () => {
+    const edge = await createTestApp();
+    const { services, userId, network, loseAnswer, mirror, server } = await signedInApp(edge);
+    const variant = await insertVariant(edge.db, userId, { sku: "LOST-1" });
+    const item = await insertItem(edge.db, userId, { sku: "ERP-LOST-1" });
+    for (const list of ["shopify", "acumatica", "mappings"] as const) await services.mirror.refresh(list);
+    const shown = toastsFromNow();
+
+    loseAnswer("POST /api/mapping/manual");
+    await services.api.call("manualMap", {
+      body: { shopifyVariantId: variant.variantId, acumaticaProductId: item.acumaticaId },
+    });
+    network.online = true;
+    await services.outbox.drain();
+
+    const onServer = await server.call("mappingHistory", { query: { page: "1", limit: "10" } });
+    expect(onServer.total).toBe(1);
+    const local = await mirror.mappings.toArray();
+    expect(local.map((row) => [row._id, isPendingRow(row)])).toEqual([[onServer.mappings[0]?._id, false]]);
+    // The device works the unmapped products out from the catalogs and mappings: none are left.
+    network.online = false;
+    const unmapped = await services.api.call("unmapped", { query: { limit: "10" } });
+    expect([unmapped.shopifyTotal, unmapped.acumaticaTotal]).toEqual([0, 0]);
+    expect(await services.outbox.waiting()).toBe(0);
+    expect(shown()).toEqual([{ type: "success", title: "1 offline edit sent" }]);
   });
 });

@@ -27,7 +27,12 @@ export interface LocalFirstOptions {
   isOnline(): boolean;
 }
 
-type Input = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+type Input = {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  idempotencyKey?: string;
+};
 
 /** Calls that work offline or only concern the session itself: never refused for being offline. */
 const SESSION_CALLS: ReadonlySet<EndpointName> = new Set(["login", "register", "refresh", "logout"]);
@@ -115,15 +120,18 @@ export function createLocalFirstApi(options: LocalFirstOptions): ApiClient {
   }
 
   async function edit(name: OutboxEndpoint, input: Input): Promise<unknown> {
+    // One key for the edit, before its first try: a try whose answer the network lost may have
+    // landed, and its replay with the same key gets that answer instead of running again.
+    const idempotencyKey = crypto.randomUUID();
     // Behind queued edits, a new one waits its turn: the server sees them in the order made.
     if (options.isOnline() && (await outbox.waiting()) === 0) {
       try {
-        return await plain(name, input);
+        return await plain(name, { ...input, idempotencyKey });
       } catch (error) {
         if (!isNetworkError(error)) throw error;
       }
     }
-    return outbox.enqueue(name, { params: input.params, body: input.body });
+    return outbox.enqueue(name, { params: input.params, body: input.body, idempotencyKey });
   }
 
   async function call(name: EndpointName, input: Input = {}): Promise<unknown> {

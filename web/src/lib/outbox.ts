@@ -16,7 +16,7 @@ export interface OutboxOptions {
   onDrained(report: { sent: number; refused: string[] }): void;
 }
 
-type Input = { params?: Record<string, string>; body?: unknown };
+type Input = OutboxEntry["input"];
 
 /** Where an endpoint's answer (a mapping or a schedule) goes; null: it answers no row. */
 const ANSWER_LISTS: Record<OutboxEndpoint, MirrorList | null> = {
@@ -45,10 +45,19 @@ function alreadyDone(endpoint: OutboxEndpoint, error: unknown): boolean {
   );
 }
 
-/** Whether a failed replay may pass later (kept in the outbox) rather than being refused for good. */
+/**
+ * Whether a failed replay may pass later (kept in the outbox) rather than being refused for good.
+ * A 409 IDEMPOTENCY_IN_PROGRESS is its own first try still running on the server: its answer comes.
+ */
 function isTransient(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  return error.isNetworkError || error.status === 401 || error.status === 429 || error.status >= 500;
+  return (
+    error.isNetworkError ||
+    error.status === 401 ||
+    error.status === 429 ||
+    error.status >= 500 ||
+    error.code === "IDEMPOTENCY_IN_PROGRESS"
+  );
 }
 
 /**

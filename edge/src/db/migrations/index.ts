@@ -27,6 +27,7 @@ import { durableJobs } from "./026-durable-jobs.ts";
 import { changeFeeds } from "./027-change-feeds.ts";
 import { locations } from "./028-locations.ts";
 import { stagingRowOffsets } from "./030-staging-row-offsets.ts";
+import { idempotencyKeys } from "./031-idempotency-keys.ts";
 
 /**
  * Versioned schema changes, oldest first, one file each (NNN-name.ts). Never edit a released
@@ -62,4 +63,5 @@ export const MIGRATIONS: Migration[] = [
   changeFeeds,
   locations,
   stagingRowOffsets,
+  idempotencyKeys,
 ];
