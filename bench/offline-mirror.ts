@@ -85,9 +85,9 @@ try {
   for (let start = 0; start < ROWS; start += 1_000) {
     const rows: ShopifyVariantRow[] = [];
     for (let n = start; n < Math.min(ROWS, start + 1_000); n += 1) rows.push(catalogRow(n));
-    await repo.stageShopify("seed", userId, rows, () => crypto.randomUUID());
+    await repo.stageShopify({ jobId: "seed", userId, rows, newId: () => crypto.randomUUID() });
   }
-  await repo.swap("shopify", "seed", userId, new Date().toISOString());
+  await repo.swap("shopify", { jobId: "seed", userId, syncedAt: new Date().toISOString() });
   await repo.indexSearch("shopify", userId);
   db.close();
   console.log(`seeded ${ROWS} Shopify products in ${seconds(performance.now() - seeded)}`);

@@ -80,7 +80,7 @@ export async function writePrices(
  * `calls` product calls paced by the bucket as Shopify last described it (with `sharedPoints` spent
  * beside them), against one bulk mutation as long as this store's last one took.
  */
-export function choosePriceWrite(port: ShopifyPort, calls: number, sharedPoints: number): "calls" | "bulk" {
+function choosePriceWrite(port: ShopifyPort, calls: number, sharedPoints: number): "calls" | "bulk" {
   const bucket = port.bucket() ?? UNSEEN_BUCKET;
   const roundTrip = port.roundTripMs();
   const paced = pacedMs(

@@ -34,7 +34,7 @@ export function createStoreCostBook(): StoreCostBook {
  * A bulk operation's time before any was seen: Shopify documents none. A small export takes a few
  * seconds there; guessing high only keeps mid-sized runs on paced calls until one bulk run is seen.
  */
-export const UNSEEN_BULK_MS = 3_000;
+const UNSEEN_BULK_MS = 3_000;
 /** A bulk mutation's time per JSONL line beyond the last one seen (Shopify runs them one by one). */
 const BULK_MS_PER_LINE = 2;
 

@@ -112,7 +112,7 @@ export const SET_QUANTITIES_COMPARE_MUTATION = `mutation StockbridgeSetQuantitie
 }`;
 
 /** From 2026-01: `changeFromQuantity` on each quantity and an idempotency key (both required from 2026-04). */
-export const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
+const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
   inventorySetQuantities(input: $input) @idempotent(key: $idempotencyKey) {${SET_QUANTITIES_PAYLOAD}
   }
 }`;
@@ -142,11 +142,6 @@ export type QuantityWriteForm = "compareQuantity" | "changeFromQuantity";
  */
 export function quantityWriteForm(version: string): QuantityWriteForm {
   return version === "unstable" || version >= "2026-01" ? "changeFromQuantity" : "compareQuantity";
-}
-
-/** True when the served version takes `changeFromQuantity` + `@idempotent` (2026-01 and later, "unstable"). */
-export function usesChangeFromQuantity(servedVersion: string | null): boolean {
-  return servedVersion !== null && quantityWriteForm(servedVersion) === "changeFromQuantity";
 }
 
 export interface QuantityWrite {

@@ -84,11 +84,7 @@ export async function readShopifyVariants(
  * this read (the documented rules before it answered), paced by the bucket it last described, or
  * one bulk query, as long as this store's last one took (a few seconds before one was seen).
  */
-export function chooseVariantRead(
-  port: ShopifyPort,
-  count: number,
-  locationCount: number,
-): VariantReadStrategy {
+function chooseVariantRead(port: ShopifyPort, count: number, locationCount: number): VariantReadStrategy {
   if (count === 0) return "nodes";
   const perId = port.costs.readCostPerId.get(locationCount) ?? syncReadCostPerId(locationCount);
   const batch = Math.max(1, Math.min(MAX_IDS, Math.floor(MAX_QUERY_COST / perId)));
