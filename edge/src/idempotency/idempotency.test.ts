@@ -173,6 +173,35 @@ describe("a write sent with an Idempotency-Key", () => {
     expect(await scheduleNames(edge, token)).toEqual(["Weekly", "Nightly"]);
   });
 
+  it("answers 409 with Retry-After while the first request runs, and runs a repeat once that one is dead", async () => {
+    const edge = await createTestApp();
+    const { token } = await registerSubscriber(edge);
+    await createSchedule(edge, token, { key: "slow-key", name: "Nightly" });
+    // The row as it stands while the first request is still running: claimed, no answer yet (a
+    // real one runs for milliseconds, too short to catch from a test without timing).
+    await edge.db.execute({
+      sql: "UPDATE idempotency_keys SET status = NULL, response_body = NULL, claimed_at = ? WHERE idempotency_key = ?",
+      args: [edge.clock.now().toISOString(), "slow-key"],
+    });
+    await edge.db.execute("DELETE FROM schedules");
+
+    const meanwhile = await createSchedule(edge, token, { key: "slow-key", name: "Nightly" });
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.headers.get("Retry-After")).toBe("1");
+    expect(await meanwhile.json()).toEqual({
+      message: MESSAGES.idempotency.inProgress,
+      code: "IDEMPOTENCY_IN_PROGRESS",
+    });
+    expect(await scheduleNames(edge, token)).toEqual([]);
+
+    // A first request that never answered within its lease (its process stopped) frees the key.
+    edge.clock.advance(5 * 60 * 1000 + 1);
+    const retried = await createSchedule(edge, token, { key: "slow-key", name: "Nightly" });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(await scheduleNames(edge, token)).toEqual(["Nightly"]);
+  });
+
   it("is deleted by the minute tick once expired", async () => {
     const edge = await createTestApp();
     const { token } = await registerSubscriber(edge);

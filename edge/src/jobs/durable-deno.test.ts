@@ -115,8 +115,8 @@ describe("schedules due in the same minute on two instances", () => {
   it("run exactly once each, as jobs both instances take", async () => {
     world = await startDenoWorld({
       size: 12,
-      // Two runs at a time per instance: 200 runs through one local database file stay within its
-      // busy budget (on a busy 2-core machine four at a time starved some writers past it).
+      // Two runs at a time per instance keeps 200 runs and two edges on one local database file
+      // within a 2-core machine shared with the rest of the suite.
       env: { TICK_SECONDS: "5", JOB_POLL_SECONDS: "1", JOB_CONCURRENCY: "2" },
     });
     const [a, b] = [await world.startEdge(), await world.startEdge()];
