@@ -162,6 +162,11 @@ export interface Endpoint {
   sessionOnly?: string;
   /** False for an endpoint that answers without the database (it cannot answer 503 busy). */
   database?: false;
+  /**
+   * The answer holds a credential shown once (a new API token): it is never stored, so an
+   * `Idempotency-Key` is not honoured here (a stored answer would keep the secret in the clear).
+   */
+  answersSecret?: true;
 }
 
 function endpoint<const E extends Endpoint>(definition: E): E {
@@ -844,6 +849,7 @@ export const contract = {
     defaultError: MESSAGES.tokens.createFailed,
     failures: ["conflict"],
     sessionOnly: personalTokenCannot("create API tokens"),
+    answersSecret: true,
   }),
   listTokens: endpoint({
     method: "GET",

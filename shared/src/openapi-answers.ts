@@ -191,9 +191,12 @@ export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   return [...keys, ...failures];
 }
 
-/** A signed-in write: the edge honours an `Idempotency-Key` header on it (edge/src/idempotency/). */
+/**
+ * A signed-in write whose answer may be stored: the edge honours an `Idempotency-Key` header on it
+ * (edge/src/idempotency/).
+ */
 export function takesIdempotencyKey(endpoint: Endpoint): boolean {
-  return endpoint.method !== "GET" && endpoint.access !== "public";
+  return endpoint.method !== "GET" && endpoint.access !== "public" && endpoint.answersSecret !== true;
 }
 
 /** One response per status; several reasons under one status are listed by their `code`. */

@@ -63,7 +63,9 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
     const paths = [`/api${endpoint.path}`];
     // The spec writes the Acumatica list with a trailing slash; accept both spellings.
     if (endpoint.method === "GET" && endpoint.path.endsWith("/products")) paths.push(`/api${endpoint.path}/`);
-    const around = gatekeeper.aroundHandler ? [gatekeeper.aroundHandler] : [];
+    // An answer holding a credential shown once is never stored, so it takes no idempotency key.
+    const around =
+      gatekeeper.aroundHandler && !("answersSecret" in endpoint) ? [gatekeeper.aroundHandler] : [];
     for (const path of paths) {
       const identified: MiddlewareHandler<AppEnv> = async (c, next) => {
         c.set("caller", await identify(c, { name, access: endpoint.access }, gatekeeper));
