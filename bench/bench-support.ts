@@ -50,6 +50,21 @@ export async function startProcess(entry: string, env: Record<string, string>, r
 }
 
 /** Samples this process's resident memory every 25 ms; `stop()` answers the peak in bytes. */
+/** The edge's environment as the benches run it: `npm start`'s, on its own data folder and the sandbox. */
+export function benchEdgeEnv(options: { port: number; dataDir: string; sandboxUrl: string }) {
+  return {
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    WEB_DIST: `${options.dataDir}/no-web`,
+    JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
+    PASSWORD_ITERATIONS: "1000",
+    ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
+    SANDBOX_URL: options.sandboxUrl,
+    STRIPE_SECRET_KEY: "sk_test_bench",
+    STRIPE_API_URL: "http://127.0.0.1:9",
+  };
+}
+
 export function sampleRss() {
   let peak = Deno.memoryUsage().rss;
   const timer = setInterval(() => {

@@ -20,6 +20,8 @@ import { realClock } from "../edge/src/connectors/transport.ts";
 import { openDatabase } from "../edge/src/db/client.ts";
 import { SANDBOX_DEMO } from "../shared/src/sandbox-demo.ts";
 import {
+  benchEdgeEnv,
+  followJob,
   freePort,
   mb,
   numberArg,
@@ -63,17 +65,7 @@ try {
   // The edge as `npm start` runs it, in its own process: its peak RSS is the edge's alone.
   const edgePort = freePort();
   const origin = `http://127.0.0.1:${edgePort}`;
-  const edgeEnv = {
-    PORT: String(edgePort),
-    DATA_DIR: dataDir,
-    WEB_DIST: `${dataDir}/no-web`,
-    JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
-    PASSWORD_ITERATIONS: "1000",
-    ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
-    SANDBOX_URL: sandboxUrl,
-    STRIPE_SECRET_KEY: "sk_test_bench",
-    STRIPE_API_URL: "http://127.0.0.1:9",
-  };
+  const edgeEnv = benchEdgeEnv({ port: edgePort, dataDir, sandboxUrl });
   const edge = await startProcess("edge/main.ts", edgeEnv, `${origin}/api/health`);
   stops.push(() => edge.stop());
   // The bench's own connection to the edge's database, for set-up only (a subscription, clearing a
@@ -118,7 +110,7 @@ try {
     const { job } = await call("POST", `/${system}/products/sync`, token);
     // Followed as the screens follow a job: its event stream, which ends with the job done (a poll
     // would add up to its interval to the wall time; the floor has no such wait).
-    const done = await followJob(job._id, (progress) => {
+    const done = await followJob(origin, token, job._id, (progress) => {
       if (Deno.args.includes("--phases"))
         console.log(
           `  ${((performance.now() - t0) / 1000).toFixed(1)} s  ${progress.phase}  (${progress.done} rows)`,
@@ -129,42 +121,6 @@ try {
     const after = await control("state");
     if (done.status !== "succeeded") throw new Error(`${system} pull failed: ${done.message}`);
     return { job: done, wallMs, peak, before: before[system], after: after[system] };
-  }
-
-  /** Reads `GET /api/jobs/:id/events` until its `done` event; answers the job it carries. */
-  async function followJob(jobId: string, onProgress: (progress: { phase: string; done: number }) => void) {
-    const response = await fetch(`${origin}/api/jobs/${jobId}/events`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    if (!response.ok || !response.body) throw new Error(`job events: ${response.status}`);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    let phase = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`job ${jobId}: the event stream ended before the job did`);
-        buffered += value;
-        let end = buffered.indexOf("\n\n");
-        while (end >= 0) {
-          const event = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const name = event.match(/^event: (.*)$/m)?.[1];
-          const data = event.match(/^data: (.*)$/m)?.[1];
-          if (data) {
-            const job = JSON.parse(data);
-            if (name === "done") return job;
-            if (job.progress.phase !== phase) {
-              phase = job.progress.phase;
-              onProgress(job.progress);
-            }
-          }
-          end = buffered.indexOf("\n\n");
-        }
-      }
-    } finally {
-      await reader.cancel().catch(() => {});
-    }
   }
 
   // The same reads with nothing written: what Shopify, Acumatica and the network take on their own.

@@ -41,6 +41,7 @@ import {
 import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { openDatabase } from "../edge/src/db/client.ts";
 import {
+  benchEdgeEnv,
   followJob,
   freePort,
   load,
@@ -124,17 +125,7 @@ const sandbox = await startProcess(
 const dataDir = await Deno.makeTempDir({ prefix: "stockbridge-sync-bench-" });
 const edgePort = freePort();
 const origin = `http://127.0.0.1:${edgePort}`;
-const edgeEnv = {
-  PORT: String(edgePort),
-  DATA_DIR: dataDir,
-  WEB_DIST: `${dataDir}/no-web`,
-  JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
-  PASSWORD_ITERATIONS: "1000",
-  ENCRYPTION_KEYS: `bench:${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`,
-  SANDBOX_URL: sandboxUrl,
-  STRIPE_SECRET_KEY: "sk_test_bench",
-  STRIPE_API_URL: "http://127.0.0.1:9",
-};
+const edgeEnv = benchEdgeEnv({ port: edgePort, dataDir, sandboxUrl });
 let edge = await startProcess("edge/main.ts", edgeEnv, `${origin}/api/health`);
 
 async function control(method: string, path: string, body?: unknown) {
