@@ -24,6 +24,12 @@ export interface SwapCounts {
 const CATALOG_ORDERS = { orders: 200, rowids: 4_000_000 };
 const SEARCH_ORDERS = { orders: 2_000, rowids: 1_000_000 };
 
+/**
+ * Characters of staged JSON per catalog_staging row: under V8's large-object size (128 KB) even as
+ * two-byte text, so each piece is short-lived young-generation garbage.
+ */
+const STAGED_PIECE_CHARS = 48 * 1024;
+
 /** Rowids per transaction when a pull's rows are added to the search index (about 20 ms each). */
 const SEARCH_INDEX_WINDOW = 10_000;
 
@@ -41,29 +47,50 @@ export function createCatalogRepo(
   });
 
   /**
-   * A pull stages each chunk it reads as one row of JSON (`[key, newId, ...columns]` per product):
-   * one small write per chunk while reading, and the swap spreads them into columns once. Rows
-   * staged a row each cost more to write, index and delete than the swap's own work.
+   * A pull stages the rows it reads as rows of JSON (`[key, newId, ...columns]` per product): one
+   * small write per piece while reading, and the swap spreads them into columns once. Rows staged a
+   * row each cost more to write, index and delete than the swap's own work. A chunk is written in
+   * pieces of at most STAGED_PIECE_CHARS of text (one transaction), so no text is one of V8's large
+   * objects: those are freed only by a full collection, and 100 chunks of 230 KB per 50,000-variant
+   * pull grew the heap by 40-70 MB.
    */
   async function stage(system: CatalogSystem, pull: { jobId: string; userId: string; rows: unknown[][] }) {
     const { jobId, userId, rows } = pull;
     if (rows.length === 0) return;
+    const pieces: { rows: string[]; keys: unknown[] }[] = [];
+    let piece = { rows: [] as string[], keys: [] as unknown[] };
+    let chars = 0;
+    for (const row of rows) {
+      const text = JSON.stringify(row);
+      if (piece.rows.length > 0 && chars + text.length > STAGED_PIECE_CHARS) {
+        pieces.push(piece);
+        piece = { rows: [], keys: [] };
+        chars = 0;
+      }
+      piece.rows.push(text);
+      piece.keys.push(row[0]);
+      chars += text.length + 1;
+    }
+    pieces.push(piece);
     // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by;
     // keys_json: the rows' keys alone, for the swap to find vanished rows without reading rows_json.
-    await db.execute({
-      sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
-            SELECT ?, coalesce(max(chunk), 0) + 1, coalesce(max(first_row + row_count), 0), ?, ?, ?, ?, ?
-            FROM catalog_staging WHERE job_id = ?`,
-      args: [
-        jobId,
-        rows.length,
-        userId,
-        system,
-        JSON.stringify(rows),
-        JSON.stringify(rows.map((row) => row[0])),
-        jobId,
-      ],
-    });
+    await db.batch(
+      pieces.map((staged) => ({
+        sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
+              SELECT ?, coalesce(max(chunk), 0) + 1, coalesce(max(first_row + row_count), 0), ?, ?, ?, ?, ?
+              FROM catalog_staging WHERE job_id = ?`,
+        args: [
+          jobId,
+          staged.rows.length,
+          userId,
+          system,
+          `[${staged.rows.join(",")}]`,
+          JSON.stringify(staged.keys),
+          jobId,
+        ],
+      })),
+      "write",
+    );
   }
 
   /**
