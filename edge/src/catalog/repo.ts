@@ -78,28 +78,25 @@ export function createCatalogRepo(
     // first_row: the rows this pull staged before (migration 30), which the swap numbers rows by;
     // keys_json: the rows' keys alone, for the swap to find vanished rows without reading rows_json.
     // Both follow from the pull's last chunk alone: its columns sit after rows_json in the record,
-    // so max() over every chunk walked all the text staged so far for each new piece.
-    // Writing them read ~25 MB of the file through the memory map over a 50,000-variant pull: see
-    // withoutMemoryMap.
-    await withoutMemoryMap(db, () =>
-      db.batch(
-        pieces.map((staged) => ({
-          sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
+    // so max() over every chunk walked all the text staged so far for each new piece (and, through
+    // the memory map, kept ~25 MB of it in the RSS of a 50,000-variant pull).
+    await db.batch(
+      pieces.map((staged) => ({
+        sql: `INSERT INTO catalog_staging (job_id, chunk, first_row, row_count, user_id, system, rows_json, keys_json)
               VALUES (?, coalesce((SELECT chunk FROM ${LAST_CHUNK}), 0) + 1,
                 coalesce((SELECT first_row + row_count FROM ${LAST_CHUNK}), 0), ?, ?, ?, ?, ?)`,
-          args: [
-            jobId,
-            jobId,
-            jobId,
-            staged.rows.length,
-            userId,
-            system,
-            `[${staged.rows.join(",")}]`,
-            JSON.stringify(staged.keys),
-          ],
-        })),
-        "write",
-      ),
+        args: [
+          jobId,
+          jobId,
+          jobId,
+          staged.rows.length,
+          userId,
+          system,
+          `[${staged.rows.join(",")}]`,
+          JSON.stringify(staged.keys),
+        ],
+      })),
+      "write",
     );
   }
 

@@ -120,10 +120,11 @@ const unmapped = new WeakMap<Db, { holders: number; size: Promise<number> }>();
 
 /**
  * Runs `work` with the local connection's memory map off (mmap_size 0), then maps the file again:
- * for work that reads a large part of the file once, like a catalog pull's staging, swap and search
+ * for work that reads a large part of the file once, like a catalog pull's swap and search
  * indexing. Every page read through the map stays in the process's RSS until the map is dropped
  * (+60 MB for a 50,000-variant pull); read() goes through the OS's file cache instead, measured as
- * fast for these reads. Calls that overlap share one switch: the map comes back when the last ends.
+ * fast for these reads. Not for many small calls: each switch drops the map's pages, which the next
+ * reads fault in again. Calls that overlap share one switch: the map comes back when the last ends.
  * Other calls in between (a product list) read without the map, which is only slower.
  */
 export async function withoutMemoryMap<T>(db: Db, work: () => Promise<T>): Promise<T> {
