@@ -157,6 +157,39 @@ describe("catalog swap", () => {
     }
   });
 
+  it("stages a wide chunk in pieces of at most 48K characters of JSON, and the swap keeps every row in its place", async () => {
+    const { db, repo, stage } = await repoOnFreshDatabase();
+    // 500 items of about 450 characters each: one piece of JSON would be a large object on V8's heap.
+    const rows = Array.from({ length: 500 }, (_, index) => ({
+      ...item(`WIDE-${String(index).padStart(4, "0")}`, 100 + index),
+      description: `Item ${index} ${"x".repeat(400)}`,
+    }));
+    await stage("pull-1", rows);
+    const pieces = await db.execute(
+      "SELECT chunk, first_row, row_count, length(rows_json) AS chars FROM catalog_staging ORDER BY chunk",
+    );
+    expect(pieces.rows.length).toBeGreaterThan(4);
+    let next = 0;
+    for (const piece of pieces.rows) {
+      expect(Number(piece.chars)).toBeLessThanOrEqual(48 * 1024);
+      expect(Number(piece.first_row)).toBe(next);
+      next += Number(piece.row_count);
+    }
+    expect(next).toBe(500);
+    const counts = await repo.swap("acumatica", {
+      jobId: "pull-1",
+      userId: USER,
+      syncedAt: "2026-11-21T10:00:00.000Z",
+    });
+    expect(counts).toMatchObject({ total: 500, added: 500 });
+    const stored = await db.execute(
+      "SELECT sku, default_price_cents, row_version - (SELECT min(row_version) FROM acumatica_products) AS place FROM acumatica_products ORDER BY sku",
+    );
+    expect(stored.rows.map((row) => [row.sku, Number(row.default_price_cents), Number(row.place)])).toEqual(
+      rows.map((row, index) => [row.sku, row.defaultPriceCents, index]),
+    );
+  });
+
   it("empties the pull's staging, and a discarded pull leaves the catalog as it was", async () => {
     const { db, repo, stage, listed } = await repoOnFreshDatabase();
     await stage("pull-1", [item("A", 100)]);

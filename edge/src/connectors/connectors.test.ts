@@ -344,6 +344,30 @@ describe("streamed bodies", () => {
     },
   );
 
+  it.each([1, 5, 100_000])(
+    "reads the objects of an answer that is itself a list in chunks of %i bytes",
+    async (size) => {
+      const items: unknown[] = [];
+      for await (const item of streamArrayItems(chunked(` \n${JSON.stringify(rows)}`, size), null))
+        items.push(item);
+      expect(items).toEqual(rows);
+      const none: unknown[] = [];
+      for await (const item of streamArrayItems(chunked("[]", size), null)) none.push(item);
+      expect(none).toEqual([]);
+    },
+  );
+
+  it("refuses an answer that is not a list when the answer itself is read as one", async () => {
+    const read = async (text: string) => {
+      for await (const _ of streamArrayItems(chunked(text, 3), null)) {
+        // consume
+      }
+    };
+    await expect(read(body)).rejects.toBeInstanceOf(SyntaxError);
+    await expect(read("")).rejects.toBeInstanceOf(SyntaxError);
+    await expect(read(JSON.stringify(rows).slice(0, 40))).rejects.toBeInstanceOf(TypeError);
+  });
+
   it("says so when the answer is cut off inside the list", async () => {
     const read = async () => {
       for await (const _ of streamArrayItems(chunked(body.slice(0, 60), 7), "StorageDetails")) {

@@ -1,15 +1,20 @@
 /**
  * Yields the objects of one array property (`"StorageDetails": [ {...}, ... ]`) of a streamed JSON
- * answer, one parsed object at a time. Acumatica's inquiries return every row of a 100,000-item
- * catalog in one answer; parsing it whole would hold hundreds of megabytes at once.
+ * answer, or of the answer itself when `property` is null (`[ {...}, ... ]`), one parsed object at
+ * a time. Acumatica's inquiries return every row of a 100,000-item catalog in one answer; parsing
+ * it whole would hold hundreds of megabytes at once. An answer that is not a list (property null)
+ * throws a SyntaxError.
  */
 export async function* streamArrayItems(
   body: ReadableStream<Uint8Array>,
-  property: string,
+  property: string | null,
 ): AsyncGenerator<unknown> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
-  const opening = new RegExp(`"${property.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:\\s*\\[`);
+  const opening =
+    property === null
+      ? /^\s*\[/
+      : new RegExp(`"${property.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:\\s*\\[`);
   let text = "";
   let inArray = false;
   // Scan state inside the array, kept across chunks.
@@ -25,7 +30,11 @@ export async function* streamArrayItems(
       text += decoder.decode(value, { stream: true });
       if (!inArray) {
         const match = opening.exec(text);
-        if (!match) continue;
+        if (!match) {
+          if (property === null && text.trim() !== "")
+            throw new SyntaxError("The answer is not a JSON list.");
+          continue;
+        }
         inArray = true;
         text = text.slice(match.index + match[0].length);
         position = 0;
@@ -57,9 +66,16 @@ export async function* streamArrayItems(
       position -= keep;
       if (itemStart !== -1) itemStart = 0;
     }
-    if (!inArray) return;
+    if (!inArray) {
+      if (property === null) throw new SyntaxError("The answer is not a JSON list.");
+      return;
+    }
     // A TypeError, like the one fetch throws for a dropped connection: callers retry it the same way.
-    throw new TypeError(`The answer ended inside the "${property}" list.`);
+    throw new TypeError(
+      property === null
+        ? "The answer ended inside its list."
+        : `The answer ended inside the "${property}" list.`,
+    );
   } finally {
     // Whatever follows the list (or a consumer that stopped early) is not read.
     await reader.cancel().catch(() => {});

@@ -7,7 +7,7 @@ import { createApiClient, type ScheduleInput } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, startDeno } from "../../../scripts/lib.mjs";
 import { createTestApp, grantSubscription } from "../../testing/helpers.ts";
-import { type BusyOptions, type Db, openDatabase, tuneLocalDatabase } from "./client.ts";
+import { type BusyOptions, type Db, openDatabase, tuneLocalDatabase, withoutMemoryMap } from "./client.ts";
 import { migrate } from "./migrate.ts";
 
 let dir: string | undefined;
@@ -68,6 +68,48 @@ describe("openDatabase on a local file", () => {
     expect(await atOnce("foreign_keys")).toEqual([1, 1, 1, 1, 1]);
     // 1 = NORMAL: a commit does not hold the write lock through an fsync.
     expect(await atOnce("synchronous")).toEqual([1, 1, 1, 1, 1]);
+  });
+});
+
+describe("withoutMemoryMap", () => {
+  it("reads the file without its memory map while any overlapping work runs, and maps it again after the last", async () => {
+    const client = await openTuned(await databaseFile());
+    const mapSize = async () => Number((await client.execute("PRAGMA mmap_size")).rows[0]?.[0]);
+    expect(await mapSize()).toBe(268435456);
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const seen: number[] = [];
+    const first = withoutMemoryMap(client, async () => {
+      seen.push(await mapSize());
+      await firstHeld;
+      seen.push(await mapSize());
+    });
+    await withoutMemoryMap(client, async () => {
+      seen.push(await mapSize());
+    });
+    // The second ended while the first still runs: the map stays off.
+    expect(await mapSize()).toBe(0);
+    releaseFirst();
+    await first;
+    expect(seen).toEqual([0, 0, 0]);
+    expect(await mapSize()).toBe(268435456);
+    await expect(
+      withoutMemoryMap(client, async () => {
+        throw new Error("work failed");
+      }),
+    ).rejects.toThrow("work failed");
+    expect(await mapSize()).toBe(268435456);
+  });
+
+  it("leaves a database without a memory map as it is", async () => {
+    const memory = openDatabase(":memory:");
+    opened.push(memory);
+    const mapSize = async () => (await memory.execute("PRAGMA mmap_size")).rows.map((row) => row[0]);
+    const before = await mapSize();
+    expect(await withoutMemoryMap(memory, async () => "done")).toBe("done");
+    expect(await mapSize()).toEqual(before);
   });
 });
 

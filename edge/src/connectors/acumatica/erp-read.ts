@@ -7,6 +7,7 @@ import {
   number,
   readWarehouseTotals,
   type Totals,
+  type TotalsLookup,
   text,
   type WarehouseQuantities,
   type Wrapped,
@@ -81,7 +82,7 @@ export async function readErpItems(
   });
 
   const stock = found.flatMap(({ record }) => (record?.isStockItem ? [record.inventoryId] : []));
-  const quantities =
+  const quantities: TotalsLookup =
     stock.length === 0
       ? new Map<string, Totals>()
       : stock.length <= PER_ITEM_QUANTITIES
