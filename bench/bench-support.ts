@@ -49,7 +49,6 @@ export async function startProcess(entry: string, env: Record<string, string>, r
   };
 }
 
-/** Samples this process's resident memory every 25 ms; `stop()` answers the peak in bytes. */
 /** The edge's environment as the benches run it: `npm start`'s, on its own data folder and the sandbox. */
 export function benchEdgeEnv(options: { port: number; dataDir: string; sandboxUrl: string }) {
   return {
@@ -65,6 +64,7 @@ export function benchEdgeEnv(options: { port: number; dataDir: string; sandboxUr
   };
 }
 
+/** Samples this process's resident memory every 25 ms; `stop()` answers the peak in bytes. */
 export function sampleRss() {
   let peak = Deno.memoryUsage().rss;
   const timer = setInterval(() => {

@@ -2,7 +2,7 @@ import { SANDBOX_DEMO } from "@stockbridge/shared";
 import { readErpItems } from "../edge/src/connectors/acumatica/erp-read.ts";
 import { withAcumaticaSession } from "../edge/src/connectors/acumatica/session.ts";
 import { createShopifyClient } from "../edge/src/connectors/shopify/graphql-client.ts";
-import { SET_QUANTITIES_COMPARE_MUTATION } from "../edge/src/connectors/shopify/sync-operations.ts";
+import { quantityWriteForm, quantityWriteRequest } from "../edge/src/connectors/shopify/sync-operations.ts";
 
 /** Look-up by SKU, as per-SKU tools find the variant behind an ERP item. */
 const LOOKUP_QUERY = `query PerSkuLookup($query: String!) {
@@ -68,20 +68,24 @@ export async function runPerSku(options: { origin: string; pairs: NaivePair[]; l
     const item = await client.request<ItemAnswer>(ITEM_QUERY, { id: variant.inventoryItem.id, location });
     const current = item.inventoryItem?.inventoryLevel?.quantities[0]?.quantity;
     if (current === undefined) continue;
-    await client.request(SET_QUANTITIES_COMPARE_MUTATION, {
-      input: {
+    // The form the served version takes (compareQuantity until 2025-10, changeFromQuantity after).
+    const write = quantityWriteRequest(
+      quantityWriteForm(client.servedVersion ?? SANDBOX_DEMO.shopify.apiVersion),
+      {
         name: "available",
-        reason: "correction",
+        referenceDocumentUri: "stockbridge://bench/per-sku",
         quantities: [
           {
             inventoryItemId: variant.inventoryItem.id,
             locationId: location,
             quantity: Math.max(0, erp.get(pair.acumaticaId)?.available ?? 0),
-            compareQuantity: current,
+            from: current,
           },
         ],
       },
-    });
+      crypto.randomUUID(),
+    );
+    await client.request(write.query, write.variables);
     written += 1;
   }
   return {

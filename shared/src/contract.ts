@@ -173,6 +173,14 @@ function endpoint<const E extends Endpoint>(definition: E): E {
   return definition;
 }
 
+/**
+ * A signed-in write whose answer may be stored: the edge honours an `Idempotency-Key` header on it
+ * (edge/src/idempotency/).
+ */
+export function takesIdempotencyKey(endpoint: Endpoint): boolean {
+  return endpoint.method !== "GET" && endpoint.access !== "public" && endpoint.answersSecret !== true;
+}
+
 const JobStartedSchema = v.object({ job: JobSchema });
 
 /**
@@ -971,6 +979,7 @@ export const contract = {
     output: WebhookSecretSchema,
     defaultError: MESSAGES.notifications.secretFailed,
     sessionOnly: personalTokenCannot("create webhook signing secrets"),
+    answersSecret: true,
   }),
   alertDeliveries: endpoint({
     method: "GET",

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "@valibot/to-json-schema";
-import type { Endpoint, Failure } from "./contract.ts";
+import { type Endpoint, type Failure, takesIdempotencyKey } from "./contract.ts";
 import { COMPONENT_PREFIX } from "./json-schema.ts";
 import { MESSAGES } from "./messages.ts";
 
@@ -189,14 +189,6 @@ export function answerKeys(endpoint: Endpoint): AnswerKey[] {
   if (failures.includes("job-running")) keys.push("stopping");
   if (takesIdempotencyKey(endpoint)) keys.push("idempotency-in-progress", "idempotency-reused");
   return [...keys, ...failures];
-}
-
-/**
- * A signed-in write whose answer may be stored: the edge honours an `Idempotency-Key` header on it
- * (edge/src/idempotency/).
- */
-export function takesIdempotencyKey(endpoint: Endpoint): boolean {
-  return endpoint.method !== "GET" && endpoint.access !== "public" && endpoint.answersSecret !== true;
 }
 
 /** One response per status; several reasons under one status are listed by their `code`. */

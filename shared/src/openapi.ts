@@ -1,8 +1,8 @@
 import type { JsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import { contract, type Endpoint, type HttpMethod } from "./contract.ts";
+import { contract, type Endpoint, type HttpMethod, takesIdempotencyKey } from "./contract.ts";
 import { COMPONENT_PREFIX, isSideIndependent, toOpenApiComponents, toOpenApiSchema } from "./json-schema.ts";
-import { answerKeys, errorResponses, type OpenApiResponse, takesIdempotencyKey } from "./openapi-answers.ts";
+import { answerKeys, errorResponses, type OpenApiResponse } from "./openapi-answers.ts";
 import {
   JOB_EVENTS_PATH,
   jobEventsOperation,

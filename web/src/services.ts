@@ -1,5 +1,5 @@
 import { grantsAccess } from "@stockbridge/shared";
-import type { Query, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import type { Persister } from "@tanstack/react-query-persist-client";
 import { toast } from "sonner";
 import type { DatabaseOptions } from "./db/database.ts";
@@ -49,24 +49,6 @@ const LIST_KEYS: Record<MirrorList, readonly (readonly unknown[])[]> = {
   schedules: [scheduleKeys.all],
   history: [historyKeys.all],
 };
-
-/**
- * The queries the mirror answers (each list's pages). They are not saved with the query cache: an
- * app opened again reads them from the mirror, while a saved page, written a second after the last
- * change, could show a row the mirror already knows was deleted (seen after a refused replay).
- */
-const MIRRORED_QUERIES: readonly (readonly unknown[])[] = [
-  [...productKeys.shopify(), "list"],
-  [...productKeys.acumatica(), "list"],
-  mappingKeys.history(),
-  mappingKeys.unmapped(),
-  [...scheduleKeys.all, "list"],
-  [...historyKeys.all, "list"],
-];
-
-function isMirroredQuery(query: Query): boolean {
-  return MIRRORED_QUERIES.some((prefix) => prefix.every((part, index) => query.queryKey[index] === part));
-}
 
 export interface ServicesOptions {
   storage: TokenStorage;
@@ -195,7 +177,7 @@ export function createServices(options: ServicesOptions): Services {
         buster,
         maxAge: PERSIST_MAX_AGE_MS,
         dehydrateOptions: {
-          shouldDehydrateQuery: (query) => shouldPersistQuery(query) && !isMirroredQuery(query),
+          shouldDehydrateQuery: shouldPersistQuery,
         },
       }),
   };

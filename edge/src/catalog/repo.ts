@@ -127,6 +127,22 @@ export function createCatalogRepo(
     // An unchanged row is not rewritten.
     const sameValues = t.columns.map((column) => `${t.table}.${column} IS excluded.${column}`).join(" AND ");
     const base = "(SELECT swap_base FROM change_versions WHERE user_id = ?)";
+    const removeVanished = {
+      sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
+      args: [userId, jobId],
+    };
+    // Added and rewritten rows take their version as they are written (no per-row version
+    // trigger fires: they are not NULL), unique and above every version handed out before.
+    const writeStaged = {
+      sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, row_version)
+              SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, ${base} + s.place
+              FROM (${stagedRows}) s
+              WHERE true
+              ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
+                ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}, row_version = excluded.row_version
+              WHERE NOT (${sameValues})`,
+      args: [userId, userId, jobId],
+    };
     const statements = [
       { sql: `SELECT count(*) AS total FROM ${t.table} WHERE user_id = ?`, args: [userId] },
       // Rows stored from here on skip the search index's insert trigger (migration 11). An older
@@ -138,23 +154,9 @@ export function createCatalogRepo(
                   unindexed_from = coalesce(catalog_state.unindexed_from, excluded.unindexed_from)`,
         args: [userId, system, syncedAt],
       },
-      {
-        sql: `DELETE FROM ${t.table} WHERE user_id = ? AND ${t.key} NOT IN (${stagedKeys})`,
-        args: [userId, jobId],
-      },
+      removeVanished,
       ...reserveVersions(userId, jobId),
-      // Added and rewritten rows take their version as they are written (no per-row version
-      // trigger fires: they are not NULL), unique and above every version handed out before.
-      {
-        sql: `INSERT INTO ${t.table} (id, user_id, ${t.key}, ${t.columns.join(", ")}, row_version)
-                SELECT s.new_id, ?, s.k, ${t.columns.map((column) => `s.${column}`).join(", ")}, ${base} + s.place
-                FROM (${stagedRows}) s
-                WHERE true
-                ON CONFLICT(user_id, ${t.key}) DO UPDATE SET
-                  ${t.columns.map((column) => `${column} = excluded.${column}`).join(", ")}, row_version = excluded.row_version
-                WHERE NOT (${sameValues})`,
-        args: [userId, userId, jobId],
-      },
+      writeStaged,
       { sql: "DELETE FROM catalog_staging WHERE job_id = ?", args: [jobId] },
       touchMappingsOfChanged(t, userId),
       // The one version bump of the swap: rows it adds or removes bump nothing themselves
@@ -172,11 +174,15 @@ export function createCatalogRepo(
     const results = await withoutMemoryMap(db, () => db.batch(statements, "write"));
     // After the swap the catalog holds exactly the staged keys, so the counts follow from totals.
     const before = Number(results[0]?.rows[0]?.total ?? 0);
-    const removed = results[2]?.rowsAffected ?? 0;
+    // Looked up by statement, not by place: reserveVersions may add statements before the write.
+    const removed = results[statements.indexOf(removeVanished)]?.rowsAffected ?? 0;
     const total = Number(results.at(-1)?.rows[0]?.total ?? 0);
     const added = total - (before - removed);
     // Inserted and rewritten rows; a key staged twice may count twice, so the counts are clamped.
-    const updated = Math.min(Math.max(0, (results[5]?.rowsAffected ?? 0) - added), total - added);
+    const updated = Math.min(
+      Math.max(0, (results[statements.indexOf(writeStaged)]?.rowsAffected ?? 0) - added),
+      total - added,
+    );
     return { total, added, updated, unchanged: total - added - updated, removed };
   }
 

@@ -320,6 +320,8 @@ class BusyRetryingClient implements Db {
    * still fails: the process recovers when the file does, without a restart.
    */
   async #use<T>(work: () => Promise<T>): Promise<T> {
+    // A remote database answers each call over its own HTTP request: nothing to queue or renew.
+    if (!this.#renewable) return work();
     const before = this.#turn;
     let done = () => {};
     this.#turn = new Promise<void>((resolve) => {
@@ -334,7 +336,7 @@ class BusyRetryingClient implements Db {
       }
       return await work();
     } catch (error) {
-      if (this.#renewable && isBusyError(error)) this.#stale = true;
+      if (isBusyError(error)) this.#stale = true;
       throw error;
     } finally {
       done();

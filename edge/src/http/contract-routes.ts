@@ -5,6 +5,7 @@ import {
   type EndpointOutput,
   type EndpointParsedInput,
   MESSAGES,
+  takesIdempotencyKey,
 } from "@stockbridge/shared";
 import type { Hono, MiddlewareHandler } from "hono";
 import * as v from "valibot";
@@ -63,16 +64,17 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
     const paths = [`/api${endpoint.path}`];
     // The spec writes the Acumatica list with a trailing slash; accept both spellings.
     if (endpoint.method === "GET" && endpoint.path.endsWith("/products")) paths.push(`/api${endpoint.path}/`);
-    // An answer holding a credential shown once is never stored, so it takes no idempotency key.
+    // Signed-in writes whose answer may be stored (the same rule the API document states).
     const around =
-      gatekeeper.aroundHandler && !("answersSecret" in endpoint) ? [gatekeeper.aroundHandler] : [];
+      gatekeeper.aroundHandler && takesIdempotencyKey(endpoint) ? [gatekeeper.aroundHandler] : [];
     for (const path of paths) {
+      // Sets the caller (none for a public endpoint) before the idempotency keys and the handler.
       const identified: MiddlewareHandler<AppEnv> = async (c, next) => {
-        c.set("caller", await identify(c, { name, access: endpoint.access }, gatekeeper));
+        await identify(c, { name, access: endpoint.access }, gatekeeper);
         await next();
       };
       app.on(endpoint.method, path, identified, ...around, async (c) => {
-        const caller = c.get("caller");
+        const caller = c.get("caller") ?? null;
         const input = {
           params: parse(endpoint, "params", c.req.param()),
           query: parse(endpoint, "query", c.req.query()),
@@ -87,28 +89,28 @@ export function registerContractRoutes(app: Hono<AppEnv>, handlers: Handlers, ga
   }
 }
 
+/** Sets the caller of a signed-in endpoint, or refuses the call (no token, scope, subscription). */
 async function identify(
   c: AppContext,
   { name, access }: { name: EndpointName; access: Access },
   gatekeeper: Gatekeeper,
-): Promise<Caller | null> {
+): Promise<void> {
   const header = c.req.header("Authorization");
   const token = header?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (!token) {
-    if (access === "public") return null;
+    if (access === "public") return;
     throw new UnauthorizedError(MESSAGES.access.loginRequired);
   }
   // A public endpoint ignores a token it does not need (login with a stale token must still work).
-  if (access === "public") return null;
+  if (access === "public") return;
   const caller = await gatekeeper.authenticate(token);
-  // Known to the error handler's log line even when a gate below refuses the call.
+  // Set now: the error handler's log line names the caller even when a gate below refuses the call.
   c.set("caller", caller);
   // Before the subscription gate: a token refused an endpoint says so whatever the subscription.
   gatekeeper.checkScope(caller, name);
   if (access === "subscriber" && !(await gatekeeper.hasAccess(caller.userId, caller.subscription))) {
     throw new ForbiddenError(MESSAGES.access.subscriptionRequired, "SUBSCRIPTION_REQUIRED");
   }
-  return caller;
 }
 
 type Part = "params" | "query" | "body";

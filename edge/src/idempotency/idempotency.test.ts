@@ -202,26 +202,43 @@ describe("a write sent with an Idempotency-Key", () => {
     expect(await scheduleNames(edge, token)).toEqual(["Nightly"]);
   });
 
-  it("never stores a new API token's answer: the key is not honoured there, and the secret is kept nowhere", async () => {
-    const edge = await createTestApp();
-    const { token } = await registerSubscriber(edge);
-    const create = () =>
-      edge.request("/api/tokens", {
-        token,
-        body: { name: "cron" },
-        headers: { "Idempotency-Key": "token-key" },
-      });
+  // Every endpoint whose answer is a secret shown once: a stored answer would keep it in the clear.
+  it.each([
+    { name: "a new API token", path: "/api/tokens", body: { name: "cron" }, secret: "token" },
+    {
+      name: "a new webhook signing secret",
+      path: "/api/settings/notifications/webhook-secret",
+      body: undefined,
+      secret: "secret",
+    },
+  ])(
+    "never stores $name: the key is not honoured there, and the secret is kept nowhere",
+    async (endpoint) => {
+      const edge = await createTestApp();
+      const { token } = await registerSubscriber(edge);
+      const create = () =>
+        edge.request(endpoint.path, {
+          token,
+          method: "POST",
+          ...(endpoint.body ? { body: endpoint.body } : {}),
+          headers: { "Idempotency-Key": "secret-key" },
+        });
 
-    const first = await create();
-    const second = await create();
+      const first = await create();
+      const second = await create();
 
-    expect([first.status, second.status]).toEqual([200, 200]);
-    expect(second.headers.get("Idempotent-Replayed")).toBeNull();
-    const secrets = [(await first.json()).data.token, (await second.json()).data.token];
-    expect(secrets[0]).not.toBe(secrets[1]);
-    const stored = await edge.db.execute("SELECT count(*) AS n FROM idempotency_keys");
-    expect(Number(stored.rows[0]?.n)).toBe(0);
-  });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.headers.get("Idempotent-Replayed")).toBeNull();
+      const secrets = [
+        (await first.json()).data[endpoint.secret],
+        (await second.json()).data[endpoint.secret],
+      ];
+      expect(secrets[0]).toEqual(expect.any(String));
+      expect(secrets[0]).not.toBe(secrets[1]);
+      const stored = await edge.db.execute("SELECT count(*) AS n FROM idempotency_keys");
+      expect(Number(stored.rows[0]?.n)).toBe(0);
+    },
+  );
 
   it("is deleted by the minute tick once expired", async () => {
     const edge = await createTestApp();

@@ -3,20 +3,19 @@ import type { AppEnv } from "../http/types.ts";
 import type { StoredAnswer } from "./repo.ts";
 import { IDEMPOTENCY_HEADER, type IdempotencyService } from "./service.ts";
 
-const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Set on an answer given from the store instead of running the request again. */
 const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /**
- * Honours `Idempotency-Key` on an authenticated write (it runs after the contract router knows the
- * caller, around the handler): the first request runs and its answer is kept; a repeat gets that
+ * Honours `Idempotency-Key` on an authenticated write (the contract router mounts it, after it knows
+ * the caller, around the handler of each endpoint `takesIdempotencyKey` names): the first request runs and its answer is kept; a repeat gets that
  * answer with `Idempotent-Replayed: true`. Requests without the header pass untouched.
  */
 export function idempotencyKeys(service: IdempotencyService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_HEADER);
     const caller = c.get("caller");
-    if (key === undefined || !caller || !WRITE_METHODS.has(c.req.method)) return next();
+    if (key === undefined || !caller) return next();
     const url = new URL(c.req.url);
     const admission = await service.admit({
       userId: caller.userId,

@@ -1,5 +1,6 @@
 import { MESSAGES } from "@stockbridge/shared";
 import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from "../errors.ts";
+import { sha256Hex } from "../security/bytes.ts";
 import type { IdempotencyRepo, StoredAnswer } from "./repo.ts";
 
 /** How long a key is remembered after its first request (a client's replays come within it). */
@@ -48,7 +49,7 @@ export function createIdempotencyService(deps: IdempotencyServiceDeps) {
         { path: IDEMPOTENCY_HEADER, message: MESSAGES.idempotency.invalidKey },
       ]);
     }
-    const keyed = { ...request, bodyHash: await sha256(request.body) };
+    const keyed = { ...request, bodyHash: await sha256Hex(request.body) };
     // Twice: a key freed between the claim and the read (a 5xx released it, the prune removed it)
     // is free to take.
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -97,8 +98,3 @@ export function createIdempotencyService(deps: IdempotencyServiceDeps) {
 }
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}

@@ -27,6 +27,8 @@ export interface Execution {
   actualCost: number;
   /** Mutation root fields that ran. */
   mutations: number;
+  /** Every root field that ran, by name (fragments and aliases included). */
+  rootFields: Record<string, number>;
 }
 
 /** Runs a validated document against the store; resolvers are synchronous over in-memory state. */
@@ -38,7 +40,7 @@ export function executeOperation(
     operationName,
   }: { document: DocumentNode; variables: Record<string, unknown>; operationName?: string },
 ): Execution {
-  const tally = { cost: 0, mutations: 0 };
+  const tally = { cost: 0, mutations: 0, rootFields: {} as Record<string, number> };
   const fieldResolver: GraphQLFieldResolver<unknown, RequestContext> = (source, args, context, info) => {
     const isMutation = info.operation.operation === "mutation";
     let value: unknown;
@@ -50,6 +52,7 @@ export function executeOperation(
         );
       }
       checkInputArrays(args);
+      tally.rootFields[info.fieldName] = (tally.rootFields[info.fieldName] ?? 0) + 1;
       if (isMutation) {
         tally.cost += MUTATION_COST;
         tally.mutations += 1;
@@ -71,7 +74,7 @@ export function executeOperation(
     operationName,
     fieldResolver,
   });
-  return { result, actualCost: tally.cost, mutations: tally.mutations };
+  return { result, actualCost: tally.cost, mutations: tally.mutations, rootFields: tally.rootFields };
 }
 
 /**

@@ -118,10 +118,8 @@ export function answerGraphql(
   credit(shop.bucket, requested - actual);
   shop.counters.pointsSpent += actual;
   shop.counters.mutations += execution.mutations;
-  for (const selection of operation.selectionSet.selections)
-    if (selection.kind === Kind.FIELD)
-      shop.counters.rootFields[selection.name.value] =
-        (shop.counters.rootFields[selection.name.value] ?? 0) + 1;
+  for (const [field, count] of Object.entries(execution.rootFields))
+    shop.counters.rootFields[field] = (shop.counters.rootFields[field] ?? 0) + count;
   const errors = execution.result.errors?.map(shopifyError);
   return {
     status: 200,

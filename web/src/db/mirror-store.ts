@@ -18,6 +18,7 @@ import {
   type MirrorState,
   toMirrorAcumatica,
   toMirrorShopify,
+  UNMAPPED_SOURCES,
   withoutMirrorFields,
 } from "./mirror-rows.ts";
 
@@ -133,14 +134,6 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
     state: async (list: MirrorList) => (await open()).mirrorState.get(list),
     states: async () => (await open()).mirrorState.toArray(),
     saveState: async (state: MirrorState) => (await open()).mirrorState.put(state),
-    /** Kept on the list's state: the mirror answers it with the list, as the server does. */
-    async setCurrency(list: "shopify" | "acumatica", currencyCode: string | null) {
-      const db = await open();
-      await db.transaction("rw", db.mirrorState, async () => {
-        const current = await db.mirrorState.get(list);
-        if (current) await db.mirrorState.put({ ...current, currencyCode });
-      });
-    },
 
     /**
      * Writes one feed page and the version it brings the list up to, in one transaction. Rows
@@ -179,7 +172,7 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
             total: options.total ?? current?.total ?? null,
             lastSynced: page.lastSynced === undefined ? (current?.lastSynced ?? null) : page.lastSynced,
             revision,
-            // The feed's currency when it says one (the list's answer is the other source).
+            // A catalog feed's page carries its currency (the mirror answers it with the list).
             ...(page.currencyCode !== undefined
               ? { currencyCode: page.currencyCode }
               : current?.currencyCode === undefined
@@ -220,10 +213,10 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
       return row === undefined ? undefined : { _id: row._id, sku: String(row.sku) };
     },
 
-    /** Every mirror table, its state and the outbox emptied (sign-out, a 401, another user). */
     /** How many clears so far: pass it back to `applyPage` with a page asked for now. */
     clears: () => clears,
 
+    /** Every mirror table, its state and the outbox emptied (sign-out, a 401, another user). */
     async clear() {
       clears += 1;
       const { db, tables } = await use();
@@ -273,17 +266,19 @@ export function createMirrorStore(open: () => Promise<StockbridgeDatabase>) {
      */
     async unmapped(query: UnmappedQuery): Promise<Unmapped> {
       const { db } = await use();
-      const revisions = new Map(
-        (await db.mirrorState.bulkGet(["shopify", "acumatica", "mappings"])).map((state) => [
-          state?.list,
-          state?.revision ?? 0,
-        ]),
-      );
+      const [shopifyState, acumaticaState, mappingsState] = await db.mirrorState.bulkGet([
+        ...UNMAPPED_SOURCES,
+      ]);
+      const revisions = {
+        shopify: shopifyState?.revision ?? 0,
+        acumatica: acumaticaState?.revision ?? 0,
+        mappings: mappingsState?.revision ?? 0,
+      };
       const window = { term: query.search, descending: query.sortDirection === "desc", limit: query.limit };
       const side = async (system: UnmappedSystem, offset: number) =>
         (await indexes()).unmappedPage(
           system,
-          { catalog: revisions.get(system) ?? 0, mappings: revisions.get("mappings") ?? 0 },
+          { catalog: revisions[system], mappings: revisions.mappings },
           { ...window, offset },
         );
       const [shopify, acumatica] = await Promise.all([

@@ -37,25 +37,21 @@ async function saveCache(db: StockbridgeDatabase, fill: (client: QueryClient) =>
 describe("the persisted query cache", () => {
   it("brings saved lists back into a new query client", async () => {
     const db = freshDatabase();
-    const persister = await saveCache(db, (client) =>
-      client.setQueryData(["products", "shopify", "list"], LIST),
-    );
+    const persister = await saveCache(db, (client) => client.setQueryData(["notifications", "list"], LIST));
 
     const next = new QueryClient();
     await restoreQueryCache({ queryClient: next, persister, buster: "1.0.0", maxAge: PERSIST_MAX_AGE_MS });
-    expect(next.getQueryData(["products", "shopify", "list"])).toEqual(LIST);
+    expect(next.getQueryData(["notifications", "list"])).toEqual(LIST);
   });
 
   it("marks restored lists stale, so a screen refetches what may predate the last write", async () => {
     const db = freshDatabase();
-    const persister = await saveCache(db, (client) =>
-      client.setQueryData(["products", "shopify", "list"], LIST),
-    );
+    const persister = await saveCache(db, (client) => client.setQueryData(["notifications", "list"], LIST));
 
     const next = new QueryClient({ defaultOptions: { queries: { staleTime: 5 * 60_000 } } });
     await restoreQueryCache({ queryClient: next, persister, buster: "1.0.0", maxAge: PERSIST_MAX_AGE_MS });
-    expect(next.getQueryState(["products", "shopify", "list"])?.isInvalidated).toBe(true);
-    expect(next.getQueryData(["products", "shopify", "list"])).toEqual(LIST);
+    expect(next.getQueryState(["notifications", "list"])?.isInvalidated).toBe(true);
+    expect(next.getQueryData(["notifications", "list"])).toEqual(LIST);
   });
 
   it("drops a cache written by another app version", async () => {

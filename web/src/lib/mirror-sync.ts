@@ -64,13 +64,8 @@ export function createMirrorSync(options: MirrorSyncOptions) {
     for (const listener of listeners) listener();
   }
 
-  /**
-   * The server's row count of a list, for the first fill's progress, and a catalog's currency, which
-   * its list answers beside the rows (one row read).
-   */
-  async function serverCount(
-    list: MirrorList,
-  ): Promise<{ total: number; currencyCode?: string | null } | null> {
+  /** The server's row count of a list, for the first fill's progress (one row read). */
+  async function serverCount(list: MirrorList): Promise<{ total: number } | null> {
     const one = { query: { limit: "1" } };
     try {
       if (list === "shopify") return await api.call("shopifyProducts", one);
@@ -108,12 +103,6 @@ export function createMirrorSync(options: MirrorSyncOptions) {
       await options.hold(list, page, (keep) => store.applyPage(list, page, { keep, total, clears }));
       await report();
       if (!page.hasMore) break;
-    }
-    // A catalog's currency is asked again when its rows changed (a pull follows a connection test).
-    if ((list === "shopify" || list === "acumatica") && (changed || state?.currencyCode === undefined)) {
-      const answer = counted ?? (await serverCount(list));
-      if (answer?.currencyCode !== undefined && started === epoch)
-        await store.setCurrency(list, answer.currencyCode);
     }
     if (changed) options.onChanged(list);
   }

@@ -255,12 +255,14 @@ export function createOutbox(options: OutboxOptions) {
       );
       if (entry?.seq !== seq) return null;
       if ("answer" in outcome) await accepted(entry, outcome.answer, later);
-      const refused = "error" in outcome && !alreadyDone(entry.endpoint, outcome.error);
-      if (refused) await restore(entry);
+      else if (!alreadyDone(entry.endpoint, outcome.error)) {
+        await restore(entry);
+        await options.store.remove(seq);
+        const { error } = outcome;
+        return { refused: `${entry.label}: ${error instanceof Error ? error.message : String(error)}` };
+      }
       await options.store.remove(seq);
-      if (!refused) return { refused: null };
-      const { error } = outcome as { error: unknown };
-      return { refused: `${entry.label}: ${error instanceof Error ? error.message : String(error)}` };
+      return { refused: null };
     });
   }
 

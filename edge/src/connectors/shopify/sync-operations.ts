@@ -106,7 +106,7 @@ const SET_QUANTITIES_PAYLOAD = `
     userErrors { field message code }`;
 
 /** Up to 2026-01: compare-and-set through `compareQuantity` on each quantity (removed in 2026-04). */
-export const SET_QUANTITIES_COMPARE_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!) {
+const SET_QUANTITIES_COMPARE_MUTATION = `mutation StockbridgeSetQuantities($input: InventorySetQuantitiesInput!) {
   inventorySetQuantities(input: $input) {${SET_QUANTITIES_PAYLOAD}
   }
 }`;

@@ -27,8 +27,10 @@ export function createThrottleModel(now: () => number) {
     waitFor(cost: number): number {
       const left = available();
       if (left === null || !status || cost <= left) return 0;
-      // A cost above the whole bucket can never fit; wait for a full bucket and let Shopify judge.
+      // A cost above the whole bucket can never fit: once the bucket is full, send and let Shopify
+      // judge (waiting on would never end, as the callers wait until this answers 0).
       const target = Math.min(cost, status.maximumAvailable);
+      if (left >= target) return 0;
       return Math.ceil(((target - left) / status.restoreRate) * 1000) + 25;
     },
     reserve(cost: number) {

@@ -23,6 +23,9 @@ export function executionHistoryQuery(api: ApiClient, page: number) {
         query: { page: String(page), limit: String(EXECUTION_HISTORY_PAGE_SIZE) },
       }),
     placeholderData: keepPreviousData,
+    // The mirror answers it: saved with the query cache, a page written a second after the last
+    // change could show a row the mirror already knows was deleted (seen after a refused replay).
+    meta: { persist: false },
     refetchInterval: (query) =>
       query.state.data?.histories.some((entry) => entry.status === "running") ? RUNNING_REFRESH_MS : false,
   });

@@ -6,6 +6,7 @@ import {
   MESSAGES,
   type Unmapped,
 } from "@stockbridge/shared";
+import type { UnmappedSystem } from "../../db/list-indexes.ts";
 
 /** One row of the Unmapped Products tab: a product of one system, the other side blank. */
 export interface UnmappedRow {
@@ -13,8 +14,6 @@ export interface UnmappedRow {
   shopifySku: string | null;
   acumaticaSku: string | null;
 }
-
-export type UnmappedSystem = "shopify" | "acumatica";
 
 /** The window of each list one request asks for (the query strings of `GET /mapping/unmapped`). */
 export interface UnmappedRequest {

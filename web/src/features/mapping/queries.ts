@@ -29,6 +29,9 @@ export function mappingHistoryQuery(api: ApiClient, params: ListParams<never>) {
     queryKey: mappingKeys.historyList(normalized),
     queryFn: () => api.call("mappingHistory", { query: { page, limit, ...(search ? { search } : {}) } }),
     placeholderData: keepPreviousData,
+    // The mirror answers it: saved with the query cache, a page written a second after the last
+    // change could show a row the mirror already knows was deleted (seen after a refused replay).
+    meta: { persist: false },
   });
 }
 
@@ -47,6 +50,9 @@ export function unmappedQuery(api: ApiClient, request: UnmappedRequest) {
         },
       }),
     placeholderData: keepPreviousData,
+    // The mirror answers it: saved with the query cache, a page written a second after the last
+    // change could show a row the mirror already knows was deleted (seen after a refused replay).
+    meta: { persist: false },
   });
 }
 

@@ -24,6 +24,9 @@ export function shopifyProductsQuery(api: ApiClient, params: ListParams<ShopifyS
     queryKey: productKeys.shopifyList(normalized),
     queryFn: () => api.call("shopifyProducts", { query: toQueryStrings(normalized) }),
     placeholderData: keepPreviousData,
+    // The mirror answers it: saved with the query cache, a page written a second after the last
+    // change could show a row the mirror already knows was deleted (seen after a refused replay).
+    meta: { persist: false },
   });
 }
 
@@ -34,5 +37,8 @@ export function acumaticaProductsQuery(api: ApiClient, params: ListParams<Acumat
     queryKey: productKeys.acumaticaList(normalized),
     queryFn: () => api.call("acumaticaProducts", { query: toQueryStrings(normalized) }),
     placeholderData: keepPreviousData,
+    // The mirror answers it: saved with the query cache, a page written a second after the last
+    // change could show a row the mirror already knows was deleted (seen after a refused replay).
+    meta: { persist: false },
   });
 }
