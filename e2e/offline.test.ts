@@ -3,6 +3,7 @@ import type { Page, Route } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { autoMap, prepareCatalogUser } from "./support/catalog-setup.ts";
 import { browserPerFile } from "./support/fixtures.ts";
+import { goOffline, goOnline } from "./support/network.ts";
 import { installServiceWorker } from "./support/service-worker.ts";
 import { apiClient, expectToast, openSignedInSession, type SignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
@@ -114,7 +115,7 @@ describe("offline-first lists and the outbox", () => {
       const filled = await mirrorContents(page);
       expect(filled.rows.shopifyProducts).toBe((await api.call("shopifyProducts")).total);
 
-      await context.setOffline(true);
+      await goOffline(context);
       await page.reload();
       await page.reload();
       await page.getByRole("heading", { name: "Shopify Products", level: 1 }).waitFor();
@@ -168,7 +169,7 @@ describe("offline-first lists and the outbox", () => {
           ]),
         );
 
-      await context.setOffline(false);
+      await goOnline(context);
       await expectToast(page, "1 offline edit sent");
       await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
       expect((await api.call("mappingsByIds", { body: { mappingIds: [doomed._id] } })).mappings).toEqual([]);
@@ -178,10 +179,10 @@ describe("offline-first lists and the outbox", () => {
       await page.goto("/products/shopify");
       const pull = page.getByRole("button", { name: "Get Products" });
       await pull.waitFor();
-      await context.setOffline(true);
+      await goOffline(context);
       await expect.poll(() => pull.isDisabled()).toBe(true);
       await expect(pull.getAttribute("title")).resolves.toBe(MESSAGES.generic.offline);
-      await context.setOffline(false);
+      await goOnline(context);
 
       // Signing out empties the mirror and the outbox.
       await page.getByRole("button", { name: "Account menu" }).click();
@@ -231,14 +232,14 @@ describe("offline-first lists and the outbox", () => {
       const route = await onItsWay;
       // The server applies it, then the network drops before its answer reaches the app.
       expect((await route.fetch()).status()).toBe(200);
-      await context.setOffline(true);
+      await goOffline(context);
       await route.abort("internetdisconnected");
       await context.unroute(`**/api/mapping/${doomed._id}`);
       // The app saw a network failure: the delete waits in the outbox, already gone on the server.
       await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(1);
       expect((await api.call("mappingsByIds", { body: { mappingIds: [doomed._id] } })).mappings).toEqual([]);
 
-      await context.setOffline(false);
+      await goOnline(context);
       await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
       await expectToast(page, "1 offline edit sent");
       // The replay's 404 means what the merchant asked for is done: no refusal, the row stays gone.
@@ -257,7 +258,7 @@ describe("offline-first lists and the outbox", () => {
       const { api, table } = await schedulesMirrored(session, async () => {});
       await table.getByText("No data available").waitFor();
 
-      await context.setOffline(true);
+      await goOffline(context);
       await page.getByRole("button", { name: "Create Schedule" }).click();
       const create = page.getByRole("dialog", { name: "Create New Schedule" });
       await create.getByLabel("Schedule Name").fill("Stockroom nightly");
@@ -274,7 +275,7 @@ describe("offline-first lists and the outbox", () => {
       await expect(row.getByRole("cell").nth(1).textContent()).resolves.toBe("Daily at 03:15");
       await expect(api.call("listSchedules")).resolves.toMatchObject({ total: 0 });
 
-      await context.setOffline(false);
+      await goOnline(context);
       await expectToast(page, "1 offline edit sent");
       await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
       const { schedules, total } = await api.call("listSchedules");
@@ -309,7 +310,7 @@ describe("offline-first lists and the outbox", () => {
       const doomed = table.locator("tbody tr", { hasText: "Doomed nightly" });
       await doomed.waitFor();
 
-      await context.setOffline(true);
+      await goOffline(context);
       await doomed.getByRole("button", { name: "Deactivate schedule Doomed nightly" }).click();
       await doomed.getByText("Pending", { exact: true }).waitFor();
       await expect(doomed.getByRole("cell").nth(4).textContent()).resolves.toBe("Inactive");
@@ -323,7 +324,7 @@ describe("offline-first lists and the outbox", () => {
         );
       expect(refusal).not.toBe("");
 
-      await context.setOffline(false);
+      await goOnline(context);
       await expectToast(page, `Switch schedule Doomed nightly: ${refusal}`);
       await expect.poll(async () => (await mirrorContents(page)).outbox).toBe(0);
       // The list shows the server's truth: the deleted schedule gone, the other one as it was.

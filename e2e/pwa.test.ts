@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { startAppProxy } from "./support/app-proxy.ts";
 import { browserPerFile } from "./support/fixtures.ts";
+import { goOffline, goOnline } from "./support/network.ts";
 import { installServiceWorker, serviceWorkerReady } from "./support/service-worker.ts";
 import { apiClient, expectPath, openSignedInSession } from "./support/session.ts";
 import { subscribeThroughCheckout } from "./support/subscribe.ts";
@@ -72,7 +73,7 @@ describe("installed app", () => {
         page.getByRole("status").filter({ hasText: MESSAGES.generic.offline }).count(),
       ).resolves.toBe(0);
 
-      await context.setOffline(true);
+      await goOffline(context);
       await page.reload();
       await expectOfflineDashboard(page, "Offline Olive");
 
@@ -81,7 +82,7 @@ describe("installed app", () => {
       await expectOfflineDashboard(second, "Offline Olive");
 
       // Back online, the banner goes away.
-      await context.setOffline(false);
+      await goOnline(context);
       await page
         .getByRole("status")
         .filter({ hasText: MESSAGES.generic.offline })

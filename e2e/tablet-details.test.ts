@@ -3,6 +3,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { autoMap, prepareCatalogUser, shopifyPlusThrottlePerFile } from "./support/catalog-setup.ts";
 import { browserPerFile, withSignedInSession } from "./support/fixtures.ts";
+import { goOffline, goOnline } from "./support/network.ts";
 import { apiClient, expectToast } from "./support/session.ts";
 
 const browser = browserPerFile();
@@ -96,7 +97,7 @@ describe("Tablet details", () => {
       await page.goto("/dashboard");
       const logout = page.locator("aside").getByRole("button", { name: "Logout" });
       await logout.waitFor();
-      await context.setOffline(true);
+      await goOffline(context);
       // By its role attribute: while the drawer is open the rest of the page is inert to assistive
       // technology, but still on screen.
       const banner = page.locator('[role="status"]', { hasText: "Saved lists are still shown" });
@@ -112,7 +113,7 @@ describe("Tablet details", () => {
       await expect
         .poll(async () => (await box(inDrawer)).y + (await box(inDrawer)).height)
         .toBeLessThanOrEqual((await box(banner)).y);
-      await context.setOffline(false);
+      await goOnline(context);
     });
   });
 
