@@ -98,4 +98,25 @@ describe("toasts", () => {
       await toast.waitFor({ state: "detached" });
     });
   });
+
+  it("stays closed once closed with its button, and the next toast goes after five seconds", async () => {
+    await onLoginWithClock(async (page) => {
+      const toast = await showToast(page);
+      // Clicked: focus goes into the toast (holding it), then the toast leaves with its button.
+      await toast.getByRole("button", { name: "Close toast" }).click();
+      for (let step = 0; step < 10; step += 1) {
+        await page.clock.runFor(100);
+        await settle(page);
+      }
+      await toast.waitFor({ state: "detached" });
+      await page.clock.runFor(1_000);
+      await settle(page);
+      expect(await toast.count()).toBe(0);
+
+      // Focus went with the closed toast: the next one is not held, it goes by itself.
+      const next = await showToast(page);
+      await page.clock.runFor(6_000);
+      await next.waitFor({ state: "detached" });
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Toaster, type ToastT, toast, useSonner } from "sonner";
 
 export { toast } from "sonner";
@@ -12,41 +12,23 @@ export { toast } from "sonner";
 export function AppToaster() {
   const { toasts } = useSonner();
   const outlet = useRef<HTMLDivElement>(null);
-  const latest = useRef(toasts);
-  latest.current = toasts;
-  // While focus is inside: the toasts held, with the duration each had (undefined: the default).
-  const held = useRef<Map<ToastT["id"], number | undefined> | null>(null);
+  const [focusHold] = useState(() => createFocusHold(() => outlet.current));
 
-  // A toast that arrives while focus is inside is held too.
-  useEffect(() => {
-    if (held.current) holdAll(held.current, toasts);
-  }, [toasts]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the toasts change
+  useEffect(() => focusHold.follow(), [focusHold, toasts]);
 
   useEffect(() => {
     const element = outlet.current;
     if (!element) return;
-    const focusIn = () => {
-      if (held.current) return;
-      held.current = new Map();
-      holdAll(held.current, latest.current);
-    };
-    const focusOut = (event: FocusEvent) => {
-      if (!held.current || (event.relatedTarget instanceof Node && element.contains(event.relatedTarget)))
-        return;
-      const active = new Map(latest.current.map((item) => [item.id, item]));
-      for (const [id, duration] of held.current) {
-        const item = active.get(id);
-        if (item) reissue(item, duration);
-      }
-      held.current = null;
-    };
+    const focusIn = () => focusHold.focusIn();
+    const focusOut = (event: FocusEvent) => focusHold.focusOut(event.relatedTarget);
     element.addEventListener("focusin", focusIn);
     element.addEventListener("focusout", focusOut);
     return () => {
       element.removeEventListener("focusin", focusIn);
       element.removeEventListener("focusout", focusOut);
     };
-  }, []);
+  }, [focusHold]);
 
   return (
     <div ref={outlet} className="contents">
@@ -64,12 +46,42 @@ export function AppToaster() {
   );
 }
 
-function holdAll(held: Map<ToastT["id"], number | undefined>, active: readonly ToastT[]) {
-  for (const item of active) {
-    if (item.type === "loading" || held.has(item.id)) continue;
-    held.set(item.id, item.duration);
-    reissue(item, Number.POSITIVE_INFINITY);
+/**
+ * Holds the toasts while focus is in one of them, and gives each its full time again once focus
+ * leaves. Only toasts sonner still shows are held or released (`toast.getToasts()`): a toast closed
+ * with its button (focus on it) is dismissed before its element goes, and focus leaving with it must
+ * not show it again.
+ */
+function createFocusHold(outlet: () => HTMLElement | null) {
+  // While focus is inside: the toasts held, with the duration each had (undefined: the default).
+  let held: Map<ToastT["id"], number | undefined> | null = null;
+  const shown = () => toast.getToasts().filter((item): item is ToastT => !("dismiss" in item));
+
+  function hold() {
+    if (!held) return;
+    for (const item of shown()) {
+      if (item.type === "loading" || held.has(item.id)) continue;
+      held.set(item.id, item.duration);
+      reissue(item, Number.POSITIVE_INFINITY);
+    }
   }
+
+  return {
+    /** Called as sonner's toasts change: one that arrives while focus is inside is held too. */
+    follow: hold,
+    focusIn() {
+      if (held) return;
+      held = new Map();
+      hold();
+    },
+    focusOut(next: EventTarget | null) {
+      const element = outlet();
+      if (!held || (next instanceof Node && element?.contains(next))) return;
+      const wereHeld = held;
+      held = null;
+      for (const item of shown()) if (wereHeld.has(item.id)) reissue(item, wereHeld.get(item.id));
+    },
+  };
 }
 
 /**
