@@ -28,6 +28,7 @@ import { connectionHandlers } from "./connections/routes.ts";
 import { createConnectionsService } from "./connections/service.ts";
 import { createConnectors } from "./connectors/connectors.ts";
 import { createBulkSlots } from "./connectors/shopify/bulk-slots.ts";
+import { createStoreCostBook } from "./connectors/shopify/strategy.ts";
 import { type ConnectorClock, realClock } from "./connectors/transport.ts";
 import { createDashboardRepo } from "./dashboard/repo.ts";
 import { dashboardHandlers } from "./dashboard/routes.ts";
@@ -232,6 +233,8 @@ export function createApp(deps: AppDeps) {
   });
   // Shopify's bulk operation limit is per app and store: every pull and sync counts against it.
   const bulkSlots = createBulkSlots(db, now);
+  // What each store's pulls and syncs learn of its costs (bulk operation times, read costs), in this process.
+  const storeCosts = createStoreCostBook();
   const sites = createSitesRepo(db);
   const catalog = createCatalogService({
     repo: createCatalogRepo(db, createSearchCache()),
@@ -240,6 +243,7 @@ export function createApp(deps: AppDeps) {
     connections,
     connectors,
     bulkSlots,
+    storeCosts,
     now,
     newId,
     tuning: deps.catalogTuning,
@@ -275,7 +279,12 @@ export function createApp(deps: AppDeps) {
 
   const syncRepo = createSyncRepo(db);
   const heldRepo = createHeldRepo(db);
-  const syncConnectors = createSyncConnectors({ credentials: connections, connectors, bulkSlots });
+  const syncConnectors = createSyncConnectors({
+    credentials: connections,
+    connectors,
+    bulkSlots,
+    storeCosts,
+  });
   const driftRepo = createDriftRepo(db);
   const syncEngine = alerts.observeRuns(
     createSyncEngine({

@@ -16,6 +16,7 @@ import { readWarehouses } from "../connectors/acumatica/warehouses.ts";
 import type { Connectors } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { readShopifyCatalog, type ShopifyPullCheckpoint } from "../connectors/shopify/catalog-reader.ts";
+import type { StoreCostBook } from "../connectors/shopify/strategy.ts";
 import { DatabaseBusyError, UpstreamError } from "../errors.ts";
 import { type JobContext, JobLostError, type JobRunner } from "../jobs/runner.ts";
 import { record } from "../lib/json.ts";
@@ -54,6 +55,8 @@ export interface CatalogServiceDeps {
   >;
   connectors: Connectors;
   bulkSlots: BulkSlots;
+  /** What each store's runs learn of its costs, shared with the sync engine's connectors. */
+  storeCosts: StoreCostBook;
   now: () => Date;
   newId: () => string;
   tuning?: Partial<CatalogTuning>;
@@ -82,6 +85,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         clock: deps.connectors.clock,
         bulkThreshold: tuning.shopifyBulkThreshold,
         bulkSlots: deps.bulkSlots.forStore(credentials.storeName),
+        costs: deps.storeCosts.forStore(credentials.storeName),
         onRows: (rows) => repo.stageShopify({ jobId: job.jobId, userId, rows, newId: deps.newId }),
         onProgress: (progress) => job.progress(progress),
         resumeFrom,

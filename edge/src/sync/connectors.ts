@@ -2,7 +2,7 @@ import type { AcumaticaConnectionInfo } from "../connectors/acumatica/session.ts
 import type { Connectors, ShopifyCredentials } from "../connectors/connectors.ts";
 import type { BulkSlots } from "../connectors/shopify/bulk-slots.ts";
 import { createShopifyStore } from "../connectors/shopify/store.ts";
-import { createStoreCostBook } from "../connectors/shopify/strategy.ts";
+import { createStoreCostBook, type StoreCostBook } from "../connectors/shopify/strategy.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { SyncConnectors } from "./engine.ts";
 
@@ -22,10 +22,14 @@ export function createSyncConnectors(deps: {
   credentials: CredentialSource;
   connectors: Connectors;
   bulkSlots: BulkSlots;
+  /**
+   * What each store's runs learn of its costs, so the next run chooses its reads and writes by them
+   * (the app shares it with its catalog pulls); left out, these connectors learn on their own.
+   */
+  storeCosts?: StoreCostBook;
 }): SyncConnectors {
   const { connectors } = deps;
-  // What each store's runs learn of its costs, so the next run chooses its reads and writes by them.
-  const costBook = createStoreCostBook();
+  const costBook = deps.storeCosts ?? createStoreCostBook();
   return {
     async shopify(userId) {
       const credentials = await notSavedIsBadInput(() => deps.credentials.shopifyCredentials(userId));

@@ -360,6 +360,33 @@ describe("POST /mapping/sync", () => {
     },
   );
 
+  it("weighs a sync's read by the export time a catalog pull of the store measured, not by a guess", async () => {
+    const w = await open({ size: 700, app: { catalogTuning: { shopifyBulkThreshold: 100 } } });
+    // 440 reads at 5 points: 2,200 points, 2 s of refill past a full bucket. Shorter than the few
+    // seconds guessed for an export never seen, longer than the sandbox's half-second export.
+    const mapped = await w.map(plainPairs(w, 440));
+    const calls = () => w.state().shopify.rootFields;
+
+    const first = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
+    expect(resultOf(await finished(w, first.job))).toMatchObject({ total: 440, failure: 0 });
+    const nodesBefore = calls().nodes ?? 0;
+    expect(nodesBefore).toBeGreaterThan(0);
+    expect(calls().bulkOperationRunQuery).toBeUndefined();
+
+    const pull = await w.api.call("syncShopifyProducts");
+    expect(await finished(w, pull.job)).toMatchObject({ status: "succeeded", result: { mode: "bulk" } });
+    expect(calls().bulkOperationRunQuery).toBe(1);
+
+    w.advance(60_000);
+    const second = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
+    expect(resultOf(await finished(w, second.job))).toMatchObject({ total: 440, failure: 0 });
+    expect(calls().bulkOperationRunQuery).toBe(2);
+    expect(calls().nodes ?? 0).toBe(nodesBefore);
+    expect((await w.shopifyVariant(mapped[439]!.variant.id)).available).toBe(
+      erpTotals(mapped[439]!.item).available,
+    );
+  });
+
   it("answers 403 to a signed-in user without a subscription", async () => {
     const w = await open();
     const { token } = await w.app.registerUser();

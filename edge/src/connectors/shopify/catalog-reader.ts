@@ -12,6 +12,7 @@ import {
 } from "./catalog-queries.ts";
 import { type ShopifyClient, ShopifyError } from "./graphql-client.ts";
 import { activeLocations, readLocations } from "./locations.ts";
+import { recordBulk, type StoreCosts } from "./strategy.ts";
 
 /** A variant's quantities at one location where it is stocked. */
 export interface LocationLevel {
@@ -68,6 +69,11 @@ export interface ReadShopifyCatalogOptions {
   resumeFrom?: ShopifyPullCheckpoint | null;
   /** Told once the bulk export is started, and after each page's rows were kept: save it to resume. */
   onCheckpoint?(checkpoint: ShopifyPullCheckpoint): Promise<void>;
+  /**
+   * What this store's runs learn of its costs (shared with its syncs): an export this pull started
+   * records how long it took, so the next sync weighs a bulk read by this store's time, not a guess.
+   */
+  costs?: StoreCosts;
 }
 
 /**
@@ -116,12 +122,17 @@ export async function readShopifyCatalog(
     if (slot) {
       try {
         // The export an earlier attempt started is followed, not started again (it may be done).
+        const launchedAt = options.clock.now();
         const started = from?.mode === "bulk" ? from.operationId : await startBulk(client, stocking);
         if (started) {
           summary.mode = "bulk";
           if (from?.mode !== "bulk") await options.onCheckpoint?.({ mode: "bulk", operationId: started });
-          await readBulk(client, { bulk: { id: started, slot }, options, sink, summary });
+          const objects = await readBulk(client, { bulk: { id: started, slot }, options, sink, summary });
           await sink.flush();
+          // Launch to the last row parsed, as a sync's bulk read counts it. A resumed pull followed an
+          // export launched before it: its time is unknown.
+          if (options.costs && from?.mode !== "bulk")
+            recordBulk(options.costs, { type: "QUERY", ms: options.clock.now() - launchedAt, objects });
           return summary;
         }
       } finally {
@@ -295,7 +306,7 @@ async function readBulk(
       "unavailable",
     );
   }
-  if (!state.url) return; // no objects: an empty store
+  if (!state.url) return state.objectCount; // no objects: an empty store
   sink.phase("Downloading Shopify variants");
   const response = await options.fetch(state.url, { method: "GET" });
   if (!response.ok || !response.body)
@@ -305,6 +316,7 @@ async function readBulk(
     // Only top-level variant lines; nested connection lines would carry __parentId (none are asked for).
     if (typeof node === "object" && node !== null && !("__parentId" in node)) await sink.add(node);
   }
+  return state.objectCount;
 }
 
 type Level = { quantities: { name: string; quantity: number }[] } | null | undefined;
