@@ -132,6 +132,32 @@ describe("a call queued behind one that met another connection's lock", () => {
   });
 });
 
+describe("a renewal that meets the lock", () => {
+  it("waits it out like the call itself, instead of failing the call with SQLITE_BUSY", async () => {
+    // A file still in rollback-journal mode, as a new one is while another process turns it to WAL:
+    // an exclusive lock there stops even the renewed connection's settings from reading it.
+    const url = await databaseFile();
+    const db = openDatabase(url, undefined, { busy: { budgetMs: 60_000 } });
+    opened.push(db);
+    await db.execute("CREATE TABLE t (x)");
+    const other = createClient({ url });
+    opened.push(other);
+    // Exclusive locking mode: its first write takes the file's exclusive lock and keeps it.
+    await other.execute("PRAGMA locking_mode = EXCLUSIVE");
+    await other.execute("INSERT INTO t VALUES (1)");
+
+    // Fails busy, so the connection is renewed before each probe for the lock, and those renewals
+    // fail busy too while the lock is held (several probes' worth).
+    const write = db.execute("INSERT INTO t VALUES (2)");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await other.execute("PRAGMA locking_mode = NORMAL");
+    await other.execute("SELECT 1 FROM t");
+
+    await write;
+    expect(Number((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0]?.n)).toBe(2);
+  });
+});
+
 describe("a connection that could not be renewed", () => {
   it("renews it on a later call once the file can be opened again, instead of failing every call until a restart", async () => {
     const url = await databaseFile();

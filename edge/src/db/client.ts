@@ -294,16 +294,24 @@ class BusyRetryingClient implements Db {
   async #probeUntilFree(): Promise<void> {
     for (let attempt = 0; this.#lockWaiters > 0; attempt += 1) {
       await sleep(jittered(attempt));
-      // Caught inside the call: a busy probe left nothing open, so the connection needs no renewal.
-      const free = await this.#use(async () => {
-        try {
-          await this.#client.executeMultiple("BEGIN IMMEDIATE; ROLLBACK");
-          return true;
-        } catch (error) {
-          if (isBusyError(error)) return false;
-          throw error;
-        }
-      });
+      let free: boolean;
+      try {
+        // Caught inside the call: a busy probe left nothing open, so the connection needs no renewal.
+        free = await this.#use(async () => {
+          try {
+            await this.#client.executeMultiple("BEGIN IMMEDIATE; ROLLBACK");
+            return true;
+          } catch (error) {
+            if (isBusyError(error)) return false;
+            throw error;
+          }
+        });
+      } catch (error) {
+        // The renewal before the probe met the lock (its settings read the file, which a process
+        // turning a new file to WAL holds exclusively): still locked, and renewed at the next probe.
+        if (!isBusyError(error)) throw error;
+        free = false;
+      }
       if (free) return;
     }
   }
