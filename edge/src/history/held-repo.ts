@@ -1,6 +1,6 @@
 import type { InStatement, Row } from "@libsql/client";
 import { HELD_CHANGE_RESULTS, type HeldChange } from "@stockbridge/shared";
-import type { Db } from "../db/client.ts";
+import { type Db, withoutMemoryMapFor } from "../db/client.ts";
 import type { RunFailure, RunSkip } from "./repo.ts";
 
 export type HeldField = HeldChange["field"];
@@ -68,27 +68,29 @@ export function createHeldRepo(db: Db) {
      * is stored when the entry is no longer running (its lease ran out and it was closed as failed).
      */
     async hold(run: HeldRun): Promise<void> {
-      await db.batch(
-        [
-          {
-            sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
+      await withoutMemoryMapFor(db, planSize(run), () =>
+        db.batch(
+          [
+            {
+              sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
                     success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
                   WHERE id = ? AND user_id = ? AND status = 'running'`,
-            args: [
-              run.heldAt,
-              run.heldAt,
-              JSON.stringify(run.reasons),
-              run.changes.length,
-              run.successCount,
-              run.failureCount,
-              run.skippedCount,
-              run.id,
-              run.userId,
-            ],
-          },
-          ...planRows(run, "held"),
-        ],
-        "write",
+              args: [
+                run.heldAt,
+                run.heldAt,
+                JSON.stringify(run.reasons),
+                run.changes.length,
+                run.successCount,
+                run.failureCount,
+                run.skippedCount,
+                run.id,
+                run.userId,
+              ],
+            },
+            ...planRows(run, "held"),
+          ],
+          "write",
+        ),
       );
     },
 
@@ -99,26 +101,33 @@ export function createHeldRepo(db: Db) {
      * entry is no longer running. Answers whether it was stored.
      */
     async storePlan(run: PlannedRun): Promise<boolean> {
-      const results = await db.batch(
-        [
-          {
-            sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
+      const results = await withoutMemoryMapFor(db, planSize(run), () =>
+        db.batch(
+          [
+            {
+              sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
                   WHERE id = ? AND user_id = ? AND status = 'running'`,
-            args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
-          },
-          ...planRows(run, "running"),
-        ],
-        "write",
+              args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
+            },
+            ...planRows(run, "running"),
+          ],
+          "write",
+        ),
       );
       return (results[0]?.rowsAffected ?? 0) > 0;
     },
 
-    /** A finished run's stored plan is no longer needed (a held run keeps its plan as the record). */
-    async dropPlan(id: string): Promise<void> {
-      await db.execute({
-        sql: "DELETE FROM held_changes WHERE history_id = ? AND NOT EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND held_at IS NOT NULL)",
-        args: [id, id],
-      });
+    /**
+     * A finished run's stored plan is no longer needed (a held run keeps its plan as the record).
+     * `changes`: how many the plan holds, when known (a large plan is deleted without the memory map).
+     */
+    async dropPlan(id: string, changes = 0): Promise<void> {
+      await withoutMemoryMapFor(db, changes, () =>
+        db.execute({
+          sql: "DELETE FROM held_changes WHERE history_id = ? AND NOT EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND held_at IS NOT NULL)",
+          args: [id, id],
+        }),
+      );
     },
 
     /**
@@ -270,6 +279,11 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
     });
   }
   return statements;
+}
+
+/** The rows a plan stores. */
+function planSize(run: PlannedRun): number {
+  return run.changes.length + run.failures.length + (run.skips?.length ?? 0);
 }
 
 const FIELDS: readonly HeldField[] = ["price", "compareAtPrice", "quantity"];

@@ -188,6 +188,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     let results: MappingSyncResult[];
     let cache: CacheUpdate[] = [];
     let findings: RunFindings;
+    let storedChanges: number | null = null;
     try {
       const settings = await deps.settings.read(input.userId);
       const planned = targets.length === 0 ? null : await plan(input, { targets, settings, progress });
@@ -222,8 +223,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         // The checkpoint before the first write: from here a resumed job applies this plan. Saved
         // again first, which throws if another instance took the job over while this one read.
         await input.onCheckpoint({ historyId: historyId!, planStored: false });
-        if (!(await storeRunPlan(deps.held, { id: historyId!, userId: input.userId, plans })))
-          throw new ConflictError(RUN_CLOSED);
+        storedChanges = await storeRunPlan(deps.held, { id: historyId!, userId: input.userId, plans });
+        if (storedChanges === null) throw new ConflictError(RUN_CLOSED);
         await input.onCheckpoint({ historyId: historyId!, planStored: true });
       }
       let found: RunFindings["found"];
@@ -267,7 +268,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const drifted = await recordDrift(input, historyId, findings);
     const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
     await finishRun(input.userId, historyId!, { results, counts: outcome.counts, drifted });
-    if (input.onCheckpoint) await deps.held.dropPlan(historyId!);
+    if (input.onCheckpoint) await deps.held.dropPlan(historyId!, storedChanges ?? 0);
     return outcome;
   }
 

@@ -32,18 +32,20 @@ export async function recordHeldRun(
 /**
  * A job's checkpoint before its writes: the plan stored with the open entry, so an instance that
  * resumes the job applies exactly it (held-apply.ts) instead of reading and planning again.
- * Answers false when the entry is no longer open.
+ * Answers how many changes it stored, or null when the entry is no longer open.
  */
-export function storeRunPlan(
+export async function storeRunPlan(
   held: Pick<HeldRepo, "storePlan">,
   run: { id: string; userId: string; plans: readonly MappingPlan[] },
-): Promise<boolean> {
-  return held.storePlan({
+): Promise<number | null> {
+  const changes = heldChangesOf(run.plans);
+  const stored = await held.storePlan({
     id: run.id,
     userId: run.userId,
     ...beforeWrites(run.plans),
-    changes: heldChangesOf(run.plans),
+    changes,
   });
+  return stored ? changes.length : null;
 }
 
 /** What a plan settles before any write: mappings in line, values that cannot be sent, skips. */
