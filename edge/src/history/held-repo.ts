@@ -33,23 +33,34 @@ export interface StoredHeldChange extends HeldChangeRow {
   acumaticaId: string | null;
 }
 
-/** A run's plan as stored before any write: what needed none, what cannot be sent, and the changes. */
-export interface PlannedRun {
+/** A run's counts before any write: mappings already in line, values that cannot be sent, skips. */
+export interface PlanCounts {
   id: string;
   userId: string;
-  /** The run's counts before any write: mappings already in line, values that cannot be sent, skips. */
   successCount: number;
   failureCount: number;
   skippedCount: number;
+}
+
+/** One part of a plan's rows, in plan order: what cannot be sent, what was skipped, the changes. */
+export interface PlanRows {
   failures: RunFailure[];
-  /** Why mappings were skipped (a held run keeps only their count). */
-  skips?: RunSkip[];
+  /** Why mappings were skipped (a held run keeps only their count: none given). */
+  skips: RunSkip[];
   changes: HeldChangeRow[];
 }
 
-export interface HeldRun extends PlannedRun {
+/** How many rows of each kind the parts before this one stored (a part's rows number on from there). */
+export interface PlanOffsets {
+  failures: number;
+  skips: number;
+  changes: number;
+}
+
+export interface HeldRun extends PlanCounts {
   heldAt: string;
   reasons: string[];
+  changeCount: number;
 }
 
 /** Rows per INSERT / UPDATE (one JSON parameter each): a 30,000-change plan is 15 statements. */
@@ -64,57 +75,71 @@ const READ_CHUNK = 5_000;
 export function createHeldRepo(db: Db) {
   return {
     /**
-     * Turns the run's open entry into a held one and stores its plan, in one transaction. Nothing
-     * is stored when the entry is no longer running (its lease ran out and it was closed as failed).
+     * Stores one part of a running run's plan (parts go in plan order, each its own transaction, so
+     * a large plan is never built whole); nothing once the entry is no longer running. The plan
+     * counts only once `hold` or `storePlan` ends it; until then no reader looks at these rows.
      */
-    async hold(run: HeldRun): Promise<void> {
-      await withoutMemoryMapFor(db, planSize(run), () =>
-        db.batch(
-          [
-            {
-              sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
-                    success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
-                  WHERE id = ? AND user_id = ? AND status = 'running'`,
-              args: [
-                run.heldAt,
-                run.heldAt,
-                JSON.stringify(run.reasons),
-                run.changes.length,
-                run.successCount,
-                run.failureCount,
-                run.skippedCount,
-                run.id,
-                run.userId,
-              ],
-            },
-            ...planRows(run, "held"),
-          ],
-          "write",
-        ),
-      );
+    async storeRows(id: string, rows: PlanRows, from: PlanOffsets): Promise<void> {
+      const statements = planRows(id, rows, from);
+      if (statements.length > 0)
+        await withoutMemoryMapFor(db, planSize(rows), () => db.batch(statements, "write"));
     },
 
     /**
-     * Stores a running run's plan before its writes (a job's checkpoint): the counts of what needed
-     * no write, its failures and skips, and the changes, so another instance that resumes the job
-     * applies exactly this plan (as an approval applies a held one). Nothing is stored when the
-     * entry is no longer running. Answers whether it was stored.
+     * Turns the run's open entry into a held one over the plan its parts stored (storeRows). False
+     * when the entry is no longer running (its lease ran out and it was closed as failed).
      */
-    async storePlan(run: PlannedRun): Promise<boolean> {
-      const results = await withoutMemoryMapFor(db, planSize(run), () =>
-        db.batch(
-          [
-            {
-              sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
-                  WHERE id = ? AND user_id = ? AND status = 'running'`,
-              args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
-            },
-            ...planRows(run, "running"),
-          ],
-          "write",
-        ),
+    async hold(run: HeldRun): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
+                success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
+              WHERE id = ? AND user_id = ? AND status = 'running'`,
+        args: [
+          run.heldAt,
+          run.heldAt,
+          JSON.stringify(run.reasons),
+          run.changeCount,
+          run.successCount,
+          run.failureCount,
+          run.skippedCount,
+          run.id,
+          run.userId,
+        ],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * Ends storing a running run's plan before its writes (a job's checkpoint): the counts of what
+     * needed no write, with the failures, skips and changes its parts stored (storeRows), so another
+     * instance that resumes the job applies exactly this plan (as an approval applies a held one).
+     * Answers false when the entry is no longer running.
+     */
+    async storePlan(run: PlanCounts): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
+              WHERE id = ? AND user_id = ? AND status = 'running'`,
+        args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * The rows a plan's parts stored for an entry closed (as failed) before the plan was whole:
+     * they belong to no plan. The failed entry keeps the failures its closing wrote.
+     */
+    async dropPartialPlan(id: string): Promise<void> {
+      const closed = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'failed')";
+      await db.batch(
+        [
+          { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${closed}`, args: [id, id] },
+          {
+            sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${closed}`,
+            args: [id, `${id}:held:`.length, `${id}:held:`, id],
+          },
+        ],
+        "write",
       );
-      return (results[0]?.rowsAffected ?? 0) > 0;
     },
 
     /**
@@ -217,16 +242,16 @@ export function createHeldRepo(db: Db) {
 export type HeldRepo = ReturnType<typeof createHeldRepo>;
 
 /**
- * The statements that store a plan's failures, skips and changes with the entry, each only while
- * the entry is in `status` (the UPDATE before them in the same batch decides).
+ * The statements that store a part of a plan's failures, skips and changes with the entry, each only
+ * while the entry is running.
  */
-function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
+function planRows(id: string, run: PlanRows, from: PlanOffsets): InStatement[] {
   const statements: InStatement[] = [];
-  const guard = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = '${status}')`;
+  const guard = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'running')`;
   for (let start = 0; start < run.failures.length; start += CHUNK) {
     const rows = run.failures.slice(start, start + CHUNK).map((failure, index) => ({
       // Apart from the ids the approved run's own failures take (`<id>:<n>`).
-      i: `${run.id}:held:${start + index}`,
+      i: `${id}:held:${from.failures + start + index}`,
       m: failure.mappingId,
       s: failure.shopifySku,
       a: failure.acumaticaSku,
@@ -235,13 +260,12 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
     statements.push({
       sql: `INSERT INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
             SELECT value ->> 'i', ?, value ->> 'm', value ->> 's', value ->> 'a', value ->> 'e' FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+      args: [id, JSON.stringify(rows), id],
     });
   }
-  const skips = run.skips ?? [];
-  for (let start = 0; start < skips.length; start += CHUNK) {
-    const rows = skips.slice(start, start + CHUNK).map((skip, index) => ({
-      q: start + index,
+  for (let start = 0; start < run.skips.length; start += CHUNK) {
+    const rows = run.skips.slice(start, start + CHUNK).map((skip, index) => ({
+      q: from.skips + start + index,
       m: skip.mappingId,
       s: skip.shopifySku,
       a: skip.acumaticaSku,
@@ -250,12 +274,12 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
     statements.push({
       sql: `INSERT INTO execution_skips (history_id, seq, mapping_id, shopify_sku, acumatica_sku, reason)
             SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'r' FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+      args: [id, JSON.stringify(rows), id],
     });
   }
   for (let start = 0; start < run.changes.length; start += CHUNK) {
     const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
-      q: start + index,
+      q: from.changes + start + index,
       m: change.mappingId,
       s: change.shopifySku,
       a: change.acumaticaSku,
@@ -275,15 +299,15 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
             SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
               value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
             FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+      args: [id, JSON.stringify(rows), id],
     });
   }
   return statements;
 }
 
-/** The rows a plan stores. */
-function planSize(run: PlannedRun): number {
-  return run.changes.length + run.failures.length + (run.skips?.length ?? 0);
+/** The rows a part of a plan stores. */
+function planSize(rows: PlanRows): number {
+  return rows.changes.length + rows.failures.length + rows.skips.length;
 }
 
 const FIELDS: readonly HeldField[] = ["price", "compareAtPrice", "quantity"];
