@@ -456,10 +456,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     ]);
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
     const priceRefused = priceRefusal(shopCurrency, erpCurrency);
-    let erpItems = 0;
-    for (const values of erp.values()) if (values) erpItems += 1;
     // The store that read is the one that writes: it knows the bucket and the served version.
-    return { erp, shopify, store, locations, erpItems, priceRefused, options: input.syncOptions };
+    return { erp, shopify, store, locations, erpItems: erp.found, priceRefused, options: input.syncOptions };
   }
 
   /**
