@@ -65,6 +65,8 @@ export interface HeldRun extends PlanCounts {
 
 /** Rows per INSERT / UPDATE (one JSON parameter each): a 30,000-change plan is 15 statements. */
 const CHUNK = 2_000;
+/** Mappings' changes per INSERT of plan changes (up to three changes each, more with several locations). */
+const GROUP_CHUNK = 700;
 /** Rows read per query when the whole plan is loaded to be applied. */
 const READ_CHUNK = 5_000;
 
@@ -277,29 +279,50 @@ function planRows(id: string, run: PlanRows, from: PlanOffsets): InStatement[] {
       args: [id, JSON.stringify(rows), id],
     });
   }
-  for (let start = 0; start < run.changes.length; start += CHUNK) {
-    const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
-      q: from.changes + start + index,
-      m: change.mappingId,
-      s: change.shopifySku,
-      a: change.acumaticaSku,
-      f: change.field,
-      p: change.productId,
-      v: change.variantId,
-      i: change.inventoryItemId,
-      l: change.locationId,
-      ln: change.locationName,
-      n: change.quantityName,
-      o: change.from,
-      t: change.to,
-    }));
+  // One JSON entry per mapping with its changes beneath (ids and SKUs once, not once per field),
+  // arrays rather than objects: a statement's text and arguments stay in native memory until the
+  // garbage collector finalizes it, and a 100,000-mapping plan sent row by row was ~90 MB of them.
+  const groups: unknown[][] = [];
+  let last: HeldChangeRow | undefined;
+  let entries: unknown[][] = [];
+  run.changes.forEach((change, index) => {
+    const same =
+      last?.mappingId === change.mappingId &&
+      last.variantId === change.variantId &&
+      last.productId === change.productId &&
+      last.shopifySku === change.shopifySku &&
+      last.acumaticaSku === change.acumaticaSku;
+    if (!same) {
+      entries = [];
+      groups.push([
+        from.changes + index,
+        change.mappingId,
+        change.shopifySku,
+        change.acumaticaSku,
+        change.productId,
+        change.variantId,
+        entries,
+      ]);
+    }
+    entries.push([
+      change.field,
+      change.inventoryItemId,
+      change.locationId,
+      change.locationName,
+      change.quantityName,
+      change.from,
+      change.to,
+    ]);
+    last = change;
+  });
+  for (let start = 0; start < groups.length; start += GROUP_CHUNK) {
     statements.push({
       sql: `INSERT INTO held_changes (history_id, seq, mapping_id, shopify_sku, acumatica_sku, field, product_id, variant_id,
               inventory_item_id, location_id, location_name, quantity_name, old_value, new_value)
-            SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
-              value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
-            FROM json_each(?) WHERE ${guard}`,
-      args: [id, JSON.stringify(rows), id],
+            SELECT ?, (g.value ->> 0) + c.key, g.value ->> 1, g.value ->> 2, g.value ->> 3, c.value ->> 0, g.value ->> 4, g.value ->> 5,
+              c.value ->> 1, c.value ->> 2, c.value ->> 3, c.value ->> 4, c.value ->> 5, c.value ->> 6
+            FROM json_each(?) AS g, json_each(g.value -> 6) AS c WHERE ${guard}`,
+      args: [id, JSON.stringify(groups.slice(start, start + GROUP_CHUNK)), id],
     });
   }
   return statements;
