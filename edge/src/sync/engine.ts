@@ -72,6 +72,8 @@ export interface SyncEngineDeps {
   log?: (line: string) => void;
   /** Where each run records which mappings still differ from the ERP (left out: not recorded). */
   drift?: Pick<DriftRepo, "record">;
+  /** Mappings planned, written and recorded at a time (PLAN_CHUNK unless told). */
+  planChunk?: number;
 }
 
 export interface SyncProgress {
@@ -148,6 +150,7 @@ export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
  */
 export function createSyncEngine(deps: SyncEngineDeps) {
   const runLeaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS;
+  const planChunk = Math.max(1, deps.planChunk ?? PLAN_CHUNK);
 
   /**
    * Every entry a run opens ends: closed by the run, or, when its process stops, failed by
@@ -205,9 +208,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       /** Plans the run's mappings a chunk at a time: no run holds every mapping's plan at once. */
       const chunks: PlanChunks = async (each) => {
         if (!read) return;
-        for (let start = 0; start < targets.length; start += PLAN_CHUNK)
+        for (let start = 0; start < targets.length; start += planChunk)
           await each(
-            targets.slice(start, start + PLAN_CHUNK).map((target) => planOf(read, target, settings)),
+            targets.slice(start, start + planChunk).map((target) => planOf(read, target, settings)),
           );
       };
       // The safety limits decide on the whole run, before any write; a check writes nothing to hold.
