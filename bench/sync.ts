@@ -106,7 +106,9 @@ function erpAvailable(item: SeedErpItem): number {
 }
 
 function sizeFor(pairs: number): { size: number; catalog: DemoCatalog; chosen: Pair[] } {
-  for (let size = Math.max(20, Math.ceil(pairs * 1.15)); ; size = Math.ceil(size * 1.1)) {
+  // The sandbox's catalogs stop at 100,000 variants (98,298 of them changed at seed 42).
+  const grown = (size: number) => Math.min(100_000, Math.ceil(size));
+  for (let size = grown(Math.max(20, pairs * 1.15)); ; size = grown(size * 1.1)) {
     const catalog = generateCatalog({ seed: SEED, size });
     const chosen = changedPairs(catalog);
     if (chosen.length >= pairs) return { size, catalog, chosen: chosen.slice(0, pairs) };

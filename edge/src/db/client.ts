@@ -155,6 +155,17 @@ export async function withoutMemoryMap<T>(db: Db, work: () => Promise<T>): Promi
   }
 }
 
+/** From this many rows a call reads enough of the file to be worth running without the map. */
+export const LARGE_WORK_ROWS = 1_000;
+
+/**
+ * withoutMemoryMap for work over `rows` rows from LARGE_WORK_ROWS on (a full sync's reads and
+ * writes), else `work` as it is: a one-mapping sync must not drop the map's pages for every reader.
+ */
+export function withoutMemoryMapFor<T>(db: Db, rows: number, work: () => Promise<T>): Promise<T> {
+  return rows >= LARGE_WORK_ROWS ? withoutMemoryMap(db, work) : work();
+}
+
 /** SQLITE_BUSY and its extended codes ("database is locked", "cannot commit transaction"). */
 function isBusyError(error: unknown): boolean {
   if (!(error instanceof Error) || !("code" in error)) return false;

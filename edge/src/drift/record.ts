@@ -2,10 +2,38 @@ import type { DriftField } from "@stockbridge/shared";
 import type { FieldDrift, SyncTarget } from "../sync/plan.ts";
 import type { DriftRepo, DriftRow, DriftSource } from "./repo.ts";
 
-/** What one run found to differ, per mapping it read, and which fields it compared. */
+/**
+ * What one run finds to differ, gathered mapping by mapping as its chunks settle: the rows of the
+ * fields that differ, how many mappings it read and, for a run of some mappings, which.
+ */
+export class FoundDrift {
+  readonly items: DriftRow[] = [];
+  /** The mappings read, kept only for a run of some mappings (it replaces only their rows). */
+  readonly mappingIds: string[] = [];
+  mappings = 0;
+  /** Mappings with at least one field that differs. */
+  drifted = 0;
+
+  constructor(private readonly everyMapping: boolean) {}
+
+  add(target: SyncTarget, drift: readonly FieldDrift[]): void {
+    this.mappings += 1;
+    if (!this.everyMapping) this.mappingIds.push(target.mappingId);
+    if (drift.length > 0) this.drifted += 1;
+    for (const field of drift)
+      this.items.push({
+        mappingId: target.mappingId,
+        shopifySku: target.shopifySku,
+        acumaticaSku: target.acumaticaSku,
+        ...field,
+      });
+  }
+}
+
+/** What one run found to differ, and which fields it compared. */
 export interface RunFindings {
   fields: DriftField[];
-  found: { target: SyncTarget; drift: FieldDrift[] }[];
+  found: FoundDrift;
 }
 
 /**
@@ -23,22 +51,15 @@ export async function recordFindings(
   },
   findings: RunFindings,
 ): Promise<number> {
-  const items: DriftRow[] = findings.found.flatMap(({ target, drift }) =>
-    drift.map((field) => ({
-      mappingId: target.mappingId,
-      shopifySku: target.shopifySku,
-      acumaticaSku: target.acumaticaSku,
-      ...field,
-    })),
-  );
+  const { found } = findings;
   await repo.record(run.userId, {
-    scope: run.everyMapping ? "all" : findings.found.map(({ target }) => target.mappingId),
+    scope: run.everyMapping ? "all" : found.mappingIds,
     checkedAt: run.checkedAt,
-    mappings: findings.found.length,
+    mappings: found.mappings,
     fields: findings.fields,
     source: run.source,
     historyId: run.historyId,
-    items,
+    items: found.items,
   });
-  return new Set(items.map((item) => item.mappingId)).size;
+  return found.drifted;
 }

@@ -1,6 +1,6 @@
 import type { Row } from "@libsql/client";
 import { DRIFT_FIELDS, DRIFT_SOURCES, type DriftField } from "@stockbridge/shared";
-import type { Db } from "../db/client.ts";
+import { type Db, withoutMemoryMapFor } from "../db/client.ts";
 
 /** One differing field as stored: prices in cents, quantities in units. */
 export interface DriftRow {
@@ -79,40 +79,45 @@ export function createDriftRepo(db: Db) {
      */
     async record(userId: string, run: DriftRun): Promise<void> {
       if (run.scope === "all") {
-        await db.batch(
-          [
-            { sql: "DELETE FROM drift_items WHERE user_id = ?", args: [userId] },
-            ...inserts(userId, run.items, false),
-            {
-              sql: `INSERT INTO drift_checks (user_id, checked_at, mappings, fields_json, source, history_id)
+        await withoutMemoryMapFor(db, run.items.length, () =>
+          db.batch(
+            [
+              { sql: "DELETE FROM drift_items WHERE user_id = ?", args: [userId] },
+              ...inserts(userId, run.items, false),
+              {
+                sql: `INSERT INTO drift_checks (user_id, checked_at, mappings, fields_json, source, history_id)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(user_id) DO UPDATE SET checked_at = excluded.checked_at, mappings = excluded.mappings,
                       fields_json = excluded.fields_json, source = excluded.source, history_id = excluded.history_id`,
-              args: [
-                userId,
-                run.checkedAt,
-                run.mappings,
-                JSON.stringify(run.fields),
-                run.source,
-                run.historyId,
-              ],
-            },
-          ],
-          "write",
+                args: [
+                  userId,
+                  run.checkedAt,
+                  run.mappings,
+                  JSON.stringify(run.fields),
+                  run.source,
+                  run.historyId,
+                ],
+              },
+            ],
+            "write",
+          ),
         );
         return;
       }
       if (run.scope.length === 0) return;
-      await db.batch(
-        [
-          {
-            sql: `DELETE FROM drift_items WHERE user_id = ? AND mapping_id IN (SELECT value FROM json_each(?))
+      const scope = run.scope;
+      await withoutMemoryMapFor(db, run.items.length + scope.length, () =>
+        db.batch(
+          [
+            {
+              sql: `DELETE FROM drift_items WHERE user_id = ? AND mapping_id IN (SELECT value FROM json_each(?))
                     AND EXISTS (SELECT 1 FROM drift_checks c WHERE c.user_id = ?)`,
-            args: [userId, JSON.stringify(run.scope), userId],
-          },
-          ...inserts(userId, run.items, true),
-        ],
-        "write",
+              args: [userId, JSON.stringify(scope), userId],
+            },
+            ...inserts(userId, run.items, true),
+          ],
+          "write",
+        ),
       );
     },
 

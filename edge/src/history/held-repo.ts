@@ -1,6 +1,6 @@
 import type { InStatement, Row } from "@libsql/client";
 import { HELD_CHANGE_RESULTS, type HeldChange } from "@stockbridge/shared";
-import type { Db } from "../db/client.ts";
+import { type Db, withoutMemoryMapFor } from "../db/client.ts";
 import type { RunFailure, RunSkip } from "./repo.ts";
 
 export type HeldField = HeldChange["field"];
@@ -33,27 +33,40 @@ export interface StoredHeldChange extends HeldChangeRow {
   acumaticaId: string | null;
 }
 
-/** A run's plan as stored before any write: what needed none, what cannot be sent, and the changes. */
-export interface PlannedRun {
+/** A run's counts before any write: mappings already in line, values that cannot be sent, skips. */
+export interface PlanCounts {
   id: string;
   userId: string;
-  /** The run's counts before any write: mappings already in line, values that cannot be sent, skips. */
   successCount: number;
   failureCount: number;
   skippedCount: number;
+}
+
+/** One part of a plan's rows, in plan order: what cannot be sent, what was skipped, the changes. */
+export interface PlanRows {
   failures: RunFailure[];
-  /** Why mappings were skipped (a held run keeps only their count). */
-  skips?: RunSkip[];
+  /** Why mappings were skipped (a held run keeps only their count: none given). */
+  skips: RunSkip[];
   changes: HeldChangeRow[];
 }
 
-export interface HeldRun extends PlannedRun {
+/** How many rows of each kind the parts before this one stored (a part's rows number on from there). */
+export interface PlanOffsets {
+  failures: number;
+  skips: number;
+  changes: number;
+}
+
+export interface HeldRun extends PlanCounts {
   heldAt: string;
   reasons: string[];
+  changeCount: number;
 }
 
 /** Rows per INSERT / UPDATE (one JSON parameter each): a 30,000-change plan is 15 statements. */
 const CHUNK = 2_000;
+/** Mappings' changes per INSERT of plan changes (up to three changes each, more with several locations). */
+const GROUP_CHUNK = 700;
 /** Rows read per query when the whole plan is loaded to be applied. */
 const READ_CHUNK = 5_000;
 
@@ -64,61 +77,84 @@ const READ_CHUNK = 5_000;
 export function createHeldRepo(db: Db) {
   return {
     /**
-     * Turns the run's open entry into a held one and stores its plan, in one transaction. Nothing
-     * is stored when the entry is no longer running (its lease ran out and it was closed as failed).
+     * Stores one part of a running run's plan (parts go in plan order, each its own transaction, so
+     * a large plan is never built whole); nothing once the entry is no longer running. The plan
+     * counts only once `hold` or `storePlan` ends it; until then no reader looks at these rows.
      */
-    async hold(run: HeldRun): Promise<void> {
+    async storeRows(id: string, rows: PlanRows, from: PlanOffsets): Promise<void> {
+      const statements = planRows(id, rows, from);
+      if (statements.length > 0)
+        await withoutMemoryMapFor(db, planSize(rows), () => db.batch(statements, "write"));
+    },
+
+    /**
+     * Turns the run's open entry into a held one over the plan its parts stored (storeRows). False
+     * when the entry is no longer running (its lease ran out and it was closed as failed).
+     */
+    async hold(run: HeldRun): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
+                success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
+              WHERE id = ? AND user_id = ? AND status = 'running'`,
+        args: [
+          run.heldAt,
+          run.heldAt,
+          JSON.stringify(run.reasons),
+          run.changeCount,
+          run.successCount,
+          run.failureCount,
+          run.skippedCount,
+          run.id,
+          run.userId,
+        ],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * Ends storing a running run's plan before its writes (a job's checkpoint): the counts of what
+     * needed no write, with the failures, skips and changes its parts stored (storeRows), so another
+     * instance that resumes the job applies exactly this plan (as an approval applies a held one).
+     * Answers false when the entry is no longer running.
+     */
+    async storePlan(run: PlanCounts): Promise<boolean> {
+      const result = await db.execute({
+        sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
+              WHERE id = ? AND user_id = ? AND status = 'running'`,
+        args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
+      });
+      return result.rowsAffected > 0;
+    },
+
+    /**
+     * The rows a plan's parts stored for an entry closed (as failed) before the plan was whole:
+     * they belong to no plan. The failed entry keeps the failures its closing wrote.
+     */
+    async dropPartialPlan(id: string): Promise<void> {
+      const closed = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'failed')";
       await db.batch(
         [
+          { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${closed}`, args: [id, id] },
           {
-            sql: `UPDATE execution_history SET status = 'held', end_date = ?, held_at = ?, held_reasons = ?, held_change_count = ?,
-                    success_count = ?, failure_count = ?, skipped_count = ?, error = NULL, lease_until = NULL
-                  WHERE id = ? AND user_id = ? AND status = 'running'`,
-            args: [
-              run.heldAt,
-              run.heldAt,
-              JSON.stringify(run.reasons),
-              run.changes.length,
-              run.successCount,
-              run.failureCount,
-              run.skippedCount,
-              run.id,
-              run.userId,
-            ],
+            sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${closed}`,
+            args: [id, `${id}:held:`.length, `${id}:held:`, id],
           },
-          ...planRows(run, "held"),
         ],
         "write",
       );
     },
 
     /**
-     * Stores a running run's plan before its writes (a job's checkpoint): the counts of what needed
-     * no write, its failures and skips, and the changes, so another instance that resumes the job
-     * applies exactly this plan (as an approval applies a held one). Nothing is stored when the
-     * entry is no longer running. Answers whether it was stored.
+     * A finished run's stored plan is no longer needed (a held run keeps its plan as the record).
+     * `changes`: how many the plan holds, when known (a large plan is deleted without the memory map).
      */
-    async storePlan(run: PlannedRun): Promise<boolean> {
-      const results = await db.batch(
-        [
-          {
-            sql: `UPDATE execution_history SET success_count = ?, failure_count = ?, skipped_count = ?
-                  WHERE id = ? AND user_id = ? AND status = 'running'`,
-            args: [run.successCount, run.failureCount, run.skippedCount, run.id, run.userId],
-          },
-          ...planRows(run, "running"),
-        ],
-        "write",
+    async dropPlan(id: string, changes = 0): Promise<void> {
+      await withoutMemoryMapFor(db, changes, () =>
+        db.execute({
+          sql: "DELETE FROM held_changes WHERE history_id = ? AND NOT EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND held_at IS NOT NULL)",
+          args: [id, id],
+        }),
       );
-      return (results[0]?.rowsAffected ?? 0) > 0;
-    },
-
-    /** A finished run's stored plan is no longer needed (a held run keeps its plan as the record). */
-    async dropPlan(id: string): Promise<void> {
-      await db.execute({
-        sql: "DELETE FROM held_changes WHERE history_id = ? AND NOT EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND held_at IS NOT NULL)",
-        args: [id, id],
-      });
     },
 
     /**
@@ -208,16 +244,16 @@ export function createHeldRepo(db: Db) {
 export type HeldRepo = ReturnType<typeof createHeldRepo>;
 
 /**
- * The statements that store a plan's failures, skips and changes with the entry, each only while
- * the entry is in `status` (the UPDATE before them in the same batch decides).
+ * The statements that store a part of a plan's failures, skips and changes with the entry, each only
+ * while the entry is running.
  */
-function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
+function planRows(id: string, run: PlanRows, from: PlanOffsets): InStatement[] {
   const statements: InStatement[] = [];
-  const guard = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = '${status}')`;
+  const guard = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'running')`;
   for (let start = 0; start < run.failures.length; start += CHUNK) {
     const rows = run.failures.slice(start, start + CHUNK).map((failure, index) => ({
       // Apart from the ids the approved run's own failures take (`<id>:<n>`).
-      i: `${run.id}:held:${start + index}`,
+      i: `${id}:held:${from.failures + start + index}`,
       m: failure.mappingId,
       s: failure.shopifySku,
       a: failure.acumaticaSku,
@@ -226,13 +262,12 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
     statements.push({
       sql: `INSERT INTO execution_failures (id, history_id, mapping_id, shopify_sku, acumatica_sku, error)
             SELECT value ->> 'i', ?, value ->> 'm', value ->> 's', value ->> 'a', value ->> 'e' FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+      args: [id, JSON.stringify(rows), id],
     });
   }
-  const skips = run.skips ?? [];
-  for (let start = 0; start < skips.length; start += CHUNK) {
-    const rows = skips.slice(start, start + CHUNK).map((skip, index) => ({
-      q: start + index,
+  for (let start = 0; start < run.skips.length; start += CHUNK) {
+    const rows = run.skips.slice(start, start + CHUNK).map((skip, index) => ({
+      q: from.skips + start + index,
       m: skip.mappingId,
       s: skip.shopifySku,
       a: skip.acumaticaSku,
@@ -241,35 +276,61 @@ function planRows(run: PlannedRun, status: "held" | "running"): InStatement[] {
     statements.push({
       sql: `INSERT INTO execution_skips (history_id, seq, mapping_id, shopify_sku, acumatica_sku, reason)
             SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'r' FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+      args: [id, JSON.stringify(rows), id],
     });
   }
-  for (let start = 0; start < run.changes.length; start += CHUNK) {
-    const rows = run.changes.slice(start, start + CHUNK).map((change, index) => ({
-      q: start + index,
-      m: change.mappingId,
-      s: change.shopifySku,
-      a: change.acumaticaSku,
-      f: change.field,
-      p: change.productId,
-      v: change.variantId,
-      i: change.inventoryItemId,
-      l: change.locationId,
-      ln: change.locationName,
-      n: change.quantityName,
-      o: change.from,
-      t: change.to,
-    }));
+  // One JSON entry per mapping with its changes beneath (ids and SKUs once, not once per field),
+  // arrays rather than objects: a statement's text and arguments stay in native memory until the
+  // garbage collector finalizes it, and a 100,000-mapping plan sent row by row was ~90 MB of them.
+  const groups: unknown[][] = [];
+  let last: HeldChangeRow | undefined;
+  let entries: unknown[][] = [];
+  run.changes.forEach((change, index) => {
+    const same =
+      last?.mappingId === change.mappingId &&
+      last.variantId === change.variantId &&
+      last.productId === change.productId &&
+      last.shopifySku === change.shopifySku &&
+      last.acumaticaSku === change.acumaticaSku;
+    if (!same) {
+      entries = [];
+      groups.push([
+        from.changes + index,
+        change.mappingId,
+        change.shopifySku,
+        change.acumaticaSku,
+        change.productId,
+        change.variantId,
+        entries,
+      ]);
+    }
+    entries.push([
+      change.field,
+      change.inventoryItemId,
+      change.locationId,
+      change.locationName,
+      change.quantityName,
+      change.from,
+      change.to,
+    ]);
+    last = change;
+  });
+  for (let start = 0; start < groups.length; start += GROUP_CHUNK) {
     statements.push({
       sql: `INSERT INTO held_changes (history_id, seq, mapping_id, shopify_sku, acumatica_sku, field, product_id, variant_id,
               inventory_item_id, location_id, location_name, quantity_name, old_value, new_value)
-            SELECT ?, value ->> 'q', value ->> 'm', value ->> 's', value ->> 'a', value ->> 'f', value ->> 'p', value ->> 'v',
-              value ->> 'i', value ->> 'l', value ->> 'ln', value ->> 'n', value ->> 'o', value ->> 't'
-            FROM json_each(?) WHERE ${guard}`,
-      args: [run.id, JSON.stringify(rows), run.id],
+            SELECT ?, (g.value ->> 0) + c.key, g.value ->> 1, g.value ->> 2, g.value ->> 3, c.value ->> 0, g.value ->> 4, g.value ->> 5,
+              c.value ->> 1, c.value ->> 2, c.value ->> 3, c.value ->> 4, c.value ->> 5, c.value ->> 6
+            FROM json_each(?) AS g, json_each(g.value -> 6) AS c WHERE ${guard}`,
+      args: [id, JSON.stringify(groups.slice(start, start + GROUP_CHUNK)), id],
     });
   }
   return statements;
+}
+
+/** The rows a part of a plan stores. */
+function planSize(rows: PlanRows): number {
+  return rows.changes.length + rows.failures.length + rows.skips.length;
 }
 
 const FIELDS: readonly HeldField[] = ["price", "compareAtPrice", "quantity"];

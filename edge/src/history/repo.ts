@@ -8,7 +8,7 @@ import {
   type HeldReview,
   type SyncOptions,
 } from "@stockbridge/shared";
-import type { Db } from "../db/client.ts";
+import { type Db, withoutMemoryMapFor } from "../db/client.ts";
 
 /**
  * The mappings a run covers: every mapping of the user (a full sync), the named ones, or the failed
@@ -334,7 +334,9 @@ export function createHistoryRepo(db: Db) {
           ]),
         });
       }
-      await db.batch(statements, "write");
+      await withoutMemoryMapFor(db, run.failures.length + run.skips.length, () =>
+        db.batch(statements, "write"),
+      );
     },
 
     /** Entries read with COLUMNS as the list shows them (the change feed's rows). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   erpTotals,
+  type MappedPair,
   plainPairs,
   type SyncWorld,
   setErpQuantity,
@@ -745,3 +746,109 @@ async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: num
   // A refused sale would leave nothing stale, and the retry tests would pass without retrying.
   expect(data.inventorySetQuantities.userErrors).toEqual([]);
 }
+
+describe("runs in chunks", () => {
+  /** A variant id the store does not have. */
+  const GONE = 99_999_999;
+
+  /**
+   * Seventeen mappings: prices and quantities to write, two quantities Shopify cannot take,
+   * quantities skipped (untracked, bundle, not stocked) and two mappings skipped whole (gone on a side).
+   */
+  async function scenario(w: SyncWorld) {
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    await w.api.call("saveSafetyLimits", { body: { maxPriceChangePercent: 0, maxZeroedPercent: 0 } });
+    const plain = plainPairs(w, 14);
+    const [gone, noItem] = plain.splice(12, 2);
+    const skipping = [
+      w.pairs.find((p) => !p.variant.tracked)!,
+      w.pairs.find((p) => p.variant.isBundle)!,
+      w.pairs.find((p) => p.variant.levels.length === 0)!,
+      { ...gone!, variant: { ...gone!.variant, id: GONE } },
+      { ...noItem!, item: { ...noItem!.item, inventoryId: "NO-SUCH-ITEM" } },
+    ];
+    // Refused by Shopify in its batch, and refused before any call.
+    await setErpQuantity(w, plain[1]!.item, 2_000_000_000);
+    await setErpQuantity(w, plain[4]!.item, 3_000_000_000);
+    return w.map([...plain, ...skipping]);
+  }
+
+  /** What a person sees of a run, in SKU order (mapping ids differ between two worlds). */
+  async function seen(w: SyncWorld, run: Awaited<ReturnType<typeof syncAll>>, mapped: MappedPair[]) {
+    const bySku = <T extends { shopifySku: string }>(a: T, b: T) => a.shopifySku.localeCompare(b.shopifySku);
+    const history = await createHistoryRepo(w.app.db).get(w.userId, run.historyId!);
+    const shopify = [];
+    const existing = mapped.filter((pair) => pair.variant.id !== GONE);
+    for (const pair of existing.sort((a, b) => (a.variant.sku ?? "").localeCompare(b.variant.sku ?? "")))
+      shopify.push({ sku: pair.variant.sku, ...(await w.shopifyVariant(pair.variant.id)) });
+    return {
+      answer: {
+        status: run.status,
+        counts: run.counts,
+        results: run.results.map(({ mappingId: _id, ...result }) => result).sort(bySku),
+      },
+      history: {
+        status: history?.status,
+        counts: [history?.successCount, history?.failureCount, history?.skippedCount],
+        failed: history?.failedMappings.map(({ mappingId: _id, ...failure }) => failure).sort(bySku),
+        skipped: history?.skippedMappings.map(({ mappingId: _id, ...skip }) => skip).sort(bySku),
+      },
+      shopify,
+    };
+  }
+
+  it("answers, records and writes a run of more mappings than a chunk exactly as one chunk does, read by bulk or by nodes", async () => {
+    const whole = await startSyncWorld({ size: 120, engine: { bulkReadThreshold: 1_000 } });
+    try {
+      const w = await open({ size: 120, engine: { planChunk: 4, bulkReadThreshold: 1 } });
+      const [mappedWhole, mappedChunked] = [await scenario(whole), await scenario(w)];
+
+      const one = await syncAll(whole);
+      const chunked = await syncAll(w);
+
+      const expected = await seen(whole, one, mappedWhole);
+      expect(expected.history).toMatchObject({ status: "partial", counts: [13, 2, 2] });
+      expect(await seen(w, chunked, mappedChunked)).toEqual(expected);
+      // The chunks wrote their quantities a call or two each (the whole run in one, and one more
+      // for the rest of the batch Shopify refused an item of); one bulk read.
+      const quantityCalls = (world: SyncWorld) =>
+        world.state().shopify.rootFields.inventorySetQuantities ?? 0;
+      expect(quantityCalls(whole)).toBe(2);
+      expect(quantityCalls(w)).toBeGreaterThanOrEqual(4);
+      expect(w.state().shopify.bulkOperations).toBeGreaterThanOrEqual(1);
+      expect(whole.state().shopify.bulkOperations ?? 0).toBe(0);
+    } finally {
+      await whole.close();
+    }
+  });
+
+  it("holds a run of more mappings than a chunk with its whole plan, stored chunk by chunk", async () => {
+    const whole = await startSyncWorld({ size: 120 });
+    try {
+      const w = await open({ size: 120, engine: { planChunk: 3 } });
+      const plans: Awaited<ReturnType<ReturnType<typeof createHeldRepo>["page"]>>[] = [];
+      for (const world of [whole, w]) {
+        await world.setSettings({ syncPrice: true, syncMsrp: true });
+        await world.map(plainPairs(world, 10));
+        await world.api.call("saveSafetyLimits", { body: { maxPriceChangePercent: 1, maxZeroedPercent: 0 } });
+        const run = await syncAll(world);
+        expect(run.status).toBe("held");
+        const held = await createHeldRepo(world.app.db).page(run.historyId!, { offset: 0, limit: 100 });
+        plans.push(held);
+        const history = await createHistoryRepo(world.app.db).get(world.userId, run.historyId!);
+        expect(history).toMatchObject({ status: "held", review: { changes: held.length } });
+      }
+      const rows = (held: (typeof plans)[number]) =>
+        held
+          .map(({ mappingId: _id, seq: _seq, ...change }) => change)
+          .sort((a, b) => `${a.shopifySku}:${a.field}`.localeCompare(`${b.shopifySku}:${b.field}`));
+      expect(plans[0]!.length).toBeGreaterThan(10);
+      expect(rows(plans[1]!)).toEqual(rows(plans[0]!));
+      // Numbered 0..n-1 across the chunks, as one chunk numbers them.
+      expect(plans[1]!.map((change) => change.seq)).toEqual(plans[1]!.map((_, index) => index));
+      expect(w.state().shopify.mutations).toBe(0);
+    } finally {
+      await whole.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
-import type { MappingSyncResult, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
+import type { Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
-import { type ErpKey, readErpItems } from "../connectors/acumatica/erp-read.ts";
+import { type ErpKey, type ErpReading, readErpItems } from "../connectors/acumatica/erp-read.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { PriceWrite } from "../connectors/shopify/prices.ts";
 import {
@@ -9,29 +9,32 @@ import {
   quantityWritePoints,
 } from "../connectors/shopify/quantities.ts";
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
-import type { VariantReadStrategy } from "../connectors/shopify/variant-read.ts";
-import { type RunFindings, recordFindings } from "../drift/record.ts";
+import type { ShopifyReading, VariantReadStrategy } from "../connectors/shopify/variant-read.ts";
+import { FoundDrift, type RunFindings, recordFindings } from "../drift/record.ts";
 import type { DriftRepo } from "../drift/repo.ts";
 import { ConflictError, DatabaseBusyError, DomainError, UpstreamError } from "../errors.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
 import { runStatus } from "../history/outcome.ts";
-import type { HistoryRepo, RunFailure, RunSkip } from "../history/repo.ts";
+import type { HistoryRepo } from "../history/repo.ts";
 import { DEFAULT_RUN_LEASE_MS, keepRunAlive } from "../history/run-lease.ts";
 import { JobLostError } from "../jobs/runner.ts";
 import type { SettingsRepo } from "../settings/repo.ts";
 import { priceRefusal } from "./currency.ts";
-import { recordHeldRun, storeRunPlan } from "./hold.ts";
+import { type PlanChunks, recordHeldRun, storeRunPlan } from "./hold.ts";
 import {
   comparedFields,
   type MappingPlan,
   planMapping,
   quantityKey,
   resultOf,
+  type SyncLocation,
+  type SyncTarget,
   syncLocations,
 } from "./plan.ts";
 import type { CacheUpdate, SyncRepo } from "./repo.ts";
-import { safetyReasons } from "./safety.ts";
-import { finished, type RunCounts, settle } from "./settle.ts";
+import { SafetyTally } from "./safety.ts";
+import { type RunCounts, type RunStatus, settle } from "./settle.ts";
+import { type RunSummary, RunTally } from "./tally.ts";
 
 /** How the engine reaches the user's two systems (built from the saved connections). */
 export interface SyncConnectors {
@@ -69,6 +72,8 @@ export interface SyncEngineDeps {
   log?: (line: string) => void;
   /** Where each run records which mappings still differ from the ERP (left out: not recorded). */
   drift?: Pick<DriftRepo, "record">;
+  /** Mappings planned, written and recorded at a time (PLAN_CHUNK unless told). */
+  planChunk?: number;
 }
 
 export interface SyncProgress {
@@ -106,6 +111,11 @@ export interface RunSyncInput {
   onCheckpoint?: (checkpoint: SyncCheckpoint) => Promise<void>;
   /** The entry an earlier attempt of this job opened: the run continues it instead of opening one. */
   resumeEntry?: string | null;
+  /**
+   * A job keeps counts, not every mapping's result (sync-job.ts): given, the run answers `summary`
+   * with the first this many planned results and no `results`, so it never holds one per mapping.
+   */
+  plannedKept?: number;
 }
 
 /** Where a sync job got to: its history entry, and whether its plan is stored (writes may have begun). */
@@ -124,6 +134,8 @@ export interface RunSyncResult extends SyncRun {
   cause?: unknown;
   /** Why the safety limits held the run; for a dry run, why the real run would be held. */
   holdReasons?: string[];
+  /** For a run given `plannedKept`: its counts of results and first planned results. */
+  summary?: RunSummary;
 }
 
 const READING = "Reading Acumatica and Shopify";
@@ -138,6 +150,7 @@ export const WAITING_FOR_SEAT = "Waiting for a free Acumatica session";
  */
 export function createSyncEngine(deps: SyncEngineDeps) {
   const runLeaseMs = deps.runLeaseMs ?? DEFAULT_RUN_LEASE_MS;
+  const planChunk = Math.max(1, deps.planChunk ?? PLAN_CHUNK);
 
   /**
    * Every entry a run opens ends: closed by the run, or, when its process stops, failed by
@@ -184,53 +197,99 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const dryRun = input.dryRun === true;
     const progress = async (phase: string, done: number) =>
       input.onProgress?.({ phase, done, total: targets.length });
-
-    let results: MappingSyncResult[];
-    let cache: CacheUpdate[] = [];
-    let findings: RunFindings;
+    const tally = new RunTally(input.plannedKept ?? null);
+    const found = new FoundDrift(input.scope === "all");
+    let fields: RunFindings["fields"];
+    let storedChanges: number | null = null;
     try {
       const settings = await deps.settings.read(input.userId);
-      const planned = targets.length === 0 ? null : await plan(input, { targets, settings, progress });
-      const plans = planned?.plans ?? [];
-      // A check reads and records; like a dry run it writes nothing, so nothing to hold.
-      const holdReasons =
-        planned && !input.watched && !input.checkOnly
-          ? safetyReasons(plans, await deps.settings.readSafety(input.userId), {
-              erpItems: planned.erpItems,
-              quantity: input.syncOptions.quantity,
-            })
+      const read = targets.length === 0 ? null : await readBoth(input, { targets, settings, progress });
+      fields = comparedFields(settings, { ...input.syncOptions, priceRefused: read?.priceRefused });
+      /** Plans the run's mappings a chunk at a time: no run holds every mapping's plan at once. */
+      const chunks: PlanChunks = async (each) => {
+        if (!read) return;
+        for (let start = 0; start < targets.length; start += planChunk)
+          await each(
+            targets.slice(start, start + planChunk).map((target) => planOf(read, target, settings)),
+          );
+      };
+      // The safety limits decide on the whole run, before any write; a check writes nothing to hold.
+      const limits =
+        read && !input.watched && !input.checkOnly ? await deps.settings.readSafety(input.userId) : null;
+      const safety = new SafetyTally(limits ?? { maxPriceChangePercent: 0, maxZeroedPercent: 0 });
+      const reasons = () =>
+        limits && read
+          ? safety.reasons({ erpItems: read.erpItems, quantity: input.syncOptions.quantity })
           : [];
-      const fields = comparedFields(settings, { ...input.syncOptions, priceRefused: planned?.priceRefused });
+
       if (dryRun || input.checkOnly) {
-        return { ...(await planOnly(input, { plans, fields, historyId })), holdReasons };
+        await chunks(async (plans) => {
+          for (const plan of plans) {
+            safety.add(plan);
+            tally.add(resultOf(plan, plan.outcome, plan.reason));
+            found.add(plan.target, plan.drift);
+          }
+        });
+        return {
+          ...(await planOnly(input, { tally, findings: { fields, found }, historyId })),
+          holdReasons: reasons(),
+        };
       }
-      if (planned && holdReasons.length > 0) {
+
+      // What the writes will be, gathered as the safety limits are: prices (small records), how
+      // many quantities and where.
+      const writes = { prices: [] as PriceWrite[], quantities: 0, locationIds: new Set<string>() };
+      await chunks(async (plans) => {
+        for (const plan of plans) {
+          safety.add(plan);
+          if (plan.outcome !== "planned" || !plan.shopify) continue;
+          if (plan.prices)
+            writes.prices.push({
+              mappingId: plan.target.mappingId,
+              productId: plan.shopify.productId,
+              variantId: plan.shopify.variantId,
+              ...plan.prices,
+            });
+          writes.quantities += plan.quantities.length;
+          for (const quantity of plan.quantities) writes.locationIds.add(quantity.locationId);
+        }
+      });
+      const holdReasons = reasons();
+      if (read && holdReasons.length > 0) {
         await recordHeldRun(
-          { held: deps.held, store: planned.store, log: deps.log },
+          { held: deps.held, store: read.store, log: deps.log },
           {
             id: historyId!,
             userId: input.userId,
             heldAt: deps.now().toISOString(),
             reasons: holdReasons,
-            plans,
+            locationIds: [...writes.locationIds],
+            chunks,
+            onChunk: (plans) => {
+              for (const plan of plans) tally.add(resultOf(plan, plan.outcome, plan.reason));
+            },
           },
         );
-        const results = plans.map((p) => resultOf(p, p.outcome, p.reason));
-        return { ...finished({ dryRun, historyId, results, status: "held", error: null }), holdReasons };
+        return { ...outcomeOf(tally, { dryRun, historyId, status: "held", error: null }), holdReasons };
       }
-      if (planned && input.onCheckpoint) {
+      if (read && input.onCheckpoint) {
         // The checkpoint before the first write: from here a resumed job applies this plan. Saved
         // again first, which throws if another instance took the job over while this one read.
         await input.onCheckpoint({ historyId: historyId!, planStored: false });
-        if (!(await storeRunPlan(deps.held, { id: historyId!, userId: input.userId, plans })))
-          throw new ConflictError(RUN_CLOSED);
+        storedChanges = await storeRunPlan(deps.held, { id: historyId!, userId: input.userId, chunks });
+        if (storedChanges === null) throw new ConflictError(RUN_CLOSED);
         await input.onCheckpoint({ historyId: historyId!, planStored: true });
       }
-      let found: RunFindings["found"];
-      ({ results, cache, found } = planned
-        ? await apply(planned.store, { plans, runId: historyId!, progress })
-        : { results: [], cache: [], found: [] });
-      findings = { fields, found };
+      if (read)
+        await apply(read.store, {
+          userId: input.userId,
+          runId: historyId!,
+          writes,
+          chunks,
+          tally,
+          found,
+          progress,
+        });
     } catch (error) {
       // The job is another instance's now, and so is its entry: leave both to it. A job's run that
       // met a busy database is resumed (jobs/runner.ts) and continues its entry.
@@ -245,16 +304,18 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         );
       }
       if (dryRun || !(error instanceof DomainError)) throw error;
-      const failed = targets.map((target) => ({
-        mappingId: target.mappingId,
-        shopifySku: target.shopifySku,
-        acumaticaSku: target.acumaticaSku,
-        outcome: "failed" as const,
-        changes: [],
-        reason: message,
-      }));
+      const failed = new RunTally(input.plannedKept ?? null);
+      for (const target of targets)
+        failed.add({
+          mappingId: target.mappingId,
+          shopifySku: target.shopifySku,
+          acumaticaSku: target.acumaticaSku,
+          outcome: "failed" as const,
+          changes: [],
+          reason: message,
+        });
       return {
-        ...finished({ dryRun, historyId, results: failed, status: "failed", error: message }),
+        ...outcomeOf(failed, { dryRun, historyId, status: "failed", error: message }),
         cause: error,
       };
     }
@@ -262,12 +323,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     // Throws if another instance took the job over while this one wrote: it records the outcome.
     if (historyId) await input.onCheckpoint?.({ historyId, planStored: true });
-    const now = deps.now().toISOString();
-    await deps.repo.applyCache(input.userId, cache, now);
-    const drifted = await recordDrift(input, historyId, findings);
-    const outcome = finished({ dryRun, historyId, results, status: "completed", error: null });
-    await finishRun(input.userId, historyId!, { results, counts: outcome.counts, drifted });
-    if (input.onCheckpoint) await deps.held.dropPlan(historyId!);
+    const drifted = await recordDrift(input, historyId, { fields, found });
+    const outcome = outcomeOf(tally, { dryRun, historyId, status: "completed", error: null });
+    await finishRun(input.userId, historyId!, { tally, drifted });
+    if (input.onCheckpoint) await deps.held.dropPlan(historyId!, storedChanges ?? 0);
     return outcome;
   }
 
@@ -278,60 +337,37 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    */
   async function planOnly(
     input: RunSyncInput,
-    run: { plans: MappingPlan[]; fields: RunFindings["fields"]; historyId: string | null },
+    run: { tally: RunTally; findings: RunFindings; historyId: string | null },
   ): Promise<RunSyncResult> {
-    const found = run.plans.map((p) => ({ target: p.target, drift: p.drift }));
-    const drifted = await recordDrift(input, run.historyId, { fields: run.fields, found });
-    const outcome = finished({
+    const drifted = await recordDrift(input, run.historyId, run.findings);
+    const outcome = outcomeOf(run.tally, {
       dryRun: true,
       historyId: run.historyId,
-      results: run.plans.map((p) => resultOf(p, p.outcome, p.reason)),
       status: "completed",
       error: null,
     });
-    if (run.historyId)
-      await finishRun(input.userId, run.historyId, {
-        results: outcome.results,
-        counts: outcome.counts,
-        drifted,
-      });
+    if (run.historyId) await finishRun(input.userId, run.historyId, { tally: run.tally, drifted });
     return outcome;
   }
 
   async function finishRun(
     userId: string,
     historyId: string,
-    run: { results: MappingSyncResult[]; counts: RunCounts; drifted: number | null },
+    run: { tally: RunTally; drifted: number | null },
   ): Promise<void> {
-    const { results, ...extra } = run;
-    const failures: RunFailure[] = results
-      .filter((result) => result.outcome === "failed")
-      .map((result) => ({
-        mappingId: result.mappingId,
-        shopifySku: result.shopifySku,
-        acumaticaSku: result.acumaticaSku,
-        error: result.reason ?? "failed",
-      }));
-    const skips: RunSkip[] = results
-      .filter((result) => result.outcome === "skipped")
-      .map((result) => ({
-        mappingId: result.mappingId,
-        shopifySku: result.shopifySku,
-        acumaticaSku: result.acumaticaSku,
-        reason: result.reason ?? "skipped",
-      }));
+    const { counts, failures, skips } = run.tally;
     await deps.history.finish({
       id: historyId,
       userId,
       endDate: deps.now().toISOString(),
-      successCount: extra.counts.success,
-      failureCount: extra.counts.failure,
-      skippedCount: extra.counts.skipped,
-      status: runStatus(extra.counts),
+      successCount: counts.success,
+      failureCount: counts.failure,
+      skippedCount: counts.skipped,
+      status: runStatus(counts),
       error: null,
       failures,
       skips,
-      drifted: extra.drifted,
+      drifted: run.drifted,
     });
   }
 
@@ -365,14 +401,15 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
   }
 
-  async function plan(
+  /** Both systems' current values of every mapping in the run, and the store that will write. */
+  async function readBoth(
     input: RunSyncInput,
     run: {
       targets: Awaited<ReturnType<SyncRepo["targets"]>>;
       settings: Settings;
       progress: (phase: string, done: number) => Promise<void>;
     },
-  ): Promise<{ plans: MappingPlan[]; store: ShopifyStore; erpItems: number; priceRefused: string | null }> {
+  ): Promise<RunReading> {
     const { targets, settings, progress } = run;
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
@@ -422,79 +459,114 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     ]);
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
     const priceRefused = priceRefusal(shopCurrency, erpCurrency);
-    const plans = targets.map((target) =>
-      planMapping(target, {
-        erp: erp.get(target.acumaticaId) ?? null,
-        shopify: shopify.get(target.shopifyVariantId) ?? null,
-        settings,
-        options: { ...input.syncOptions, priceRefused, locations },
-      }),
-    );
     // The store that read is the one that writes: it knows the bucket and the served version.
-    let erpItems = 0;
-    for (const values of erp.values()) if (values) erpItems += 1;
-    return { plans, store, erpItems, priceRefused };
+    return { erp, shopify, store, locations, erpItems: erp.found, priceRefused, options: input.syncOptions };
   }
 
+  /**
+   * The writes, chunk by chunk: every price of the run at once (one bulk mutation or per-product
+   * calls, as their cost decides, started first), each chunk's quantities in batches as it is
+   * planned again, then its results settled, its cached rows refreshed and its drift gathered.
+   */
   async function apply(
     store: ShopifyStore,
-    run: { plans: MappingPlan[]; runId: string; progress: (phase: string, done: number) => Promise<void> },
-  ) {
-    const { plans, runId, progress } = run;
-    const priceWrites: PriceWrite[] = [];
-    const quantityItems: QuantityItem[] = [];
-    for (const item of plans) {
-      if (item.outcome !== "planned" || !item.shopify) continue;
-      if (item.prices)
-        priceWrites.push({
-          mappingId: item.target.mappingId,
-          productId: item.shopify.productId,
-          variantId: item.shopify.variantId,
-          ...item.prices,
-        });
-      for (const quantity of item.quantities)
-        quantityItems.push({
-          mappingId: quantityKey(item.target.mappingId, quantity.locationId),
-          variantId: item.shopify.variantId,
-          ...quantity,
-        });
-    }
+    run: {
+      userId: string;
+      runId: string;
+      writes: { prices: PriceWrite[]; quantities: number };
+      chunks: PlanChunks;
+      tally: RunTally;
+      found: FoundDrift;
+      progress: (phase: string, done: number) => Promise<void>;
+    },
+  ): Promise<void> {
+    const { writes, runId } = run;
+    await run.progress("Writing to Shopify", 0);
     // Prices and quantities are different fields of different objects: both write at once.
-    await progress("Writing to Shopify", 0);
-    const [priceErrors, quantityOutcomes] = await Promise.all([
-      priceWrites.length > 0
-        ? store.writePrices(priceWrites, {
+    const pricesWritten =
+      writes.prices.length > 0
+        ? store.writePrices(writes.prices, {
             bulkThreshold: deps.bulkPriceThreshold,
             runId,
             // The quantity calls spend from the same bucket meanwhile.
-            sharedPoints: quantityWritePoints(quantityItems.length),
+            sharedPoints: quantityWritePoints(writes.quantities),
           })
-        : new Map<string, string | null>(),
-      quantityItems.length > 0
-        ? store.setQuantities(quantityItems, { runId })
-        : new Map<string, QuantityOutcome>(),
-    ]);
-    const results: MappingSyncResult[] = [];
-    const cache: CacheUpdate[] = [];
-    const found: RunFindings["found"] = [];
-    for (const item of plans) {
-      const settled = settle(item, priceErrors, quantityOutcomes);
-      results.push(settled.result);
-      found.push({ target: item.target, drift: settled.drift });
-      if (item.shopify || item.erp) {
-        cache.push({
-          mappingId: item.target.mappingId,
-          acumaticaId: item.target.acumaticaId,
-          shopify: settled.shopify,
-          erp: item.erp,
-          synced: settled.result.outcome === "succeeded" || settled.result.outcome === "unchanged",
-        });
+        : Promise.resolve(new Map<string, string | null>());
+    // Awaited after the first chunk's quantities; until then a rejection must not go unhandled.
+    pricesWritten.catch(() => {});
+    await run.chunks(async (plans) => {
+      const quantityItems: QuantityItem[] = [];
+      for (const item of plans) {
+        if (item.outcome !== "planned" || !item.shopify) continue;
+        for (const quantity of item.quantities)
+          quantityItems.push({
+            mappingId: quantityKey(item.target.mappingId, quantity.locationId),
+            variantId: item.shopify.variantId,
+            ...quantity,
+          });
       }
-    }
-    return { results, cache, found };
+      const quantityOutcomes =
+        quantityItems.length > 0
+          ? await store.setQuantities(quantityItems, { runId })
+          : new Map<string, QuantityOutcome>();
+      const priceErrors = await pricesWritten;
+      const cache: CacheUpdate[] = [];
+      for (const item of plans) {
+        const settled = settle(item, priceErrors, quantityOutcomes);
+        run.tally.add(settled.result);
+        run.found.add(item.target, settled.drift);
+        if (item.shopify || item.erp) {
+          cache.push({
+            mappingId: item.target.mappingId,
+            acumaticaId: item.target.acumaticaId,
+            shopify: settled.shopify,
+            erp: item.erp,
+            synced: settled.result.outcome === "succeeded" || settled.result.outcome === "unchanged",
+          });
+        }
+      }
+      await deps.repo.applyCache(run.userId, cache, deps.now().toISOString());
+    });
   }
 
   return { runSync };
+}
+
+/** What a run read of both systems, and how it plans with it. */
+interface RunReading {
+  erp: ErpReading;
+  shopify: ShopifyReading;
+  store: ShopifyStore;
+  locations: SyncLocation[];
+  erpItems: number;
+  priceRefused: string | null;
+  options: SyncOptions;
+}
+
+/** Mappings planned (and written, and recorded) at a time: what a run holds is bounded by it, not by the store. */
+const PLAN_CHUNK = 2_000;
+
+function planOf(read: RunReading, target: SyncTarget, settings: Settings): MappingPlan {
+  return planMapping(target, {
+    erp: read.erp.get(target.acumaticaId) ?? null,
+    shopify: read.shopify.get(target.shopifyVariantId) ?? null,
+    settings,
+    options: { ...read.options, priceRefused: read.priceRefused, locations: read.locations },
+  });
+}
+
+/** The run's answer from its tally: every result, or (a job's run) the counts and a summary. */
+function outcomeOf(
+  tally: RunTally,
+  run: { dryRun: boolean; historyId: string | null; status: RunStatus; error: string | null },
+): RunSyncResult {
+  const summary = tally.summary();
+  return {
+    ...run,
+    results: summary ? [] : tally.results,
+    counts: { ...tally.counts },
+    ...(summary ? { summary } : {}),
+  };
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;

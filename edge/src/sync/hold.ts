@@ -1,49 +1,102 @@
 import type { ShopifyStore } from "../connectors/shopify/store.ts";
 import { describeError } from "../errors.ts";
-import type { HeldChangeRow, HeldRepo } from "../history/held-repo.ts";
+import type { HeldChangeRow, HeldRepo, PlanOffsets } from "../history/held-repo.ts";
 import type { RunFailure, RunSkip } from "../history/repo.ts";
 import type { MappingPlan } from "./plan.ts";
+
+/** Hands each chunk's plans to `store`, chunk after chunk (the run plans them again for it). */
+export type PlanChunks = (store: (plans: readonly MappingPlan[]) => Promise<void>) => Promise<void>;
 
 /**
  * Records a run the safety limits stopped before any write: its entry becomes `held`, with the
  * reasons, the counts of what needed no write (already in line, skipped, values that cannot be
- * sent) and the plan, one row per field change, for a person to approve or discard.
+ * sent) and the plan, one row per field change, for a person to approve or discard. The plan is
+ * stored chunk by chunk (`onChunk` sees each chunk's plans too); `locationIds`: where its
+ * quantity changes are, named once for all of them.
  */
 export async function recordHeldRun(
   deps: { held: HeldRepo; store: ShopifyStore; log?: (line: string) => void },
-  run: { id: string; userId: string; heldAt: string; reasons: string[]; plans: readonly MappingPlan[] },
+  run: {
+    id: string;
+    userId: string;
+    heldAt: string;
+    reasons: string[];
+    locationIds: readonly string[];
+    chunks: PlanChunks;
+    onChunk: (plans: readonly MappingPlan[]) => void;
+  },
 ): Promise<void> {
-  const changes = heldChangesOf(run.plans);
-  const names = await locationNames(deps, changes);
-  const { skips: _skips, ...before } = beforeWrites(run.plans);
-  await deps.held.hold({
+  const names = await locationNames(deps, run.locationIds);
+  const stored = await storeParts(deps.held, {
+    id: run.id,
+    chunks: run.chunks,
+    rowsOf: (plans) => {
+      run.onChunk(plans);
+      const { skips: _skips, ...before } = beforeWrites(plans);
+      const changes = heldChangesOf(plans).map((change) => ({
+        ...change,
+        locationName: change.locationId ? (names.get(change.locationId) ?? null) : null,
+      }));
+      return { ...before, skips: [], changes };
+    },
+  });
+  const held = await deps.held.hold({
     id: run.id,
     userId: run.userId,
     heldAt: run.heldAt,
     reasons: run.reasons,
-    ...before,
-    changes: changes.map((change) => ({
-      ...change,
-      locationName: change.locationId ? (names.get(change.locationId) ?? null) : null,
-    })),
+    ...stored.counts,
+    changeCount: stored.offsets.changes,
   });
+  // Closed (as failed) while its plan was stored: the rows stored so far are no plan's.
+  if (!held) await deps.held.dropPartialPlan(run.id);
 }
 
 /**
- * A job's checkpoint before its writes: the plan stored with the open entry, so an instance that
- * resumes the job applies exactly it (held-apply.ts) instead of reading and planning again.
- * Answers false when the entry is no longer open.
+ * A job's checkpoint before its writes: the plan stored with the open entry, chunk by chunk, so an
+ * instance that resumes the job applies exactly it (held-apply.ts) instead of reading and planning
+ * again. Answers how many changes it stored, or null when the entry is no longer open.
  */
-export function storeRunPlan(
-  held: Pick<HeldRepo, "storePlan">,
-  run: { id: string; userId: string; plans: readonly MappingPlan[] },
-): Promise<boolean> {
-  return held.storePlan({
+export async function storeRunPlan(
+  held: Pick<HeldRepo, "storeRows" | "storePlan" | "dropPartialPlan">,
+  run: { id: string; userId: string; chunks: PlanChunks },
+): Promise<number | null> {
+  const stored = await storeParts(held, {
     id: run.id,
-    userId: run.userId,
-    ...beforeWrites(run.plans),
-    changes: heldChangesOf(run.plans),
+    chunks: run.chunks,
+    rowsOf: (plans) => ({ ...beforeWrites(plans), changes: heldChangesOf(plans) }),
   });
+  if (await held.storePlan({ id: run.id, userId: run.userId, ...stored.counts }))
+    return stored.offsets.changes;
+  await held.dropPartialPlan(run.id);
+  return null;
+}
+
+/** Stores each chunk's rows (numbered on from the chunks before) and answers the run's counts. */
+async function storeParts(
+  held: Pick<HeldRepo, "storeRows">,
+  run: {
+    id: string;
+    chunks: PlanChunks;
+    rowsOf: (plans: readonly MappingPlan[]) => ReturnType<typeof beforeWrites> & { changes: HeldChangeRow[] };
+  },
+): Promise<{
+  counts: { successCount: number; failureCount: number; skippedCount: number };
+  offsets: PlanOffsets;
+}> {
+  const counts = { successCount: 0, failureCount: 0, skippedCount: 0 };
+  const offsets: PlanOffsets = { failures: 0, skips: 0, changes: 0 };
+  await run.chunks(async (plans) => {
+    const rows = run.rowsOf(plans);
+    await held.storeRows(run.id, rows, offsets);
+    counts.successCount += rows.successCount;
+    counts.failureCount += rows.failureCount;
+    counts.skippedCount += rows.skippedCount;
+    offsets.failures += rows.failures.length;
+    offsets.skips += rows.skips.length;
+    offsets.changes += rows.changes.length;
+  });
+  return { counts, offsets };
 }
 
 /** What a plan settles before any write: mappings in line, values that cannot be sent, skips. */
@@ -107,9 +160,8 @@ function heldChangesOf(plans: readonly MappingPlan[]): HeldChangeRow[] {
 /** One call for every location the plan writes at; a name is for people, so failing to read one holds the run all the same. */
 async function locationNames(
   deps: { store: ShopifyStore; log?: (line: string) => void },
-  changes: readonly HeldChangeRow[],
+  ids: readonly string[],
 ): Promise<Map<string, string>> {
-  const ids = [...new Set(changes.flatMap((change) => (change.locationId ? [change.locationId] : [])))];
   try {
     return await deps.store.locationNames(ids);
   } catch (error) {

@@ -1,9 +1,11 @@
-import type { InStatement } from "@libsql/client";
+import type { InStatement, Row } from "@libsql/client";
 import { catalogRefreshStatements } from "../catalog/cache-repo.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, withoutMemoryMap, withoutMemoryMapFor } from "../db/client.ts";
 import type { ErpValues, ShopifyValues, SyncTarget } from "./plan.ts";
 
 const CHUNK = 500;
+/** Mappings per page of a full sync's read (a libSQL row weighs far more than the target made of it). */
+const TARGET_PAGE = 5_000;
 /** Rows per cache UPDATE (one JSON parameter each). */
 const CACHE_CHUNK = 2_000;
 
@@ -20,31 +22,43 @@ export interface CacheUpdate {
 /** The only SQL of the sync engine: the mappings in scope, and the mapping updates after a run (with the catalog's cache refresh). */
 export function createSyncRepo(db: Db) {
   return {
-    /** Mappings in scope, oldest first; ids that are not the user's are left out. */
+    /**
+     * Mappings in scope, oldest first; ids that are not the user's are left out. Every mapping is
+     * read in pages (each turned into targets before the next), a large scope without the memory map.
+     */
     async targets(userId: string, scope: { mappingIds: string[] } | "all"): Promise<SyncTarget[]> {
       const select =
-        "SELECT id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku FROM mappings WHERE user_id = ?";
-      const rows = [];
+        "SELECT id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, created_at FROM mappings WHERE user_id = ?";
+      const targets: SyncTarget[] = [];
       if (scope === "all") {
-        rows.push(...(await db.execute({ sql: `${select} ORDER BY created_at, id`, args: [userId] })).rows);
-      } else {
-        const ids = [...new Set(scope.mappingIds)];
+        const page = async (after: Row | undefined) => {
+          const result = await db.execute({
+            sql: `${select}${after ? " AND (created_at, id) > (?, ?)" : ""} ORDER BY created_at, id LIMIT ${TARGET_PAGE}`,
+            args: after ? [userId, String(after.created_at), String(after.id)] : [userId],
+          });
+          for (const row of result.rows) targets.push(targetOf(row));
+          return result.rows.length < TARGET_PAGE ? undefined : result.rows.at(-1);
+        };
+        const last = await page(undefined);
+        // A store of more than a page: the rest is read without the map (and its pages so far let go).
+        if (last)
+          await withoutMemoryMap(db, async () => {
+            for (let after: Row | undefined = last; after; ) after = await page(after);
+          });
+        return targets;
+      }
+      const ids = [...new Set(scope.mappingIds)];
+      return withoutMemoryMapFor(db, ids.length, async () => {
         for (let start = 0; start < ids.length; start += CHUNK) {
           const chunk = ids.slice(start, start + CHUNK);
           const result = await db.execute({
             sql: `${select} AND id IN (${chunk.map(() => "?").join(", ")}) ORDER BY created_at, id`,
             args: [userId, ...chunk],
           });
-          rows.push(...result.rows);
+          for (const row of result.rows) targets.push(targetOf(row));
         }
-      }
-      return rows.map((row) => ({
-        mappingId: String(row.id),
-        shopifyVariantId: String(row.shopify_variant_id),
-        shopifySku: String(row.shopify_sku),
-        acumaticaId: String(row.acumatica_id),
-        acumaticaSku: String(row.acumatica_sku),
-      }));
+        return targets;
+      });
     },
 
     /** The ids among `ids` that are not the user's mappings (gone, never existed, or another user's). */
@@ -81,9 +95,20 @@ export function createSyncRepo(db: Db) {
           });
         }
       }
-      if (statements.length > 0) await db.batch(statements, "write");
+      if (statements.length > 0)
+        await withoutMemoryMapFor(db, updates.length, () => db.batch(statements, "write"));
     },
   };
 }
 
 export type SyncRepo = ReturnType<typeof createSyncRepo>;
+
+function targetOf(row: Row): SyncTarget {
+  return {
+    mappingId: String(row.id),
+    shopifyVariantId: String(row.shopify_variant_id),
+    shopifySku: String(row.shopify_sku),
+    acumaticaId: String(row.acumatica_id),
+    acumaticaSku: String(row.acumatica_sku),
+  };
+}

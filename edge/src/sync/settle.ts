@@ -1,4 +1,4 @@
-import type { MappingSyncResult, SyncRun } from "@stockbridge/shared";
+import type { MappingSyncResult } from "@stockbridge/shared";
 import type { QuantityOutcome } from "../connectors/shopify/quantities.ts";
 import { type FieldDrift, type MappingPlan, quantityKey, resultOf, type ShopifyValues } from "./plan.ts";
 
@@ -84,15 +84,3 @@ function writtenKey(field: FieldDrift["field"], locationId: string | null): stri
 
 /** How a run ended; "held": a safety limit stopped it before any write. */
 export type RunStatus = "completed" | "failed" | "held";
-
-export function finished(
-  run: SyncRun & { status: RunStatus; error: string | null },
-): SyncRun & { status: RunStatus; error: string | null; counts: RunCounts } {
-  const counts: RunCounts = { success: 0, failure: 0, skipped: 0 };
-  for (const result of run.results) {
-    if (result.outcome === "succeeded" || result.outcome === "unchanged") counts.success += 1;
-    else if (result.outcome === "failed") counts.failure += 1;
-    else if (result.outcome === "skipped") counts.skipped += 1;
-  }
-  return { ...run, counts };
-}

@@ -33,7 +33,11 @@ export interface ErpKey {
 }
 
 /** Per mapping's acumaticaId: the ERP's current values, or null when the item no longer exists. */
-export type ErpReading = Map<string, ErpValues | null>;
+export interface ErpReading {
+  get(acumaticaId: string): ErpValues | null | undefined;
+  /** How many of the keys asked for were found. */
+  readonly found: number;
+}
 
 /** InventoryIDs per `$filter` (an `or` chain keeps the URL well under common limits). */
 const FILTER_BATCH = 40;
@@ -89,26 +93,48 @@ export async function readErpItems(
         ? await perItemQuantities(api, stock)
         : (await readWarehouseTotals(api, major)).totals;
 
-  const reading: ErpReading = new Map();
-  for (const { key, record } of found) {
+  const reading = new ErpTable(quantities);
+  for (const { key, record } of found) reading.set(key.acumaticaId, record);
+  return reading;
+}
+
+/**
+ * The items found per acumaticaId, each ErpValues made (with its warehouse quantities) only when
+ * asked for: as objects a full sync's read held about 300 bytes per item for the whole run.
+ */
+class ErpTable implements ErpReading {
+  readonly #records = new Map<string, Omit<ItemRecord, "id"> | null>();
+  found = 0;
+
+  constructor(private readonly quantities: TotalsLookup) {}
+
+  set(acumaticaId: string, record: ItemRecord | null): void {
     if (!record) {
-      reading.set(key.acumaticaId, null);
-      continue;
+      this.#records.set(acumaticaId, null);
+      return;
     }
+    this.found += 1;
+    // The NoteID is the key already: the values need the rest.
+    const { inventoryId, defaultPriceCents, msrpCents, isStockItem } = record;
+    this.#records.set(acumaticaId, { inventoryId, defaultPriceCents, msrpCents, isStockItem });
+  }
+
+  get(acumaticaId: string): ErpValues | null | undefined {
+    const record = this.#records.get(acumaticaId);
+    if (!record) return record;
     // A non-stock item has no quantities at all (the pull stores none, the lists show '-'); a stock
     // item without warehouse rows has none on hand.
     const totals = record.isStockItem
-      ? (quantities.get(record.inventoryId) ?? emptyTotals())
+      ? (this.quantities.get(record.inventoryId) ?? emptyTotals())
       : { available: null, onHand: null, availableForShipping: null, warehouses: [] };
-    reading.set(key.acumaticaId, {
+    return {
       inventoryId: record.inventoryId,
       defaultPriceCents: record.defaultPriceCents,
       msrpCents: record.msrpCents,
       isStockItem: record.isStockItem,
       ...totals,
-    });
+    };
   }
-  return reading;
 }
 
 function fieldsFor(major: number, stock: boolean): string {
@@ -159,18 +185,23 @@ async function filtered(
 
 async function listAll(api: AcumaticaApi, major: number): Promise<ItemRecord[]> {
   const [stock, nonStock] = await Promise.all([
-    pages(api, "StockItem", fieldsFor(major, true)),
-    pages(api, "NonStockItem", fieldsFor(major, false)),
+    pages(api, { entity: "StockItem", select: fieldsFor(major, true), isStockItem: true }),
+    pages(api, { entity: "NonStockItem", select: fieldsFor(major, false), isStockItem: false }),
   ]);
-  return [
-    ...stock.map((record) => toRecord(record, true)),
-    ...nonStock.map((record) => toRecord(record, false)),
-  ];
+  return [...stock, ...nonStock];
 }
 
-/** `$top`/`$skip` pages, a wave of PARALLEL_PAGES at a time (the session caps concurrency), until a short page. */
-async function pages(api: AcumaticaApi, entity: string, select: string): Promise<Wrapped[]> {
-  const all: Wrapped[] = [];
+/**
+ * `$top`/`$skip` pages, a wave of PARALLEL_PAGES at a time (the session caps concurrency), until a
+ * short page; each page's answer becomes records at once (an answer's objects weigh several times
+ * the record).
+ */
+async function pages(
+  api: AcumaticaApi,
+  query: { entity: string; select: string; isStockItem: boolean },
+): Promise<ItemRecord[]> {
+  const { entity, select, isStockItem } = query;
+  const all: ItemRecord[] = [];
   for (let index = 0; ; index += PARALLEL_PAGES) {
     const wave = await Promise.all(
       Array.from({ length: PARALLEL_PAGES }, async (_, offset) =>
@@ -184,7 +215,7 @@ async function pages(api: AcumaticaApi, entity: string, select: string): Promise
         ),
       ),
     );
-    for (const records of wave) all.push(...records);
+    for (const records of wave) for (const record of records) all.push(toRecord(record, isStockItem));
     if (wave.some((records) => records.length < PAGE_SIZE)) return all;
   }
 }

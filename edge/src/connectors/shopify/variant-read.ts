@@ -10,6 +10,7 @@ import {
   syncReadCostPerId,
   syncVariantsQuery,
 } from "./sync-operations.ts";
+import { type ShopifyReading, VariantTable } from "./variant-table.ts";
 
 /** Reads in flight at once; the transport still paces each by the bucket. */
 const READ_CONCURRENCY = 4;
@@ -42,8 +43,7 @@ export interface ShopifyValues {
   levels: ShopifyLevel[];
 }
 
-/** Shopify's current values per variant id as the mapping stores it; null = the variant does not exist. */
-export type ShopifyReading = Map<string, ShopifyValues | null>;
+export type { ShopifyReading };
 
 /** How variants are read: `nodes(ids:)` batches paced by the bucket, or one bulk query over the whole store. */
 export type VariantReadStrategy = "nodes" | "bulk";
@@ -72,11 +72,10 @@ export async function readShopifyVariants(
         : undefined,
     });
     if (rest.length === 0) return reading;
-    const more = await readByBulk(port, rest, options.locations);
-    for (const [id, values] of more) reading.set(id, values);
+    await readByBulk(port, rest, { locations: options.locations, into: reading });
     return reading;
   }
-  return readByBulk(port, ids, options.locations);
+  return readByBulk(port, ids, { locations: options.locations, into: new VariantTable(options.locations) });
 }
 
 /**
@@ -100,17 +99,29 @@ function chooseVariantRead(port: ShopifyPort, count: number, locationCount: numb
   return bulk < paged ? "bulk" : "nodes";
 }
 
+/** The variants by one bulk query, into `into` (ids not found: null); by batches when no bulk query can start. */
 async function readByBulk(
   port: ShopifyPort,
   ids: string[],
-  locations: readonly string[],
-): Promise<ShopifyReading> {
-  const all = await readAllByBulk(port, locations, new Set(ids.map((id) => toGid("ProductVariant", id))));
+  read: { locations: readonly string[]; into: VariantTable },
+): Promise<VariantTable> {
+  const { locations, into } = read;
+  // GID -> the id as asked for: the rows are kept under the caller's strings.
+  const wanted = new Map(ids.map((id) => [toGid("ProductVariant", id), id]));
+  const ran = await readAllByBulk(port, {
+    locations,
+    wants: (gid) => wanted.has(gid),
+    onVariant: (values) => {
+      const id = wanted.get(values.variantId);
+      if (id === undefined) return;
+      into.set(id, values);
+      wanted.delete(values.variantId);
+    },
+  });
   // No bulk slot of the store came free in time (pulls, other syncs): read by batches instead.
-  if (!all) return (await readByNodes(port, { variantIds: ids, locations })).reading;
-  const reading: ShopifyReading = new Map();
-  for (const id of ids) reading.set(id, all.get(toGid("ProductVariant", id)) ?? null);
-  return reading;
+  if (!ran) return (await readByNodes(port, { variantIds: ids, locations, into })).reading;
+  for (const id of wanted.values()) into.set(id, null);
+  return into;
 }
 
 /**
@@ -122,10 +133,17 @@ async function readByBulk(
  */
 export async function readByNodes(
   port: ShopifyPort,
-  read: { variantIds: string[]; locations: readonly string[]; reconsider?: (left: number) => boolean },
-): Promise<{ reading: ShopifyReading; rest: string[] }> {
+  read: {
+    variantIds: string[];
+    locations: readonly string[];
+    reconsider?: (left: number) => boolean;
+    /** Where the values go (a new table unless given). */
+    into?: VariantTable;
+  },
+): Promise<{ reading: VariantTable; rest: string[] }> {
   const { variantIds, locations } = read;
-  const reading: ShopifyReading = new Map();
+  const reading = read.into ?? new VariantTable(locations);
+  let answered = 0;
   const pending = [...new Set(variantIds)];
   const sizing = {
     perId: port.costs.readCostPerId.get(locations.length) ?? syncReadCostPerId(locations.length),
@@ -166,10 +184,11 @@ export async function readByNodes(
     batch.forEach((id, index) => {
       reading.set(id, toValues(answer.data?.nodes[index], locations));
     });
+    answered += batch.length;
   }
 
   // The first batch alone (then again while it is refused), so the rest are sized from its answer.
-  while (pending.length > 0 && reading.size === 0) await readBatch(pending.splice(0, batchSize()));
+  while (pending.length > 0 && answered === 0) await readBatch(pending.splice(0, batchSize()));
   if (pending.length > 0 && read.reconsider?.(pending.length)) return { reading, rest: pending };
   // READ_CONCURRENCY workers; a refused batch goes back to `pending` for whichever is free.
   const drain = async (): Promise<void> => {
@@ -180,28 +199,29 @@ export async function readByNodes(
 }
 
 /**
- * The `wanted` variants (GIDs) among every variant of the store, read by one bulk query, or null
- * when a bulk query cannot start now. Only those are kept as the export streams in: the store's
- * other variants would make memory grow with the store rather than with the run.
+ * Every variant of the store by one bulk query, the ones it `wants` (by GID) handed to `onVariant`
+ * as the export streams in: the store's other variants would make memory grow with the store
+ * rather than with the run. False when a bulk query cannot start now.
  */
-async function readAllByBulk(
+function readAllByBulk(
   port: ShopifyPort,
-  locations: readonly string[],
-  wanted: ReadonlySet<string>,
-): Promise<Map<string, ShopifyValues> | null> {
-  const query = bulkVariantsQuery(locations);
-  const values = new Map<string, ShopifyValues>();
-  const ran = await runBulkOperation(
+  read: {
+    locations: readonly string[];
+    wants: (gid: string) => boolean;
+    onVariant: (values: ShopifyValues) => void;
+  },
+): Promise<boolean> {
+  const query = bulkVariantsQuery(read.locations);
+  return runBulkOperation(
     port,
     { type: "QUERY", launch: BULK_RUN_QUERY_MUTATION, prepare: async () => ({ query }) },
     (line) => {
       const node: unknown = JSON.parse(line);
-      if (!wanted.has(text(record(node)?.id) ?? "")) return;
-      const parsed = toValues(node, locations);
-      if (parsed) values.set(parsed.variantId, parsed);
+      if (!read.wants(text(record(node)?.id) ?? "")) return;
+      const parsed = toValues(node, read.locations);
+      if (parsed) read.onVariant(parsed);
     },
   );
-  return ran ? values : null;
 }
 
 /** One `ProductVariant` node as the engine compares it (levels aliased `l0`, `l1`, ...); null for a missing node. */
