@@ -209,9 +209,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const chunks: PlanChunks = async (each) => {
         if (!read) return;
         for (let start = 0; start < targets.length; start += planChunk)
-          await each(
-            targets.slice(start, start + planChunk).map((target) => planOf(read, target, settings)),
-          );
+          await each(targets.slice(start, start + planChunk).map((target) => planOf(read, target, settings)));
       };
       // The safety limits decide on the whole run, before any write; a check writes nothing to hold.
       const limits =
