@@ -127,6 +127,26 @@ export function createHeldRepo(db: Db) {
     },
 
     /**
+     * The plan rows of a running entry, before its plan is stored: an earlier attempt of the run may
+     * have stored parts of its plan (or all of it) and stopped before its job's checkpoint said so.
+     * The resumed run plans again and stores its plan afresh; its rows take the same numbers.
+     */
+    async discardUnsavedPlan(id: string): Promise<void> {
+      const running = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'running')";
+      await db.batch(
+        [
+          { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${running}`, args: [id, id] },
+          {
+            sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${running}`,
+            args: [id, `${id}:held:`.length, `${id}:held:`, id],
+          },
+          { sql: `DELETE FROM execution_skips WHERE history_id = ? AND ${running}`, args: [id, id] },
+        ],
+        "write",
+      );
+    },
+
+    /**
      * The rows a plan's parts stored for an entry closed (as failed) before the plan was whole:
      * they belong to no plan. The failed entry keeps the failures its closing wrote.
      */

@@ -11,7 +11,7 @@ import {
 import { createHeldRepo } from "../history/held-repo.ts";
 import { createHistoryRepo } from "../history/repo.ts";
 import { createJobsRepo } from "../jobs/repo.ts";
-import { createJobRunner } from "../jobs/runner.ts";
+import { createJobRunner, JobLostError } from "../jobs/runner.ts";
 import type { RunSyncInput } from "./engine.ts";
 import { createHeldApplier } from "./held-apply.ts";
 import { SKIP } from "./plan.ts";
@@ -746,6 +746,39 @@ async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: num
   // A refused sale would leave nothing stale, and the retry tests would pass without retrying.
   expect(data.inventorySetQuantities.userErrors).toEqual([]);
 }
+
+describe("a job's run resumed after its plan was stored, before its checkpoint said so", () => {
+  it("stores the plan afresh in the same entry and finishes it, Shopify equal to the ERP", async () => {
+    const w = await open();
+    await w.setSettings({ syncPrice: true, syncMsrp: true });
+    const mapped = await w.map(plainPairs(w, 6));
+    // The first attempt stores its plan with the entry, then its job is lost before the checkpoint
+    // that says the plan is stored: the entry stays open with the plan's rows.
+    let entry = "";
+    const lost = syncAll(w, ALL, {
+      onCheckpoint: async (checkpoint) => {
+        entry = checkpoint.historyId;
+        if (checkpoint.planStored) throw new JobLostError("first-attempt");
+      },
+    });
+    await expect(lost).rejects.toBeInstanceOf(JobLostError);
+    expect(w.state().shopify.mutations).toBe(0);
+
+    const resumed = await syncAll(w, ALL, { resumeEntry: entry, onCheckpoint: async () => {} });
+
+    expect(resumed).toMatchObject({
+      status: "completed",
+      historyId: entry,
+      counts: { success: 6, failure: 0 },
+    });
+    for (const pair of mapped)
+      expect(await w.shopifyVariant(pair.variant.id)).toMatchObject({
+        priceCents: pair.item.defaultPriceCents,
+        compareAtCents: pair.item.msrpCents,
+        available: erpTotals(pair.item).available,
+      });
+  });
+});
 
 describe("runs in chunks", () => {
   /** A variant id the store does not have. */

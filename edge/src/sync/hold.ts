@@ -58,7 +58,7 @@ export async function recordHeldRun(
  * again. Answers how many changes it stored, or null when the entry is no longer open.
  */
 export async function storeRunPlan(
-  held: Pick<HeldRepo, "storeRows" | "storePlan" | "dropPartialPlan">,
+  held: Pick<HeldRepo, "storeRows" | "discardUnsavedPlan" | "storePlan" | "dropPartialPlan">,
   run: { id: string; userId: string; chunks: PlanChunks },
 ): Promise<number | null> {
   const stored = await storeParts(held, {
@@ -74,7 +74,7 @@ export async function storeRunPlan(
 
 /** Stores each chunk's rows (numbered on from the chunks before) and answers the run's counts. */
 async function storeParts(
-  held: Pick<HeldRepo, "storeRows">,
+  held: Pick<HeldRepo, "storeRows" | "discardUnsavedPlan">,
   run: {
     id: string;
     chunks: PlanChunks;
@@ -86,6 +86,7 @@ async function storeParts(
 }> {
   const counts = { successCount: 0, failureCount: 0, skippedCount: 0 };
   const offsets: PlanOffsets = { failures: 0, skips: 0, changes: 0 };
+  await held.discardUnsavedPlan(run.id);
   await run.chunks(async (plans) => {
     const rows = run.rowsOf(plans);
     await held.storeRows(run.id, rows, offsets);
