@@ -93,7 +93,9 @@ async function getProducts(page: Page, system: System): Promise<void> {
   } finally {
     await restore();
   }
-  await expectToast(page, MESSAGES.products.synchronized);
+  // The Shopify pull of the demo store takes 9–10 s here (measured on a quiet machine, with no
+  // added latency), so the page's default 10 s left no margin under load.
+  await expectToast(page, MESSAGES.products.synchronized, { timeout: 30_000 });
   await page.getByRole("button", { name: "Get Products" }).waitFor();
   await expect.poll(() => bodyRows(page, system).count()).toBe(10);
   await page.getByText(/^Last synced: [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/).waitFor();

@@ -67,6 +67,8 @@ export function expectToast(page: Page, text: string, options: ShownAfter = {}):
 interface ShownAfter {
   /** Only what was shown after the first `after` of its kind (from `toastsShown(page).length`). */
   after?: number;
+  /** How long to wait, for work known to take longer than the page's default 10 s allows for. */
+  timeout?: number;
 }
 
 /** Waits until a transient thing of this kind whose text contains `text` has been shown. */
@@ -80,6 +82,7 @@ export async function expectShown(
     ([kind, wanted, after]) =>
       (window.__shown?.[kind] ?? []).slice(after).some((shown) => shown.includes(wanted)),
     [kind, text, options.after ?? 0] as const,
+    options.timeout === undefined ? undefined : { timeout: options.timeout },
   );
 }
 
