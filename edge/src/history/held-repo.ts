@@ -131,38 +131,13 @@ export function createHeldRepo(db: Db) {
      * have stored parts of its plan (or all of it) and stopped before its job's checkpoint said so.
      * The resumed run plans again and stores its plan afresh; its rows take the same numbers.
      */
-    async discardUnsavedPlan(id: string): Promise<void> {
-      const running = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'running')";
-      await db.batch(
-        [
-          { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${running}`, args: [id, id] },
-          {
-            sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${running}`,
-            args: [id, `${id}:held:`.length, `${id}:held:`, id],
-          },
-          { sql: `DELETE FROM execution_skips WHERE history_id = ? AND ${running}`, args: [id, id] },
-        ],
-        "write",
-      );
-    },
+    discardUnsavedPlan: (id: string): Promise<void> => deletePlanRows(db, id, "running"),
 
     /**
      * The rows a plan's parts stored for an entry closed (as failed) before the plan was whole:
-     * they belong to no plan. The failed entry keeps the failures its closing wrote.
+     * they belong to no plan. The failed entry keeps the failures and skips its closing wrote.
      */
-    async dropPartialPlan(id: string): Promise<void> {
-      const closed = "EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = 'failed')";
-      await db.batch(
-        [
-          { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${closed}`, args: [id, id] },
-          {
-            sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${closed}`,
-            args: [id, `${id}:held:`.length, `${id}:held:`, id],
-          },
-        ],
-        "write",
-      );
-    },
+    dropPartialPlan: (id: string): Promise<void> => deletePlanRows(db, id, "failed"),
 
     /**
      * A finished run's stored plan is no longer needed (a held run keeps its plan as the record).
@@ -262,6 +237,28 @@ export function createHeldRepo(db: Db) {
 }
 
 export type HeldRepo = ReturnType<typeof createHeldRepo>;
+
+/**
+ * Deletes the plan rows stored with an entry while it is in `status`: its changes, the failures
+ * numbered as the plan's (`<id>:held:<n>`) and, while it runs, its skips (a failed entry's skips
+ * are the ones its closing wrote).
+ */
+async function deletePlanRows(db: Db, id: string, status: "running" | "failed"): Promise<void> {
+  const inStatus = `EXISTS (SELECT 1 FROM execution_history WHERE id = ? AND status = '${status}')`;
+  const statements: InStatement[] = [
+    { sql: `DELETE FROM held_changes WHERE history_id = ? AND ${inStatus}`, args: [id, id] },
+    {
+      sql: `DELETE FROM execution_failures WHERE history_id = ? AND substr(id, 1, ?) = ? AND ${inStatus}`,
+      args: [id, `${id}:held:`.length, `${id}:held:`, id],
+    },
+  ];
+  if (status === "running")
+    statements.push({
+      sql: `DELETE FROM execution_skips WHERE history_id = ? AND ${inStatus}`,
+      args: [id, id],
+    });
+  await db.batch(statements, "write");
+}
 
 /**
  * The statements that store a part of a plan's failures, skips and changes with the entry, each only

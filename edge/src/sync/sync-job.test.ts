@@ -11,6 +11,7 @@ import {
 } from "../../testing/sync-harness.ts";
 import { type RunSyncResult, WAITING_FOR_SEAT } from "./engine.ts";
 import { DRY_RUN_CHANGES_LIMIT, SYNC_BUSY, syncJobResult } from "./sync-job.ts";
+import { RunTally } from "./tally.ts";
 
 let world: SyncWorld | undefined;
 afterEach(async () => {
@@ -409,14 +410,18 @@ describe("syncJobResult", () => {
       changes: [{ field: "quantity", from: 1, to: 2 }],
       reason: null,
     });
-    const results = Array.from({ length: DRY_RUN_CHANGES_LIMIT + 5 }, (_, index) => planned(index));
+    // Settled as a job's run settles them: the tally keeps the first planned results only.
+    const tally = new RunTally(DRY_RUN_CHANGES_LIMIT);
+    for (let index = 0; index < DRY_RUN_CHANGES_LIMIT + 5; index += 1) tally.add(planned(index));
+    tally.add({ ...planned(-1), outcome: "unchanged", changes: [] });
     const run: RunSyncResult = {
       dryRun: true,
       historyId: null,
-      results: [...results, { ...planned(-1), outcome: "unchanged", changes: [] }],
+      results: [],
       status: "completed",
       error: null,
-      counts: { success: 1, failure: 0, skipped: 0 },
+      counts: { ...tally.counts },
+      summary: tally.summary(),
     };
 
     const result = syncJobResult(run);

@@ -1,4 +1,4 @@
-import type { Job, MappingSyncResult, SyncJobResult } from "@stockbridge/shared";
+import type { Job, SyncJobResult } from "@stockbridge/shared";
 import { heldForReview, MESSAGES, wouldBeHeld } from "@stockbridge/shared";
 import { DomainError, UpstreamError } from "../errors.ts";
 import type { HeldRepo } from "../history/held-repo.ts";
@@ -7,7 +7,6 @@ import { record } from "../lib/json.ts";
 import type { ClaimedSchedule } from "../schedules/repo.ts";
 import type { RunSyncInput, RunSyncResult, SyncCheckpoint, SyncEngine, SyncProgress } from "./engine.ts";
 import type { HeldApplier } from "./held-apply.ts";
-import type { RunSummary } from "./tally.ts";
 
 /** The most planned changes a dry-run job keeps in its result row; the counts cover the rest. */
 export const DRY_RUN_CHANGES_LIMIT = 1_000;
@@ -154,7 +153,9 @@ function checkpointOf(value: unknown): SyncCheckpoint | null {
 
 /** The job row keeps counts, not every mapping's answer: a 10,000-mapping run stays a small row. */
 export function syncJobResult(run: RunSyncResult): SyncJobResult {
-  const summary = run.summary ?? summaryOf(run.results);
+  const summary = run.summary;
+  // A job's run is asked for a summary (plannedKept below), so it never holds every result.
+  if (!summary) throw new Error("a sync job's run answers a summary: run it with plannedKept");
   return {
     dryRun: run.dryRun,
     historyId: run.historyId,
@@ -165,17 +166,6 @@ export function syncJobResult(run: RunSyncResult): SyncJobResult {
     changes: summary.firstPlanned.slice(0, DRY_RUN_CHANGES_LIMIT),
     truncated: summary.planned > DRY_RUN_CHANGES_LIMIT,
     holdReasons: run.holdReasons ?? [],
-  };
-}
-
-/** A run's summary from every result it answered. */
-function summaryOf(results: readonly MappingSyncResult[]): RunSummary {
-  const planned = results.filter((result) => result.outcome === "planned");
-  return {
-    total: results.length,
-    unchanged: results.filter((result) => result.outcome === "unchanged").length,
-    planned: planned.length,
-    firstPlanned: planned,
   };
 }
 
