@@ -48,6 +48,8 @@ export async function startSyncWorld(
     engine?: Partial<SyncEngineDeps>;
     /** The app's own tuning (its sync routes and catalog pulls), e.g. lowered bulk thresholds. */
     app?: Pick<AppDeps, "syncTuning" | "catalogTuning">;
+    /** How the engine's connectors reach the sandbox: a test can act on each call (e.g. fail some). */
+    fetch?: typeof fetch;
   } = {},
 ) {
   // The sandbox starts first so the app can be pointed at it; both clocks start at the same instant.
@@ -71,7 +73,7 @@ export async function startSyncWorld(
   const catalog = running.sandbox.reset(SEED, options.size ?? 40) as DemoCatalog;
   const subscriber = await registerSubscriber(app);
   const base = createConnectors({
-    fetch: (input, init) => fetch(input, init),
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     clock: connectorClock,
     sandboxUrl: running.origin,
   });
