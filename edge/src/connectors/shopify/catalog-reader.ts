@@ -143,6 +143,7 @@ export async function readShopifyCatalog(
   await readPages(client, {
     locations: stocking,
     sink,
+    left: () => (count === null ? null : count - summary.variants - summary.withoutSku),
     after: from?.mode === "paged" ? from.after : null,
     // Saved only once the page's rows are kept (the sink flushed them).
     onPage: (after) =>
@@ -222,6 +223,8 @@ async function readPages(
     locations: readonly ShopifyLocation[];
     sink: Sink;
     after: string | null;
+    /** Variants not read yet, by the store's count (null when unknown). */
+    left(): number | null;
     onPage(after: string): Promise<void>;
   },
 ) {
@@ -234,7 +237,12 @@ async function readPages(
   let after: string | null = read.after;
   for (;;) {
     const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
-    const first = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
+    // A page is charged its requested cost before it runs: a last page asked at full size would wait
+    // for points it never uses. Asked for the variants left, one more so a count behind a variant
+    // added meanwhile still shows the next page (a count off by more pages on).
+    const left = read.left();
+    const fits = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
+    const first = left !== null && left >= 0 && left < fits ? left + 1 : fits;
     const variables: Record<string, unknown> = { first, after, ...levelVariables };
     const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
     // A store that costs more than the rules say: learn the cost and the cap, ask the same page smaller.
