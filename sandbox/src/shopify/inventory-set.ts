@@ -150,8 +150,9 @@ function setQuantities(ctx: RequestContext, input: SetQuantitiesInput): StoredPa
     level.available = name === "available" ? quantity : quantity - level.committed - unavailableOf(level);
     const delta = level.available - before;
     if (delta === 0) continue;
+    // Only the level's own time moves: inventory lives apart from the variant, whose updated_at
+    // (and `updated_at:` search) says when the variant itself (price, SKU...) was last written.
     level.updatedAt = ctx.now;
-    variant.updatedAt = Math.floor(ctx.now / 1000) * 1000;
     const ids = { inventoryItemId: variant.inventoryItemId, locationId: level.locationId };
     const available = { name: "available", delta, quantityAfterChange: level.available, ...ids };
     const onHand = { name: "on_hand", delta, quantityAfterChange: quantityOf(level, "on_hand"), ...ids };

@@ -5,6 +5,7 @@ import {
   type ShopifyHarness,
   seededVariants,
   shopifyPerTest,
+  variantGid,
 } from "../../testing/shopify-harness.ts";
 import type { SeedVariant } from "../seed/catalog.ts";
 
@@ -456,5 +457,50 @@ describe("locations", () => {
         message: "The specified inventory item is not stocked at the location.",
       },
     ]);
+  });
+});
+
+describe("a quantity change and the variant's updated_at", () => {
+  it("moves the level's updatedAt but not the variant's, so an updated_at search or count leaves the variant out", async () => {
+    const h = await start();
+    const { variant, level, item, location } = stocked(h);
+    const since = h.clock.now().toISOString();
+    h.advanceSeconds(5);
+    const shopify = h.client();
+
+    const { data } = await shopify.request<SetPayload>(SET_IDEMPOTENT, {
+      variables: {
+        key: "quantity-only",
+        input: input([
+          {
+            inventoryItemId: item,
+            locationId: location,
+            quantity: level.available + 3,
+            changeFromQuantity: level.available,
+          },
+        ]),
+      },
+    });
+    expect(data!.inventorySetQuantities!.userErrors).toEqual([]);
+
+    const query = `updated_at:>'${since}'`;
+    const read = await shopify.request<{
+      productVariant: { updatedAt: string; inventoryItem: { inventoryLevel: { updatedAt: string } } };
+      productVariants: { nodes: { id: string }[] };
+      productVariantsCount: { count: number };
+    }>(
+      `query($id: ID!, $location: ID!, $query: String!) {
+        productVariant(id: $id) { updatedAt inventoryItem { inventoryLevel(locationId: $location) { updatedAt } } }
+        productVariants(first: 50, query: $query) { nodes { id } }
+        productVariantsCount(query: $query) { count }
+      }`,
+      { variables: { id: variantGid(variant.id), location, query } },
+    );
+    expect(Date.parse(read.data!.productVariant.inventoryItem.inventoryLevel.updatedAt)).toBeGreaterThan(
+      Date.parse(since),
+    );
+    expect(Date.parse(read.data!.productVariant.updatedAt)).toBeLessThan(Date.parse(since));
+    expect(read.data!.productVariants.nodes).toEqual([]);
+    expect(read.data!.productVariantsCount.count).toBe(0);
   });
 });
