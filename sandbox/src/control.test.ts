@@ -1,5 +1,7 @@
+import { SANDBOX_DEMO } from "@stockbridge/shared/sandbox-demo";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "./app.ts";
+import { generateCatalog } from "./seed/catalog.ts";
 import { type RunningSandbox, startSandbox } from "./serve-node.ts";
 
 let running: RunningSandbox | undefined;
@@ -94,5 +96,53 @@ describe("the control API", () => {
     expect(unknown.status).toBe(400);
     const missing = await control("/acumatica/quantities", { body: { inventoryId: "X" } });
     expect(missing.status).toBe(400);
+  });
+
+  it("adds a variant to a product as a merchant would in the admin, and refuses an unknown product or a taken title", async () => {
+    await control("/reset", { body: { seed: 7, size: 50 } });
+    const product = generateCatalog({ seed: 7, size: 50 }).shopify.products[0]!;
+    const { now } = await (await control("/state")).json();
+
+    const added = await control("/shopify/variants", {
+      body: { productId: product.id, sku: "NEW-SKU-1", priceCents: 1250, title: "Extra large" },
+    });
+    expect(added.status).toBe(200);
+    const { id } = await added.json();
+    const read = await fetch(
+      `${running!.origin}/shopify/${SANDBOX_DEMO.shopify.storeName}/admin/api/2026-01/graphql.json`,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Shopify-Access-Token": SANDBOX_DEMO.shopify.accessToken,
+        },
+        body: JSON.stringify({
+          query: `query($id: ID!) { productVariant(id: $id) { sku price title createdAt updatedAt product { id } inventoryItem { tracked inventoryLevels(first: 5) { nodes { id } } } } }`,
+          variables: { id },
+        }),
+      },
+    );
+    const { data } = await read.json();
+    expect(data.productVariant).toMatchObject({
+      sku: "NEW-SKU-1",
+      price: "12.50",
+      title: "Extra large",
+      product: { id: `gid://shopify/Product/${product.id}` },
+      inventoryItem: { tracked: true, inventoryLevels: { nodes: [] } },
+    });
+    // Created now, to the second as Shopify's DateTime.
+    const later = (await (await control("/state")).json()).now;
+    const updatedAt = Date.parse(data.productVariant.updatedAt);
+    expect(updatedAt).toBeGreaterThanOrEqual(Math.floor(Date.parse(now) / 1000) * 1000);
+    expect(updatedAt).toBeLessThanOrEqual(Date.parse(later));
+
+    const taken = await control("/shopify/variants", {
+      body: { productId: product.id, priceCents: 100, title: "extra LARGE" },
+    });
+    expect(taken.status).toBe(400);
+    const unknown = await control("/shopify/variants", { body: { productId: 999_999_999, priceCents: 100 } });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toBe("Unknown product 999999999.");
+    expect((await (await control("/state")).json()).shopify.variants).toBe(51);
   });
 });

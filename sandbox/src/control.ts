@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { SandboxClock } from "./clock.ts";
 import type { Mailbox } from "./mail/mailbox.ts";
+import type { ShopifySimulator } from "./shopify/index.ts";
 import { ControlInputError, type Simulator } from "./simulator.ts";
 
 export interface QuantityUpdate {
@@ -13,7 +14,7 @@ export interface QuantityUpdate {
 
 interface ControlDeps {
   systems: {
-    shopify: Simulator;
+    shopify: ShopifySimulator;
     acumatica: Simulator & { setQuantities(update: QuantityUpdate): void };
     stripe: Simulator & { onClockChanged(): Promise<void> };
   };
@@ -25,7 +26,10 @@ interface ControlDeps {
 /** Reads the caller's address; set by the runtime adapter (Deno or Node) that serves the sandbox. */
 export type RemoteAddressOf = (c: Context) => string | undefined;
 
-/** `/__control/*`: reset, faults, ERP quantity changes, the clock, counters and caught mail. Loopback only. */
+/**
+ * `/__control/*`: reset, faults, ERP quantity changes, a variant added in the Shopify admin, the clock,
+ * counters and caught mail. Loopback only.
+ */
 export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteAddressOf) {
   const app = new Hono();
 
@@ -80,6 +84,26 @@ export function createControlRoutes(deps: ControlDeps, remoteAddressOf?: RemoteA
       availableForShipment: requiredInteger(body.availableForShipment, "availableForShipment"),
     });
     return c.json({ ok: true });
+  });
+
+  app.post("/shopify/variants", async (c) => {
+    const body = await readJson(c);
+    const title = body.title;
+    if (title !== undefined && (typeof title !== "string" || title.trim() === "")) {
+      throw new ControlInputError("title must be a non-empty string when given.");
+    }
+    if (body.sku !== undefined && body.sku !== null && typeof body.sku !== "string") {
+      throw new ControlInputError("sku must be a string or null.");
+    }
+    const priceCents = requiredInteger(body.priceCents, "priceCents");
+    if (priceCents < 0) throw new ControlInputError("priceCents must be 0 or more.");
+    const added = deps.systems.shopify.addVariant({
+      productId: requiredInteger(body.productId, "productId"),
+      sku: typeof body.sku === "string" && body.sku.trim() !== "" ? body.sku.trim() : null,
+      priceCents,
+      title: title?.trim(),
+    });
+    return c.json({ id: `gid://shopify/ProductVariant/${added.variantId}`, ...added });
   });
 
   app.post("/clock", async (c) => {

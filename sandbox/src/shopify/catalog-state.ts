@@ -174,6 +174,58 @@ function indexSku(state: CatalogState, variant: VariantRecord) {
   ids.add(variant.id);
 }
 
+/** A variant a merchant adds to a product in the Shopify admin (the sandbox's control API plays it). */
+export interface NewVariant {
+  productId: number;
+  sku: string | null;
+  priceCents: number;
+  /** Default: "Variant N", N its position. */
+  title?: string;
+}
+
+/**
+ * Adds the variant with the next variant and inventory item ids, created and updated `now` (to
+ * the second, as Shopify's DateTime), tracked and stocked nowhere yet. Null when the product is
+ * unknown or already has a variant of that title (one per option combination).
+ */
+export function addVariant(state: CatalogState, input: NewVariant & { now: number }): VariantRecord | null {
+  const product = state.products.get(input.productId);
+  if (!product) return null;
+  const title = input.title ?? `Variant ${product.variantIds.length + 1}`;
+  const titles = product.variantIds.map((id) => state.variants.get(id)?.title.toLowerCase());
+  if (titles.includes(title.toLowerCase())) return null;
+  let inventoryItemId = 0;
+  for (const id of state.variantByItem.keys()) inventoryItemId = Math.max(inventoryItemId, id);
+  const at = Math.floor(input.now / 1000) * 1000;
+  const variant: VariantRecord = {
+    // variantIds is ascending, so the new (largest) id keeps it sorted.
+    id: (state.variantIds.at(-1) ?? 0) + 1,
+    productId: product.id,
+    position: product.variantIds.length + 1,
+    sku: input.sku,
+    title,
+    priceCents: input.priceCents,
+    compareAtPriceCents: null,
+    barcode: null,
+    taxable: true,
+    inventoryPolicy: "DENY",
+    inventoryItemId: inventoryItemId + 1,
+    tracked: true,
+    requiresShipping: true,
+    isBundle: false,
+    levels: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+  state.variants.set(variant.id, variant);
+  state.variantIds.push(variant.id);
+  state.variantByItem.set(variant.inventoryItemId, variant);
+  indexSku(state, variant);
+  product.variantIds.push(variant.id);
+  product.updatedAt = at;
+  return variant;
+}
+
 export function changeSku(state: CatalogState, variant: VariantRecord, sku: string | null) {
   if (variant.sku) state.skus.get(variant.sku.toLowerCase())?.delete(variant.id);
   variant.sku = sku;

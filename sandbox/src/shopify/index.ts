@@ -1,7 +1,8 @@
 import { SANDBOX_DEMO } from "@stockbridge/shared/sandbox-demo";
 import type { SandboxClock } from "../clock.ts";
 import type { DemoCatalog } from "../seed/catalog.ts";
-import type { Simulator } from "../simulator.ts";
+import { ControlInputError, type Simulator } from "../simulator.ts";
+import { addVariant, type NewVariant } from "./catalog-state.ts";
 import { createShopifyRoutes } from "./routes.ts";
 import { applySettings, DEFAULT_SETTINGS, type ShopifySettings } from "./settings.ts";
 import { createShopState, type ShopState } from "./shop-state.ts";
@@ -18,6 +19,11 @@ export interface ShopifySimulatorOptions {
   releaseDate?: Date;
 }
 
+export interface ShopifySimulator extends Simulator {
+  /** Adds a variant to a product, as a merchant would in the Shopify admin; answers its ids. */
+  addVariant(input: NewVariant): { variantId: number; inventoryItemId: number };
+}
+
 const EMPTY_CATALOG: DemoCatalog = {
   seed: 0,
   shopify: { locations: [], products: [] },
@@ -29,7 +35,7 @@ const EMPTY_CATALOG: DemoCatalog = {
  * Shopify's real schemas per API version, with calculated query cost, the leaky bucket, bulk
  * operations and staged uploads. Mounted by the sandbox app at `/shopify`.
  */
-export function createShopifySimulator(options: ShopifySimulatorOptions): Simulator {
+export function createShopifySimulator(options: ShopifySimulatorOptions): ShopifySimulator {
   const now = () => options.clock.now().getTime();
   let settings: ShopifySettings = { ...DEFAULT_SETTINGS, releaseDate: options.releaseDate ?? null };
   let shop = newShop(EMPTY_CATALOG);
@@ -68,6 +74,17 @@ export function createShopifySimulator(options: ShopifySimulatorOptions): Simula
         changeProfile(shop.bucket, THROTTLE_PROFILES[next.throttleProfile], now());
       }
       settings = next;
+    },
+    addVariant(input) {
+      const variant = addVariant(shop.catalog, { ...input, now: now() });
+      if (!variant) {
+        throw new ControlInputError(
+          shop.catalog.products.has(input.productId)
+            ? `Product ${input.productId} already has a variant of that title.`
+            : `Unknown product ${input.productId}.`,
+        );
+      }
+      return { variantId: variant.id, inventoryItemId: variant.inventoryItemId };
     },
     state() {
       refill(shop.bucket, now());
