@@ -158,6 +158,28 @@ describe("$filter", () => {
     expect(response.status).toBe(400);
   });
 
+  it("refuses a date that is not on the calendar instead of rolling it into the next month", async () => {
+    const { client } = await signedIn();
+
+    const statuses = await Promise.all(
+      [
+        "datetimeoffset'2026-02-30T10:00:00Z'",
+        "datetimeoffset'2026-04-31T00:00:00.000Z'",
+        "date'2026-02-29'",
+      ].map(
+        async (literal) =>
+          (
+            await client.request(
+              "GET",
+              `${V23}/StockItem?$filter=${encodeURIComponent(`LastModified gt ${literal}`)}`,
+            )
+          ).status,
+      ),
+    );
+
+    expect(statuses).toEqual([400, 400, 400]);
+  });
+
   it("answers 400 for a filter that does not parse and 500 for an unknown field", async () => {
     const { client } = await signedIn();
 

@@ -222,6 +222,18 @@ describe("InventoryQuantityAvailable", () => {
     ]);
   });
 
+  it("refuses a LastModifiedDateTime that is not on the calendar", async () => {
+    const { client } = await signedIn();
+
+    const response = await client.request(
+      "PUT",
+      "/entity/Default/23.200.001/InventoryQuantityAvailable?$expand=Results",
+      { json: { LastModifiedDateTime: { value: "2026-02-30T10:00:00Z" } } },
+    );
+
+    expect(response.status).toBe(400);
+  });
+
   it("does not exist before 22.200.001", async () => {
     const { client } = await signedIn();
 

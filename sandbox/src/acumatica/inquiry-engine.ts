@@ -1,6 +1,7 @@
 import { readField } from "./body.ts";
 import { AcumaticaError, invalidRequest } from "./errors.ts";
 import { type Json, LazyArray } from "./json.ts";
+import { onCalendar } from "./odata-parse.ts";
 import {
   type FieldDef,
   type FieldType,
@@ -102,7 +103,7 @@ function readParam(body: Record<string, unknown>, param: ParamDef): FieldValue {
   if (param.type === "datetime" && typeof value === "string") {
     // Without an offset the value is taken as UTC (the instance's time zone here).
     const zoned = value.includes("T") && !/([zZ]|[+-]\d{2}:?\d{2})$/.test(value) ? `${value}Z` : value;
-    const ms = Date.parse(zoned);
+    const ms = /^\d{4}-/.test(value) && !onCalendar(value) ? Number.NaN : Date.parse(zoned);
     if (!Number.isNaN(ms)) return ms;
   }
   throw invalidRequest(

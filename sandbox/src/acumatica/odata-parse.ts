@@ -189,15 +189,36 @@ function typedLiteral(prefix: string, raw: string): Literal {
   if (kind === "datetimeoffset" || kind === "datetime") {
     // Without an offset the value is UTC; a '+' that was not URL-encoded arrives as a space and fails.
     const withZone = /([zZ]|[+-]\d{2}:?\d{2})$/.test(raw) ? raw : `${raw}Z`;
-    const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(withZone) : Number.NaN;
+    const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) && onCalendar(raw) ? Date.parse(withZone) : Number.NaN;
     if (Number.isNaN(ms)) throw new FilterError(`'${raw}' is not a valid ${kind} literal.`, true);
     return { type: "datetime", value: ms };
   }
   if (kind === "date") {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-    if (!match) throw new FilterError(`'${raw}' is not a valid date literal (use yyyy-MM-dd).`, true);
+    if (!match || !onCalendar(raw))
+      throw new FilterError(`'${raw}' is not a valid date literal (use yyyy-MM-dd).`, true);
     return { type: "datetime", value: Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) };
   }
   if (kind === "guid") return { type: "guid", value: raw.toLowerCase() };
   throw new FilterError(`The literal prefix '${prefix}' is not supported.`, true);
+}
+
+/**
+ * Whether an ISO date or date-time names a real day and time of day. Date.parse rolls 2026-02-30
+ * over to March 2nd; .NET's parsers (the OData literal, Json.NET for a body value) refuse it.
+ */
+export function onCalendar(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // Day 0 of the next month is this month's last day.
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour < 24 && minute < 60 && second < 60;
 }
