@@ -210,15 +210,11 @@ function typedLiteral(prefix: string, raw: string): Literal {
 export function onCalendar(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const part = (index: number) => Number(match[index] ?? 0);
+  const month = part(2);
+  const day = part(3);
   // Day 0 of the next month is this month's last day.
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && hour < 24 && minute < 60 && second < 60;
+  const lastDay = new Date(Date.UTC(part(1), month, 0)).getUTCDate();
+  const inDay = part(4) < 24 && part(5) < 60 && part(6) < 60;
+  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay && inDay;
 }
