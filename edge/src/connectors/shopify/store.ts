@@ -11,6 +11,7 @@ import { type QuantityItem, type QuantityOutcome, type WriteOptions, writeQuanti
 import { SHOP_CURRENCY_QUERY } from "./shop-query.ts";
 import { createStoreCostBook, type StoreCosts } from "./strategy.ts";
 import { LOCATION_NAMES_QUERY } from "./sync-operations.ts";
+import { readChangedVariants } from "./variant-changes.ts";
 import { readShopifyVariants, type ShopifyReading, type VariantReadStrategy } from "./variant-read.ts";
 
 /**
@@ -39,6 +40,8 @@ export interface ShopifyStore {
   writePrices(writes: PriceWrite[], options: PriceWriteOptions): Promise<WriteErrors>;
   /** Absolute quantities, compare-and-set against each item's `from`; one outcome per item key. */
   setQuantities(items: QuantityItem[], options: WriteOptions): Promise<Map<string, QuantityOutcome>>;
+  /** Ids (gid://shopify/ProductVariant/N) of variants updated after `since`; null when more than `limit` changed or Shopify cannot count them. */
+  changedVariants(options: { since: Date; limit: number }): Promise<Set<string> | null>;
 }
 
 export interface ShopifyStoreOptions {
@@ -110,5 +113,6 @@ export function createShopifyStore(client: ShopifyClient, options: ShopifyStoreO
     readVariants: (variantIds, readOptions) => readShopifyVariants(port, variantIds, readOptions),
     writePrices: (writes, writeOptions) => writePrices(port, writes, writeOptions),
     setQuantities: (items, writeOptions) => writeQuantities(port, items, writeOptions),
+    changedVariants: (changeOptions) => readChangedVariants(port, changeOptions),
   };
 }

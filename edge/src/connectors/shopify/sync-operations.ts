@@ -117,6 +117,22 @@ const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($
   }
 }`;
 
+/**
+ * How many variants a search matches (an incremental sync's `updated_at:` search). Absent before
+ * 2024-10: an `undefinedField` error there means the count is unknown.
+ */
+export const CHANGED_VARIANTS_COUNT_QUERY = `query StockbridgeChangedVariantsCount($query: String!) {
+  productVariantsCount(query: $query) { count precision }
+}`;
+
+/** The ids of the variants a search matches, a page at a time in id order (cursors stay valid as variants change). */
+export const CHANGED_VARIANTS_QUERY = `query StockbridgeChangedVariants($first: Int!, $after: String, $query: String!) {
+  productVariants(first: $first, after: $after, sortKey: ID, query: $query) {
+    pageInfo { hasNextPage endCursor }
+    nodes { id }
+  }
+}`;
+
 /** Every document a version accepts whatever the write form (the quantity write is chosen by `quantityWriteForm`). */
 export const OPERATIONS = {
   LOCATIONS_QUERY,
@@ -130,6 +146,7 @@ export const OPERATIONS = {
   STAGED_UPLOADS_CREATE_MUTATION,
   BULK_RUN_MUTATION,
   LOCATION_NAMES_QUERY,
+  CHANGED_VARIANTS_QUERY,
 } as const;
 
 /** The two shapes of `inventorySetQuantities`' compare-and-set. */
