@@ -165,6 +165,6 @@ describe("ShopifyStore.changedVariants", () => {
     expect(every.length).toBeGreaterThan(250);
     expect(changed).toEqual(new Set(every));
     expect(w.state().shopify.rootFields.productVariants).toBeGreaterThan(1);
-    expect(w.state().shopify.maxCostExceeded > 0).toBe(costMultiplier > 1);
+    expect((w.state().shopify.maxCostExceeded ?? 0) > 0).toBe(costMultiplier > 1);
   });
 });
