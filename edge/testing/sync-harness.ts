@@ -267,6 +267,83 @@ export async function startSyncWorld(
 
 export type SyncWorld = Awaited<ReturnType<typeof startSyncWorld>>;
 
+/** A price set in Shopify by someone else (the admin, another app): the variant's updated_at moves. */
+export async function setShopifyPrice(w: SyncWorld, pair: MappedPair, cents: number) {
+  const data = await w.graphql<{ productVariantsBulkUpdate: { userErrors: unknown[] } }>(
+    `mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { userErrors { message } } }`,
+    {
+      productId: `gid://shopify/Product/${pair.product.id}`,
+      variants: [{ id: `gid://shopify/ProductVariant/${pair.variant.id}`, price: (cents / 100).toFixed(2) }],
+    },
+  );
+  if (data.productVariantsBulkUpdate.userErrors.length > 0)
+    throw new Error(`setting a Shopify price: ${JSON.stringify(data.productVariantsBulkUpdate.userErrors)}`);
+}
+
+/** A sale or recount in Shopify at the primary location, outside the engine (no compare). */
+export async function setShopifyAvailable(w: SyncWorld, pair: MappedPair, quantity: number) {
+  const data = await w.graphql<{ inventorySetQuantities: { userErrors: unknown[] } }>(
+    `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code message } } }`,
+    {
+      input: {
+        name: "available",
+        reason: "correction",
+        ignoreCompareQuantity: true,
+        quantities: [
+          {
+            inventoryItemId: `gid://shopify/InventoryItem/${pair.variant.inventoryItemId}`,
+            locationId: `gid://shopify/Location/${w.catalog.shopify.locations[0]!.id}`,
+            quantity,
+          },
+        ],
+      },
+    },
+  );
+  if (data.inventorySetQuantities.userErrors.length > 0)
+    throw new Error(`setting a Shopify quantity: ${JSON.stringify(data.inventorySetQuantities.userErrors)}`);
+}
+
+/** An ERP stock item's default price changed in Acumatica (through its REST API: LastModified moves). */
+export async function setErpPrice(w: SyncWorld, item: SeedErpItem, cents: number) {
+  const instance = `${w.origin}${SANDBOX_DEMO.acumatica.instancePath}`;
+  const login = await fetch(`${instance}/entity/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      name: SANDBOX_DEMO.acumatica.username,
+      password: SANDBOX_DEMO.acumatica.password,
+      tenant: SANDBOX_DEMO.acumatica.company,
+    }),
+  });
+  await login.body?.cancel();
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  try {
+    const response = await fetch(
+      `${instance}/entity/${SANDBOX_DEMO.acumatica.endpointName}/${SANDBOX_DEMO.acumatica.apiVersion}/StockItem`,
+      {
+        method: "PUT",
+        headers: { "Content-Type": "application/json", Accept: "application/json", Cookie: cookie },
+        body: JSON.stringify({
+          InventoryID: { value: item.inventoryId },
+          DefaultPrice: { value: cents / 100 },
+        }),
+      },
+    );
+    if (!response.ok)
+      throw new Error(`setting ${item.inventoryId}'s price: ${response.status} ${await response.text()}`);
+    await response.body?.cancel();
+  } finally {
+    const logout = await fetch(`${instance}/entity/auth/logout`, {
+      method: "POST",
+      headers: { Cookie: cookie },
+    });
+    await logout.body?.cancel();
+  }
+}
+
 /**
  * Sets an ERP item's quantities through the sandbox's control API: `quantity` on hand and available
  * in its first warehouse, none in the others, so the item's totals are exactly `quantity`.
@@ -384,8 +461,17 @@ async function insertPair(
       },
       {
         sql: `INSERT INTO mappings (id, user_id, shopify_variant_id, shopify_sku, acumatica_id, acumatica_sku, mapping_type, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, 'exact-sku', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`,
-        args: [mappingId, userId, variantGid, sku, acumaticaId, pair.item.inventoryId],
+              VALUES (?, ?, ?, ?, ?, ?, 'exact-sku', ?7, ?7)`,
+        // Created now, as the mapping screens create them (a sync of what changed reads new ones).
+        args: [
+          mappingId,
+          userId,
+          variantGid,
+          sku,
+          acumaticaId,
+          pair.item.inventoryId,
+          app.clock.now().toISOString(),
+        ],
       },
     ],
     "write",

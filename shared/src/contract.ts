@@ -599,7 +599,7 @@ export const contract = {
     path: "/mapping/sync",
     summary: "Sync many mappings",
     description:
-      "Starts a job that syncs the mappings in `mappingIds`, or every mapping when it is left out, as one execution-history run; its result is a `SyncJobResult`. With `dryRun` it ends with the planned changes and writes nothing to Shopify. Either way it records which of its mappings still differ from the ERP (`GET /drift`). 404 lists the ids that are not the user's; 409 names the sync already running in `jobId`.",
+      "Starts a job that syncs the mappings in `mappingIds`, or every mapping when it is left out, as one execution-history run; its result is a `SyncJobResult`. With `dryRun` it ends with the planned changes and writes nothing to Shopify. Either way it records which of its mappings still differ from the ERP (`GET /drift`). A sync of every mapping reads only the mappings whose ERP item or Shopify variant changed since the last such sync succeeded (its result says since when in `changesSince`), and reads everything when settings or options changed, once a day, or with `reconcile`. 404 lists the ids that are not the user's; 409 names the sync already running in `jobId`.",
     access: "subscriber",
     body: SyncMappingsInputSchema,
     output: JobStartedSchema,

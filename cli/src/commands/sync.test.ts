@@ -184,6 +184,44 @@ describe("sync", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("Choose what to sync: --all or --mapping <id...>.");
   });
+
+  it("says when --all read only what changed since the last one, and reads every mapping with --reconcile", async () => {
+    const [appUrl, sandboxUrl] = [inject("appUrl"), inject("sandboxUrl")];
+    const user = await newMappedSubscriber(appUrl, sandboxUrl);
+    const env = cliEnv(appUrl, { token: user.token });
+    const { total: mappings } = await user.api.call("mappingHistory");
+    const sync = (...flags: string[]) => runCli(["sync", "--all", "--quantity", ...flags, "--json"], { env });
+
+    const first = await sync();
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).result).toMatchObject({ total: mappings });
+    expect(JSON.parse(first.stdout).result.changesSince).toBeUndefined();
+
+    const second = await runCli(["sync", "--all", "--quantity"], { env });
+    expect(second.code).toBe(0);
+    // Other tests move the shared sandbox's stock meanwhile: some mappings may have changed.
+    expect(second.stdout).toMatch(
+      new RegExp(
+        `^Read only what changed since .+: [\\d,]+ of ${mappings} mappings \\(--reconcile reads every one\\)\\.$`,
+        "m",
+      ),
+    );
+
+    const reconciled = await sync("--reconcile");
+    expect(reconciled.code).toBe(0);
+    expect(JSON.parse(reconciled.stdout).result).toMatchObject({ total: mappings });
+    expect(JSON.parse(reconciled.stdout).result.changesSince).toBeUndefined();
+  });
+
+  it("takes --reconcile only with --all (exit 2)", async () => {
+    const result = await runCli(["sync", "--mapping", "m1", "--reconcile"], {
+      env: cliEnv(inject("appUrl"), { token: "unused" }),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "--reconcile goes with --all: a sync of chosen mappings always reads them.",
+    );
+  });
 });
 
 describe("schedules", () => {

@@ -24,6 +24,7 @@ interface SyncCommandOptions {
   price?: boolean;
   quantity?: boolean;
   dryRun?: boolean;
+  reconcile?: boolean;
 }
 
 /** `sync`: ERP values to Shopify for some or all mappings, as one job; exit 1 when any item failed. */
@@ -36,6 +37,10 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
     .option("--price", "sync prices (default: price and quantity)")
     .option("--quantity", "sync quantities (default: price and quantity)")
     .option("--dry-run", "show the plan, write nothing")
+    .option(
+      "--reconcile",
+      "with --all: read every mapping, not only those changed since the last sync (done daily anyway)",
+    )
     .action((options: SyncCommandOptions, command: Command) =>
       runCommand(io, command, (context) => sync(context, options)),
     );
@@ -50,6 +55,8 @@ type FailedItem = ExecutionHistory["failedMappings"][number];
 async function sync(context: CommandContext, options: SyncCommandOptions): Promise<void> {
   if (options.all && options.mapping) throw usageError("Use either --all or --mapping <id...>, not both.");
   if (!options.all && !options.mapping) throw usageError("Choose what to sync: --all or --mapping <id...>.");
+  if (options.reconcile && !options.all)
+    throw usageError("--reconcile goes with --all: a sync of chosen mappings always reads them.");
   // Neither flag means both, so `stockbridge sync --all` does the whole job.
   const both = !options.price && !options.quantity;
   const syncOptions: SyncOptions = {
@@ -61,7 +68,9 @@ async function sync(context: CommandContext, options: SyncCommandOptions): Promi
 
   const mappingIds = options.mapping ? [...new Set(options.mapping)] : undefined;
   const { job } = await startJob(context, () =>
-    context.api.call("syncMappings", { body: { mappingIds, syncOptions, dryRun } }),
+    context.api.call("syncMappings", {
+      body: { mappingIds, syncOptions, dryRun, reconcile: options.reconcile === true },
+    }),
   );
   await reportSync(context, await followJob(context, job, syncTexts(dryRun)), { syncOptions });
 }
@@ -194,13 +203,22 @@ function printReport(
     );
     return;
   }
-  if (result.total === 0) {
+  const changes = result.changesSince;
+  if (result.total === 0 && !changes) {
     context.out("No mappings to sync (create them with `stockbridge mappings auto`).");
     return;
   }
-  context.out(
-    `Synced ${plural(result.total, "mapping")}: ${result.success - result.unchanged} succeeded, ${result.unchanged} unchanged, ${result.skipped} skipped, ${result.failure} failed.`,
-  );
+  if (changes) {
+    // Read only what changed: say so, so a short run is not mistaken for one that skipped work.
+    const since = new Date(changes.since).toLocaleString();
+    context.out(
+      `Read only what changed since ${since}: ${formatCount(result.total)} of ${plural(changes.mappings, "mapping")} (--reconcile reads every one).`,
+    );
+  }
+  if (result.total > 0)
+    context.out(
+      `Synced ${plural(result.total, "mapping")}: ${result.success - result.unchanged} succeeded, ${result.unchanged} unchanged, ${result.skipped} skipped, ${result.failure} failed.`,
+    );
   if (result.historyId) context.out(`Execution history: stockbridge history show ${result.historyId}`);
   if (result.failure === 0 && !context.interactive) context.out(job.message ?? MESSAGES.mapping.synchronized);
 }

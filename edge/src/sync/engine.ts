@@ -1,5 +1,6 @@
 import type { Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
+import { readErpChanges } from "../connectors/acumatica/erp-changes.ts";
 import { type ErpKey, type ErpReading, readErpItems } from "../connectors/acumatica/erp-read.ts";
 import type { AcumaticaApi } from "../connectors/acumatica/session.ts";
 import type { PriceWrite } from "../connectors/shopify/prices.ts";
@@ -31,7 +32,7 @@ import {
   type SyncTarget,
   syncLocations,
 } from "./plan.ts";
-import type { CacheUpdate, SyncRepo } from "./repo.ts";
+import type { CacheUpdate, SyncRepo, Watermark } from "./repo.ts";
 import { SafetyTally } from "./safety.ts";
 import { type RunCounts, type RunStatus, settle } from "./settle.ts";
 import { type RunSummary, RunTally } from "./tally.ts";
@@ -95,6 +96,8 @@ export interface RunSyncInput {
   retryOf?: string | null;
   /** Plan only: per field current -> new, nothing written, no history entry. */
   dryRun?: boolean;
+  /** A run of every mapping reads everything, not only what changed since the last one. */
+  reconcile?: boolean;
   /**
    * A sync its user is watching (one mapping, from the Mapping screen, answering each change at
    * once) is never held by the safety limits: for one item they would only say what the answer
@@ -136,6 +139,8 @@ export interface RunSyncResult extends SyncRun {
   holdReasons?: string[];
   /** For a run given `plannedKept`: its counts of results and first planned results. */
   summary?: RunSummary;
+  /** A run of every mapping that read only what changed: since when, and how many mappings it had. */
+  changesSince?: { since: string; mappings: number };
 }
 
 const READING = "Reading Acumatica and Shopify";
@@ -191,19 +196,39 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   async function run(
     input: RunSyncInput,
-    targets: Awaited<ReturnType<SyncRepo["targets"]>>,
+    inScope: SyncTarget[],
     historyId: string | null,
   ): Promise<RunSyncResult> {
     const dryRun = input.dryRun === true;
+    const startedAt = deps.now();
+    // Narrowed to the mappings that touch a change when the run reads only what changed.
+    let targets = inScope;
     const progress = async (phase: string, done: number) =>
       input.onProgress?.({ phase, done, total: targets.length });
     const tally = new RunTally(input.plannedKept ?? null);
-    const found = new FoundDrift(input.scope === "all");
+    let found = new FoundDrift(input.scope === "all");
     let fields: RunFindings["fields"];
     let storedChanges: number | null = null;
+    let window: ReadWindow | null = null;
+    let changesSince: RunSyncResult["changesSince"];
+    let shopifyStore: ShopifyStore | null = null;
+    let pricesRefused = false;
     try {
       const settings = await deps.settings.read(input.userId);
-      const read = targets.length === 0 ? null : await readBoth(input, { targets, settings, progress });
+      window = await readWindow(input, settings, startedAt);
+      const reading =
+        targets.length === 0 ? null : await readBoth(input, { targets, settings, progress, window });
+      const read = reading?.read ?? null;
+      shopifyStore = reading?.store ?? null;
+      pricesRefused = Boolean(read?.priceRefused);
+      if (reading?.changed && window?.watermark) {
+        changesSince = { since: window.watermark.readFrom, mappings: inScope.length };
+        targets = reading.targets;
+        // Its drift replaces only the rows of the mappings it read.
+        found = new FoundDrift(false);
+      }
+      // Mappings an incremental run did not read are in line (nothing changed since they were).
+      const unread = inScope.length - targets.length;
       fields = comparedFields(settings, { ...input.syncOptions, priceRefused: read?.priceRefused });
       /** Plans the run's mappings a chunk at a time: no run holds every mapping's plan at once. */
       const chunks: PlanChunks = async (each) => {
@@ -215,9 +240,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const limits =
         read && !input.watched && !input.checkOnly ? await deps.settings.readSafety(input.userId) : null;
       const safety = new SafetyTally(limits ?? { maxPriceChangePercent: 0, maxZeroedPercent: 0 });
+      safety.addInLine(unread);
       const reasons = () =>
         limits && read
-          ? safety.reasons({ erpItems: read.erpItems, quantity: input.syncOptions.quantity })
+          ? safety.reasons({ erpItems: read.erpItems + unread, quantity: input.syncOptions.quantity })
           : [];
 
       if (dryRun || input.checkOnly) {
@@ -321,11 +347,83 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     // Throws if another instance took the job over while this one wrote: it records the outcome.
     if (historyId) await input.onCheckpoint?.({ historyId, planStored: true });
-    const drifted = await recordDrift(input, historyId, { fields, found });
+    const drifted = await recordDrift(input, historyId, {
+      fields,
+      found,
+      everyMapping: input.scope === "all" && !changesSince,
+    });
     const outcome = outcomeOf(tally, { dryRun, historyId, status: "completed", error: null });
     await finishRun(input.userId, historyId!, { tally, drifted });
     if (input.onCheckpoint) await deps.held.dropPlan(historyId!, storedChanges ?? 0);
-    return outcome;
+    if (window)
+      await moveWatermark(input.userId, {
+        window,
+        tally,
+        reconciled: !changesSince,
+        shopifyTime: shopifyStore?.serverTime() ?? null,
+        // Prices the currencies refused wait for them to match, which dates no item: read in full.
+        pricesRefused,
+      });
+    return changesSince ? { ...outcome, changesSince } : outcome;
+  }
+
+  /**
+   * Where a sync of every mapping that writes reads from: what changed since its watermark, unless
+   * it has none for these options and settings, it was asked to reconcile, or the last full read is
+   * a day old. Null for any other run (a dry run or a check reads and reports everything).
+   */
+  async function readWindow(
+    input: RunSyncInput,
+    settings: Settings,
+    startedAt: Date,
+  ): Promise<ReadWindow | null> {
+    if (input.scope !== "all" || input.dryRun || input.checkOnly) return null;
+    const optionsKey = JSON.stringify({ options: input.syncOptions, settings });
+    const saved = await deps.repo.watermark(input.userId, optionsKey);
+    const due = !saved || startedAt.getTime() - Date.parse(saved.reconciledAt) >= RECONCILE_EVERY_MS;
+    return { optionsKey, startedAt, watermark: input.reconcile || due ? null : saved };
+  }
+
+  /**
+   * After a run that wrote what it planned: the next reads changes from this run's start (less a
+   * margin for the systems' clocks), reading again the mappings that failed. A run with more
+   * failures than that list keeps, or whose prices the currencies refused, leaves the next one to
+   * read everything. Saving it must not fail the run: the watermark left in place only makes the
+   * next read wider.
+   */
+  async function moveWatermark(
+    userId: string,
+    run: {
+      window: ReadWindow;
+      tally: RunTally;
+      reconciled: boolean;
+      shopifyTime: number | null;
+      pricesRefused: boolean;
+    },
+  ): Promise<void> {
+    const { window, tally } = run;
+    try {
+      if (tally.failures.length > RETRY_KEPT || run.pricesRefused) {
+        await deps.repo.dropWatermark(userId, window.optionsKey);
+        return;
+      }
+      const started = window.startedAt.getTime();
+      await deps.repo.saveWatermark(userId, {
+        optionsKey: window.optionsKey,
+        readFrom: new Date(started - CLOCK_MARGIN_MS).toISOString(),
+        // From the second after Shopify's time at this run's last answer: Shopify dates to the
+        // second, and that second holds this run's own last writes, which the next run must not
+        // read back as changes. Without a time Shopify gave, the margin's.
+        shopifyFrom: run.shopifyTime === null ? null : new Date(run.shopifyTime + 1_000).toISOString(),
+        reconciledAt: run.reconciled
+          ? window.startedAt.toISOString()
+          : (window.watermark?.reconciledAt ?? window.startedAt.toISOString()),
+        retryIds: tally.failures.flatMap((failure) => (failure.mappingId ? [failure.mappingId] : [])),
+        staleBefore: new Date(started - RECONCILE_EVERY_MS).toISOString(),
+      });
+    } catch (error) {
+      deps.log?.(`sync watermark of ${userId} not saved: ${describe(error)}`);
+    }
   }
 
   /**
@@ -337,7 +435,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     input: RunSyncInput,
     run: { tally: RunTally; findings: RunFindings; historyId: string | null },
   ): Promise<RunSyncResult> {
-    const drifted = await recordDrift(input, run.historyId, run.findings);
+    const drifted = await recordDrift(input, run.historyId, {
+      ...run.findings,
+      everyMapping: input.scope === "all",
+    });
     const outcome = outcomeOf(run.tally, {
       dryRun: true,
       historyId: run.historyId,
@@ -377,7 +478,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function recordDrift(
     input: RunSyncInput,
     historyId: string | null,
-    findings: RunFindings,
+    findings: RunFindings & { everyMapping: boolean },
   ): Promise<number | null> {
     if (!deps.drift) return null;
     const source = input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync";
@@ -386,7 +487,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         deps.drift,
         {
           userId: input.userId,
-          everyMapping: input.scope === "all",
+          everyMapping: findings.everyMapping,
           checkedAt: deps.now().toISOString(),
           source,
           historyId,
@@ -399,66 +500,153 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
   }
 
-  /** Both systems' current values of every mapping in the run, and the store that will write. */
+  /**
+   * Both systems' current values of the run's mappings, and the store that will write. A run given
+   * a watermark first asks both systems what changed since it and reads only the mappings that
+   * touch a change (`changed`), or everything when either cannot say.
+   */
   async function readBoth(
     input: RunSyncInput,
     run: {
-      targets: Awaited<ReturnType<SyncRepo["targets"]>>;
+      targets: SyncTarget[];
       settings: Settings;
       progress: (phase: string, done: number) => Promise<void>;
+      window: ReadWindow | null;
     },
-  ): Promise<RunReading> {
-    const { targets, settings, progress } = run;
+  ): Promise<{ read: RunReading | null; store: ShopifyStore; targets: SyncTarget[]; changed: boolean }> {
+    const { settings, progress } = run;
     await progress(READING, 0);
     // A sync waiting for one of the connection's Acumatica seats says so (and reads on once it has one).
     let queued = false;
-    const keys: ErpKey[] = targets.map((target) => ({
-      acumaticaId: target.acumaticaId,
-      inventoryId: target.acumaticaSku,
-    }));
     const store = await deps.connectors.shopify(input.userId);
     const prices = input.syncOptions.price;
-    // The two systems are read at the same time: each paces itself by its own limits.
-    const [{ erp, erpCurrency }, { shopify, locations }, shopCurrency] = await Promise.all([
-      deps.connectors.acumatica(
-        input.userId,
-        async (api, apiVersion) => {
-          if (queued) await progress(READING, 0);
-          // One session, two reads at once: the currency does not wait behind the items.
-          const [erp, erpCurrency] = await Promise.all([
-            readErpItems(api, apiVersion, keys),
-            prices ? readBaseCurrencyIfKnown(api) : null,
-          ]);
-          return { erp, erpCurrency };
-        },
+    const since = run.window?.watermark ?? null;
+    const readShopify = async (targets: readonly SyncTarget[]) => {
+      // The locations the location mapping writes (by default the primary one).
+      const locations = input.syncOptions.quantity
+        ? syncLocations(await store.locations(), settings.locationMapping)
+        : [];
+      const shopify = await store.readVariants(
+        targets.map((target) => target.shopifyVariantId),
         {
-          onQueued: () => {
-            queued = true;
-            // Progress is advisory: a failure to report it must not fail the run.
-            progress(WAITING_FOR_SEAT, 0).catch(() => {});
-          },
+          strategy: readStrategy(deps.bulkReadThreshold, targets.length),
+          locations: locations.map((location) => location.id),
         },
-      ),
-      (async () => {
-        // The locations the location mapping writes (by default the primary one).
-        const locations = input.syncOptions.quantity
-          ? syncLocations(await store.locations(), settings.locationMapping)
-          : [];
-        const shopify = await store.readVariants(
-          targets.map((target) => target.shopifyVariantId),
-          {
-            strategy: readStrategy(deps.bulkReadThreshold, targets.length),
-            locations: locations.map((location) => location.id),
-          },
-        );
-        return { shopify, locations };
-      })(),
-      prices ? store.shopCurrency() : null,
+      );
+      return { shopify, locations };
+    };
+    // Each part is awaited later; until then a rejection must not go unhandled.
+    const quiet = <T>(promise: Promise<T>) => {
+      promise.catch(() => {});
+      return promise;
+    };
+    // The two systems are read at the same time: each paces itself by its own limits. Shopify is
+    // read while the run waits for a seat, unless which mappings to read waits on the ERP's changes.
+    const shopifyChanges = since
+      ? quiet(
+          store.changedVariants({
+            since: new Date(since.shopifyFrom ?? since.readFrom),
+            limit: changesLimit(run.targets),
+          }),
+        )
+      : null;
+    let shopifyPart: ReturnType<typeof readShopify> | null = null;
+    let shopCurrency: Promise<string | null> | null = null;
+    const startShopify = (targets: readonly SyncTarget[]) => {
+      shopifyPart = quiet(readShopify(targets));
+      shopCurrency = prices ? quiet(store.shopCurrency()) : null;
+    };
+    if (!since) startShopify(run.targets);
+    let targets = run.targets;
+    let changed = false;
+    const erpPart = await deps.connectors.acumatica(
+      input.userId,
+      async (api, apiVersion) => {
+        if (queued) await progress(READING, 0);
+        if (since && shopifyChanges) {
+          const touched = await touchedTargets(api, apiVersion, {
+            userId: input.userId,
+            targets,
+            since,
+            shopifyChanges,
+          });
+          if (touched) {
+            targets = touched;
+            changed = true;
+          }
+          if (targets.length === 0) return null;
+          startShopify(targets);
+        }
+        const keys: ErpKey[] = targets.map((target) => ({
+          acumaticaId: target.acumaticaId,
+          inventoryId: target.acumaticaSku,
+        }));
+        // One session, two reads at once: the currency does not wait behind the items.
+        const [erp, erpCurrency] = await Promise.all([
+          readErpItems(api, apiVersion, keys),
+          prices ? readBaseCurrencyIfKnown(api) : null,
+        ]);
+        return { erp, erpCurrency };
+      },
+      {
+        onQueued: () => {
+          queued = true;
+          // Progress is advisory: a failure to report it must not fail the run.
+          progress(WAITING_FOR_SEAT, 0).catch(() => {});
+        },
+      },
+    );
+    if (!erpPart || !shopifyPart) return { read: null, store, targets, changed };
+    const [{ shopify, locations }, shopCurrencyCode] = await Promise.all([
+      shopifyPart as ReturnType<typeof readShopify>,
+      shopCurrency as Promise<string | null> | null,
     ]);
+    const { erp, erpCurrency } = erpPart;
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
-    const priceRefused = priceRefusal(shopCurrency, erpCurrency);
+    const priceRefused = priceRefusal(shopCurrencyCode, erpCurrency);
     // The store that read is the one that writes: it knows the bucket and the served version.
-    return { erp, shopify, store, locations, erpItems: erp.found, priceRefused, options: input.syncOptions };
+    const read = {
+      erp,
+      shopify,
+      store,
+      locations,
+      erpItems: erp.found,
+      priceRefused,
+      options: input.syncOptions,
+    };
+    return { read, store, targets, changed };
+  }
+
+  /**
+   * The run's mappings whose ERP item or Shopify variant changed after the watermark, were created
+   * or edited since, or failed last time; null when either system cannot list its changes (too
+   * many, or a version that does not date them): the run then reads every mapping.
+   */
+  async function touchedTargets(
+    api: AcumaticaApi,
+    apiVersion: string,
+    run: {
+      userId: string;
+      targets: SyncTarget[];
+      since: Watermark;
+      shopifyChanges: Promise<Set<string> | null>;
+    },
+  ): Promise<SyncTarget[] | null> {
+    const { since, targets } = run;
+    const [erpChanged, shopifyChanged, edited] = await Promise.all([
+      readErpChanges(api, apiVersion, { since: new Date(since.readFrom), limit: changesLimit(targets) }),
+      run.shopifyChanges,
+      deps.repo.editedSince(run.userId, since.readFrom),
+    ]);
+    if (!erpChanged || !shopifyChanged) return null;
+    const retry = new Set(since.retryIds);
+    return targets.filter(
+      (target) =>
+        erpChanged.has(target.acumaticaSku.trim().toUpperCase()) ||
+        shopifyChanged.has(target.shopifyVariantId) ||
+        edited.has(target.mappingId) ||
+        retry.has(target.mappingId),
+    );
   }
 
   /**
@@ -543,6 +731,27 @@ interface RunReading {
 
 /** Mappings planned (and written, and recorded) at a time: what a run holds is bounded by it, not by the store. */
 const PLAN_CHUNK = 2_000;
+
+/** How a run of every mapping reads: the watermark it reads changes from, or null to read everything. */
+interface ReadWindow {
+  /** The run's sync options and the settings its plans follow: a watermark holds for these only. */
+  optionsKey: string;
+  startedAt: Date;
+  watermark: Watermark | null;
+}
+
+/** Every mapping is read at least this often, so a change neither system dates is caught within a day. */
+export const RECONCILE_EVERY_MS = 24 * 60 * 60_000;
+/** Changes are read from this long before the last run started: the systems' clocks may be behind ours. */
+const CLOCK_MARGIN_MS = 10 * 60_000;
+/** Failed mappings a watermark keeps to read again; a run with more makes the next one read everything. */
+const RETRY_KEPT = 1_000;
+/** More changes than this (or than the run has mappings) and reading everything costs no more. */
+const CHANGES_LIMIT = 10_000;
+
+function changesLimit(targets: readonly SyncTarget[]): number {
+  return Math.min(CHANGES_LIMIT, targets.length);
+}
 
 function planOf(read: RunReading, target: SyncTarget, settings: Settings): MappingPlan {
   return planMapping(target, {

@@ -19,7 +19,19 @@ export interface CacheUpdate {
   synced: boolean;
 }
 
-/** The only SQL of the sync engine: the mappings in scope, and the mapping updates after a run (with the catalog's cache refresh). */
+/** Where a sync of every mapping reads changes from (migration 32). */
+export interface Watermark {
+  /** ERP changes after this are the next run's (ISO). */
+  readFrom: string;
+  /** Shopify changes after this (Shopify's clock) are the next run's; null: from `readFrom`. */
+  shopifyFrom: string | null;
+  /** When the last run that read everything started (ISO). */
+  reconciledAt: string;
+  /** Mappings that failed in the last run: read again whatever changed. */
+  retryIds: string[];
+}
+
+/** The only SQL of the sync engine: the mappings in scope, the mapping updates after a run (with the catalog's cache refresh), and the watermarks of incremental reads. */
 export function createSyncRepo(db: Db) {
   return {
     /**
@@ -97,6 +109,77 @@ export function createSyncRepo(db: Db) {
       }
       if (statements.length > 0)
         await withoutMemoryMapFor(db, updates.length, () => db.batch(statements, "write"));
+    },
+
+    async watermark(userId: string, optionsKey: string): Promise<Watermark | null> {
+      const row = (
+        await db.execute({
+          sql: "SELECT read_from, shopify_from, reconciled_at, retry_ids FROM sync_watermarks WHERE user_id = ? AND options_key = ?",
+          args: [userId, optionsKey],
+        })
+      ).rows[0];
+      if (!row) return null;
+      const retryIds: unknown = JSON.parse(String(row.retry_ids));
+      return {
+        readFrom: String(row.read_from),
+        shopifyFrom: row.shopify_from === null ? null : String(row.shopify_from),
+        reconciledAt: String(row.reconciled_at),
+        retryIds: Array.isArray(retryIds) ? retryIds.map(String) : [],
+      };
+    },
+
+    /**
+     * Saves where the next run reads from; the user's watermarks of other options that are due a
+     * full read anyway (reconciled before `staleBefore`) go.
+     */
+    async saveWatermark(
+      userId: string,
+      watermark: Watermark & { optionsKey: string; staleBefore: string },
+    ): Promise<void> {
+      await db.batch(
+        [
+          {
+            sql: `INSERT INTO sync_watermarks (user_id, options_key, read_from, shopify_from, reconciled_at, retry_ids) VALUES (?, ?, ?, ?, ?, ?)
+                  ON CONFLICT(user_id, options_key) DO UPDATE SET read_from = excluded.read_from,
+                    shopify_from = excluded.shopify_from, reconciled_at = excluded.reconciled_at,
+                    retry_ids = excluded.retry_ids`,
+            args: [
+              userId,
+              watermark.optionsKey,
+              watermark.readFrom,
+              watermark.shopifyFrom,
+              watermark.reconciledAt,
+              JSON.stringify(watermark.retryIds),
+            ],
+          },
+          {
+            sql: "DELETE FROM sync_watermarks WHERE user_id = ? AND options_key <> ? AND reconciled_at < ?",
+            args: [userId, watermark.optionsKey, watermark.staleBefore],
+          },
+        ],
+        "write",
+      );
+    },
+
+    /** The next run of these options reads everything (its last run's failures are too many to list). */
+    async dropWatermark(userId: string, optionsKey: string): Promise<void> {
+      await db.execute({
+        sql: "DELETE FROM sync_watermarks WHERE user_id = ? AND options_key = ?",
+        args: [userId, optionsKey],
+      });
+    },
+
+    /**
+     * Mappings created or edited after `since` and not synced since (a sync moves updated_at and
+     * last_synced_at together, so a mapping the last run synced is not among them).
+     */
+    async editedSince(userId: string, since: string): Promise<Set<string>> {
+      const result = await db.execute({
+        sql: `SELECT id FROM mappings WHERE user_id = ? AND updated_at > ?
+                AND (last_synced_at IS NULL OR updated_at > last_synced_at)`,
+        args: [userId, since],
+      });
+      return new Set(result.rows.map((row) => String(row.id)));
     },
   };
 }

@@ -47,7 +47,7 @@ export function syncHandlers(deps: {
     },
 
     syncMappings: async ({ caller, input }) => {
-      const { mappingIds, syncOptions, dryRun } = input.body;
+      const { mappingIds, syncOptions, dryRun, reconcile } = input.body;
       // Checked before the job starts: a typo answers at once instead of as a failed item later.
       if (mappingIds) {
         const unknown = await deps.repo.unknownIds(caller.userId, mappingIds);
@@ -61,6 +61,7 @@ export function syncHandlers(deps: {
           syncOptions,
           trigger: "manual",
           dryRun,
+          reconcile,
         },
       );
       return { job };

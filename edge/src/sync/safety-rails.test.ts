@@ -14,10 +14,11 @@ import { failure } from "../../testing/helpers.ts";
 import { registerSubscriber } from "../../testing/mapping-fixtures.ts";
 import {
   erpTotals,
-  type MappedPair,
   plainPairs,
   type SyncWorld,
   setErpQuantity,
+  setShopifyAvailable,
+  setShopifyPrice,
   startSyncWorld,
 } from "../../testing/sync-harness.ts";
 import { MAPPING_GONE } from "./held-outcomes.ts";
@@ -58,40 +59,6 @@ async function syncJob(w: SyncWorld, body: v.InferInput<typeof SyncMappingsInput
   const done = await finished(w, job);
   expect(done.status).toBe("succeeded");
   return { job: done, result: done.result as SyncJobResult };
-}
-
-/** A price set in Shopify by someone else (the admin, another app). */
-async function setShopifyPrice(w: SyncWorld, pair: MappedPair, cents: number) {
-  const data = await w.graphql<{ productVariantsBulkUpdate: { userErrors: unknown[] } }>(
-    `mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { userErrors { message } } }`,
-    {
-      productId: `gid://shopify/Product/${pair.product.id}`,
-      variants: [{ id: `gid://shopify/ProductVariant/${pair.variant.id}`, price: (cents / 100).toFixed(2) }],
-    },
-  );
-  expect(data.productVariantsBulkUpdate.userErrors).toEqual([]);
-}
-
-/** A sale or recount in Shopify, outside the engine: no compare. */
-async function setAvailable(w: SyncWorld, pair: MappedPair, quantity: number) {
-  const data = await w.graphql<{ inventorySetQuantities: { userErrors: unknown[] } }>(
-    `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code message } } }`,
-    {
-      input: {
-        name: "available",
-        reason: "correction",
-        ignoreCompareQuantity: true,
-        quantities: [
-          {
-            inventoryItemId: `gid://shopify/InventoryItem/${pair.variant.inventoryItemId}`,
-            locationId: LOCATION,
-            quantity,
-          },
-        ],
-      },
-    },
-  );
-  expect(data.inventorySetQuantities.userErrors).toEqual([]);
 }
 
 /**
@@ -217,7 +184,7 @@ describe("safety limits hold a run before any write", () => {
     const w = await open();
     const { mapped } = await priceJump(w);
     await setErpQuantity(w, mapped[1]!.item, 0);
-    await setAvailable(w, mapped[1]!, 9);
+    await setShopifyAvailable(w, mapped[1]!, 9);
     await w.api.call("saveSafetyLimits", { body: { maxPriceChangePercent: 0, maxZeroedPercent: 0 } });
 
     const { result } = await syncJob(w, { syncOptions: ALL });
@@ -365,7 +332,7 @@ describe("approving a held run", () => {
     expect(quantityChange).toBeDefined();
     // Someone edits the store after the hold.
     await setShopifyPrice(w, repriced, 1234);
-    await setAvailable(w, recounted, before[1]!.available! + 5);
+    await setShopifyAvailable(w, recounted, before[1]!.available! + 5);
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
     const done = await finished(w, job);
@@ -579,7 +546,7 @@ describe("quantity writes for an approved plan", () => {
     const w = await open();
     const [pair] = await w.map(plainPairs(w, 1));
     const level = pair!.variant.levels[0]!;
-    await setAvailable(w, pair!, level.available + 3);
+    await setShopifyAvailable(w, pair!, level.available + 3);
     const store = await w.shopifyStore();
 
     const outcomes = await store.setQuantities(

@@ -91,6 +91,14 @@ export class SafetyTally {
     return reasons;
   }
 
+  /**
+   * Mappings a run that read only what changed left unread: they are in line, so their quantities
+   * count among those synced (none going to 0), as a full read would count them.
+   */
+  addInLine(count: number): void {
+    if (this.limits.maxZeroedPercent > 0) this.#synced += count;
+  }
+
   #jump(sku: string, field: PriceJump["field"], tenths: number | null): void {
     if (tenths === null) return;
     this.#jumps += 1;

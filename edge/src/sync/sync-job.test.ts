@@ -379,7 +379,8 @@ describe("POST /mapping/sync", () => {
     expect(calls().bulkOperationRunQuery).toBe(1);
 
     w.advance(60_000);
-    const second = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
+    // Read in full (nothing changed): the read is a bulk query now that the export time is known.
+    const second = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY, reconcile: true } });
     expect(resultOf(await finished(w, second.job))).toMatchObject({ total: 440, failure: 0 });
     expect(calls().bulkOperationRunQuery).toBe(2);
     expect(calls().nodes ?? 0).toBe(nodesBefore);

@@ -166,6 +166,7 @@ export function syncJobResult(run: RunSyncResult): SyncJobResult {
     changes: summary.firstPlanned.slice(0, DRY_RUN_CHANGES_LIMIT),
     truncated: summary.planned > DRY_RUN_CHANGES_LIMIT,
     holdReasons: run.holdReasons ?? [],
+    ...(run.changesSince ? { changesSince: run.changesSince } : {}),
   };
 }
 

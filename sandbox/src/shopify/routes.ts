@@ -65,6 +65,8 @@ export function createShopifyRoutes(deps: RouteDeps) {
       ...answer.headers,
       ...(deps.settings().versionHeader ? { "X-Shopify-API-Version": version.name } : {}),
       "X-Request-Id": crypto.randomUUID(),
+      // Shopify's own time, as every HTTP answer carries it: the sandbox clock's, like updatedAt.
+      Date: new Date(deps.now()).toUTCString(),
     });
   });
 

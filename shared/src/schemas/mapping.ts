@@ -154,6 +154,11 @@ export const SyncMappingsInputSchema = v.object({
   ),
   syncOptions: SyncOptionsSchema,
   dryRun: v.optional(v.boolean("dryRun must be true or false"), false),
+  /**
+   * A sync of every mapping reads only what changed since the last one, and everything once a day;
+   * `reconcile` reads everything now (a change Shopify or the ERP does not date is caught then).
+   */
+  reconcile: v.optional(v.boolean("reconcile must be true or false"), false),
 });
 export type SyncMappingsInput = v.InferOutput<typeof SyncMappingsInputSchema>;
 
@@ -215,6 +220,11 @@ export const SyncJobResultSchema = v.object({
    * or, for a dry run, why the real run would be held. Empty or absent when no limit was reached.
    */
   holdReasons: v.optional(v.array(v.string())),
+  /**
+   * Present when a sync of every mapping read only what changed: since when, and how many of its
+   * mappings it had (those it read are `total`). Absent: it read every mapping in scope.
+   */
+  changesSince: v.optional(v.object({ since: v.string(), mappings: v.number() })),
 });
 export type SyncJobResult = v.InferOutput<typeof SyncJobResultSchema>;
 

@@ -107,6 +107,8 @@ export function createShopifyClient(options: ShopifyClientOptions) {
   /** A moving average of answered calls' round trips, in ms (null before the first). */
   let roundTrip: number | null = null;
   let deprecationNotice: string | null = null;
+  /** The latest `Date` an answer carried (Shopify's clock, whole seconds), in ms. */
+  let serverTime: number | null = null;
 
   async function wait(milliseconds: number) {
     if (milliseconds <= 0) return;
@@ -176,6 +178,8 @@ export function createShopifyClient(options: ShopifyClientOptions) {
 
       const version = response.headers.get("X-Shopify-API-Version");
       if (version) servedVersion = version;
+      const date = Date.parse(response.headers.get("Date") ?? "");
+      if (Number.isFinite(date) && (serverTime === null || date > serverTime)) serverTime = date;
       const deprecated = response.headers.get("X-Shopify-API-Deprecated-Reason");
       if (deprecated) deprecationNotice = deprecated;
       const cost = readThrottleStatus(record(json)?.extensions);
@@ -244,6 +248,13 @@ export function createShopifyClient(options: ShopifyClientOptions) {
     /** The version Shopify said it served on the last answer (expired versions fall forward). */
     get servedVersion(): string | null {
       return servedVersion;
+    },
+    /**
+     * Shopify's time (its `Date` header, in ms) at the latest answer: what this client did is dated
+     * at or before it by Shopify's clock. Null before an answer carried one.
+     */
+    get serverTime(): number | null {
+      return serverTime;
     },
     /** What `X-Shopify-API-Deprecated-Reason` last said: the call used something Shopify deprecated. */
     get deprecationNotice(): string | null {

@@ -22,6 +22,8 @@ import { readShopifyVariants, type ShopifyReading, type VariantReadStrategy } fr
 export interface ShopifyStore {
   /** Calls, points and waits spent so far. */
   readonly stats: ShopifyClientStats;
+  /** Shopify's own time at its latest answer to this store (ms), or null before one said it. */
+  serverTime(): number | null;
   /** Every location of the store, deactivated ones included, the primary one marked. */
   locations(): Promise<ShopifyLocation[]>;
   /** Names of the given location ids (one call); ids Shopify does not answer are left out. */
@@ -93,6 +95,7 @@ export function createShopifyStore(client: ShopifyClient, options: ShopifyStoreO
 
   return {
     stats: client.stats,
+    serverTime: () => client.serverTime,
     locations: () => readLocations(port.execute),
     async locationNames(ids) {
       const names = new Map<string, string>();

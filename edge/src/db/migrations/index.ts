@@ -28,6 +28,7 @@ import { changeFeeds } from "./027-change-feeds.ts";
 import { locations } from "./028-locations.ts";
 import { stagingRowOffsets } from "./030-staging-row-offsets.ts";
 import { idempotencyKeys } from "./031-idempotency-keys.ts";
+import { syncWatermarks } from "./032-sync-watermarks.ts";
 
 /**
  * Versioned schema changes, oldest first, one file each (NNN-name.ts). Never edit a released
@@ -64,4 +65,5 @@ export const MIGRATIONS: Migration[] = [
   locations,
   stagingRowOffsets,
   idempotencyKeys,
+  syncWatermarks,
 ];
