@@ -6,7 +6,9 @@
  * For each N of changed mappings (price, compare-at and quantity all differ; standard throttle
  * profile, 2,000 points restoring 100/s; an Acumatica licence of 4 concurrent / 300 per minute):
  *   - a full sync, from a freshly seeded sandbox each run (so every run has N changes and a fresh
- *     licence minute), then the same again with nothing changed;
+ *     licence minute), reading every mapping (`reconcile`: a reseeded sandbox moved no change
+ *     dates); then the same again with nothing changed, reading only what changed since; then
+ *     (N >= 100) 1 % of the ERP's stock changed, read the same way, against the floor of that 1 %;
  *   - each figure the median of `--runs` runs (3), with the machine's load (`uptime`) beside it;
  *   - peak RSS of the edge process, sampled from outside (/proc) as the pull bench does; the edge
  *     is restarted for each N, so a size's figure is not a smaller size's high-water mark;
@@ -325,7 +327,7 @@ async function roundTrip(): Promise<number> {
  * The floor of a full sync of `pairs` (see the header): the cheapest of reading by `nodes` batches
  * or one bulk export, and writing prices per product or by one bulk mutation.
  */
-function floorOf(pairs: Pair[], catalog: DemoCatalog, rtt: number) {
+function floorOf(pairs: Pair[], catalog: DemoCatalog, rtt: number, changes = { prices: true }) {
   const n = pairs.length;
   const products = new Set(pairs.map((pair) => pair.product.id)).size;
   const common = 1 + 1 + Math.ceil(n / 250) * 10; // locations, shop currency, quantity calls of 250
@@ -333,10 +335,12 @@ function floorOf(pairs: Pair[], catalog: DemoCatalog, rtt: number) {
     { name: "nodes read", points: n * 5, bulk: 0 },
     { name: "bulk read", points: 10 + 1, bulk: 1 },
   ];
-  const writes = [
-    { name: "price calls", points: products * 10, bulk: 0 },
-    { name: "bulk price write", points: 10 + 10 + 1, bulk: 1 },
-  ];
+  const writes = changes.prices
+    ? [
+        { name: "price calls", points: products * 10, bulk: 0 },
+        { name: "bulk price write", points: 10 + 10 + 1, bulk: 1 },
+      ]
+    : [{ name: "quantities only", points: 0, bulk: 0 }];
   let best = { seconds: Number.POSITIVE_INFINITY, points: 0, strategy: "", binds: "" };
   for (const read of reads)
     for (const write of writes) {
@@ -354,6 +358,37 @@ function floorOf(pairs: Pair[], catalog: DemoCatalog, rtt: number) {
     1 + Math.ceil(stock / 1000) + Math.ceil((catalog.acumatica.items.length - stock) / 1000) + 3;
   const licence = (Math.max(0, erpCalls - LICENCE.requestsPerMinute / 2) * 60) / LICENCE.requestsPerMinute;
   return { ...best, seconds: best.seconds + licence, licence, erpCalls, products };
+}
+
+/**
+ * 1 % of the mappings' ERP stock changed (through the sandbox's control API, which dates the change
+ * as Acumatica does), then a run that reads only what changed; against the floor of writing that
+ * 1 %'s quantities alone.
+ */
+async function onePercentChanged(size: { chosen: Pair[]; catalog: DemoCatalog; rtt: number }) {
+  const few = size.chosen.slice(0, Math.ceil(size.chosen.length / 100));
+  const runs: Run[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    await fullBucket();
+    for (const { item } of few) {
+      const warehouse = item.warehouses[0]!;
+      const available = warehouse.available + run + 1;
+      await control("POST", "acumatica/quantities", {
+        inventoryId: item.inventoryId,
+        warehouseId: warehouse.warehouseId,
+        onHand: available,
+        available,
+        availableForShipment: 0,
+      });
+    }
+    runs.push(await syncOnce({ reconcile: false }));
+  }
+  const floor = floorOf(few, size.catalog, size.rtt, { prices: false });
+  const t = median(runs.map((r) => r.seconds));
+  const m = medianRun(runs);
+  console.log(
+    `  1 % changed   ${secondsText(t)} median of ${runs.map((r) => `${secondsText(r.seconds)} (load ${r.load})`).join(", ")} for ${few.length} stock changes; ${m.counts}; Shopify ${m.shopify.calls} calls, ${m.shopify.pointsSpent} points, Acumatica ${m.acumaticaCalls} requests; floor ${secondsText(floor.seconds)} (${floor.strategy}, binds: ${floor.binds}); ratio ${(t / floor.seconds).toFixed(2)}x; peak RSS edge ${memoryText(worst(runs))}`,
+  );
 }
 
 /**
@@ -470,6 +505,7 @@ try {
       `  no change     ${secondsText(median(quiet.map((r) => r.seconds)))} median of ${quiet.map((r) => `${secondsText(r.seconds)} (load ${r.load})`).join(", ")}; reads only changes: Shopify ${q.shopify.calls} calls, ${q.shopify.pointsSpent} points, Acumatica ${q.acumaticaCalls} requests (${(q.shopify.calls ?? 0) + q.acumaticaCalls} calls); ${q.counts}; peak RSS edge ${memoryText(worst(quiet))}`,
     );
     console.log(`  Shopify read back by the bench: ${equal} of ${chosen.length} mappings equal to the ERP`);
+    if (n >= 100) await onePercentChanged({ chosen, catalog, rtt });
   }
 
   console.log("\nt(N), flagged where t(N) > 1.1 x t(next larger N)");
