@@ -1,11 +1,12 @@
 import { checkBulkMutation, checkBulkQuery } from "./bulk-checks.ts";
+import { startBulkWork } from "./bulk-runner.ts";
 import { dateTime, gid, idOf } from "./gid.ts";
 import type { BulkOperationRecord, BulkOperationType, RequestContext } from "./shop-state.ts";
 
 /**
- * Bulk operations: `bulkOperationRunQuery` / `bulkOperationRunMutation` create a record that
- * completes `bulkDelayMs` of sandbox time later (see bulk-runner.ts); results are JSONL files served
- * under `/shopify/{store}/bulk-results/{id}.jsonl`.
+ * Bulk operations: `bulkOperationRunQuery` / `bulkOperationRunMutation` create a record whose work
+ * starts at once and which completes `bulkDelayMs` of sandbox time later (see bulk-runner.ts);
+ * results are JSONL files served under `/shopify/{store}/bulk-results/{id}.jsonl`.
  */
 export function bulkOperationView(ctx: RequestContext, operation: BulkOperationRecord) {
   const done = operation.status === "COMPLETED";
@@ -164,6 +165,7 @@ function create(
   };
   shop.bulkOperations.push(operation);
   shop.counters.bulkOperations += 1;
+  startBulkWork(ctx, operation);
   return operation;
 }
 

@@ -56,7 +56,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
     if (!version) return c.json({ errors: "Not Found" }, 404);
     const request = await readRequest(c);
     const contextForVersion = contextOf(c);
-    settleBulkOperations(shop, { now: deps.now, contextFor: contextForVersion });
+    settleBulkOperations(shop, { now: deps.now });
     const answer = answerGraphql(contextForVersion(version), request, {
       throttleStatusCode: deps.settings().throttleStatusCode,
       costMultiplier: deps.settings().costMultiplier,
@@ -109,7 +109,7 @@ export function createShopifyRoutes(deps: RouteDeps) {
   app.get("/:store/bulk-results/:file", (c) => {
     const shop = deps.shop();
     if (c.req.param("store") !== shop.storeName) return unknownStore(c);
-    settleBulkOperations(shop, { now: deps.now, contextFor: contextOf(c) });
+    settleBulkOperations(shop, { now: deps.now });
     const id = Number(/^(\d+)\.jsonl$/.exec(c.req.param("file"))?.[1]);
     const text = shop.bulkResults.get(id);
     if (text === undefined) return c.text("No such object.", 404);
