@@ -12,7 +12,7 @@ import { type CommandContext, runCommand } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { followJob, startOwnJob } from "../jobs.ts";
 import { addAllOption, addPageOptions, everyPage, type ListPageOptions, queryText } from "../options.ts";
-import { formatDateTime, plural } from "../output/format.ts";
+import { formatCount, formatDateTime, plural } from "../output/format.ts";
 import { printJson } from "../output/json.ts";
 import { type Column, printTable } from "../output/table.ts";
 import { reportSync, syncTexts } from "./sync.ts";
@@ -127,6 +127,12 @@ async function show(context: CommandContext, id: string): Promise<void> {
   context.out(`  Failure: ${entry.failureCount}`);
   context.out(`  Skipped: ${entry.skippedCount}`);
   if (entry.retryOf) context.out(`  Retry of: ${entry.retryOf}`);
+  if (entry.changesSince) {
+    const read = entry.successCount + entry.failureCount + entry.skippedCount;
+    context.out(
+      `  Read:    only what changed since ${formatDateTime(entry.changesSince.since, { seconds: true })} (${formatCount(read)} of ${plural(entry.changesSince.mappings, "mapping")})`,
+    );
+  }
   if (entry.error) context.out(`  Error:   ${entry.error}`);
   if (entry.review) await printReview(context, entry);
   if (entry.failedMappings.length > 0) {

@@ -207,6 +207,12 @@ describe("sync", () => {
       ),
     );
 
+    const entry = /stockbridge history show (\S+)/.exec(second.stdout)?.[1] ?? "";
+    const shown = await runCli(["history", "show", entry], { env });
+    expect(shown.stdout).toMatch(
+      new RegExp(`^  Read: +only what changed since .+ \\([\\d,]+ of ${mappings} mappings\\)$`, "m"),
+    );
+
     const reconciled = await sync("--reconcile");
     expect(reconciled.code).toBe(0);
     expect(JSON.parse(reconciled.stdout).result).toMatchObject({ total: mappings });

@@ -66,6 +66,8 @@ export interface RunEnd {
   skips: RunSkip[];
   /** How many of the run's mappings still differ from the ERP after it (left out: not recorded). */
   drifted?: number | null;
+  /** A run of every mapping that read only what changed: since when, of how many mappings. */
+  changesSince?: { since: string; mappings: number } | null;
 }
 
 /** What a retry needs to know about the run it retries. */
@@ -80,7 +82,7 @@ const ROW_CHUNK = 500;
 
 export const COLUMNS = `id, schedule_id, schedule_name, trigger, start_date, end_date, success_count, failure_count,
   skipped_count, status, error, sync_price, sync_quantity, retry_of,
-  held_reasons, held_at, held_change_count, decision, decided_at, check_only, drifted_count`;
+  held_reasons, held_at, held_change_count, decision, decided_at, check_only, drifted_count, changes_since, changes_of`;
 
 /** Which open entries a statement closes: SQL over the alias `h` (execution_history), and its arguments. */
 interface Closing {
@@ -289,7 +291,7 @@ export function createHistoryRepo(db: Db) {
         { sql: "DELETE FROM execution_skips WHERE history_id = ?", args: [run.id] },
         {
           sql: `UPDATE execution_history SET end_date = ?, success_count = ?, failure_count = ?, skipped_count = ?, status = ?, error = ?,
-                  lease_until = NULL, drifted_count = ?
+                  lease_until = NULL, drifted_count = ?, changes_since = ?, changes_of = ?
                 WHERE id = ? AND user_id = ?`,
           args: [
             run.endDate,
@@ -299,6 +301,8 @@ export function createHistoryRepo(db: Db) {
             run.status,
             run.error,
             run.drifted ?? null,
+            run.changesSince?.since ?? null,
+            run.changesSince?.mappings ?? null,
             run.id,
             run.userId,
           ],
@@ -468,6 +472,9 @@ function toSummary(row: Row, failedMappings: ExecutionHistory["failedMappings"])
     retryOf: row.retry_of === null ? null : String(row.retry_of),
     checkOnly: Number(row.check_only) === 1,
     drifted: row.drifted_count === null || row.drifted_count === undefined ? null : Number(row.drifted_count),
+    ...(row.changes_since === null || row.changes_since === undefined
+      ? {}
+      : { changesSince: { since: String(row.changes_since), mappings: Number(row.changes_of) } }),
     ...(row.held_at === null || row.held_at === undefined ? {} : { review: reviewOf(row) }),
   };
 }

@@ -353,7 +353,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       everyMapping: input.scope === "all" && !changesSince,
     });
     const outcome = outcomeOf(tally, { dryRun, historyId, status: "completed", error: null });
-    await finishRun(input.userId, historyId!, { tally, drifted });
+    await finishRun(input.userId, historyId!, { tally, drifted, changesSince });
     if (input.onCheckpoint) await deps.held.dropPlan(historyId!, storedChanges ?? 0);
     if (window)
       await moveWatermark(input.userId, {
@@ -452,7 +452,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function finishRun(
     userId: string,
     historyId: string,
-    run: { tally: RunTally; drifted: number | null },
+    run: { tally: RunTally; drifted: number | null; changesSince?: RunSyncResult["changesSince"] },
   ): Promise<void> {
     const { counts, failures, skips } = run.tally;
     await deps.history.finish({
@@ -467,6 +467,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       failures,
       skips,
       drifted: run.drifted,
+      changesSince: run.changesSince ?? null,
     });
   }
 

@@ -11,6 +11,7 @@ import {
   setShopifyPrice,
   startSyncWorld,
 } from "../../testing/sync-harness.ts";
+import { createHistoryRepo } from "../history/repo.ts";
 import type { RunSyncInput } from "./engine.ts";
 
 let world: SyncWorld | undefined;
@@ -30,6 +31,7 @@ async function synced() {
   const mapped = await w.map(plainPairs(w, 6));
   const first = await syncAll(w);
   expect(first.changesSince).toBeUndefined();
+  expect((await createHistoryRepo(w.app.db).get(w.userId, first.historyId!))?.changesSince).toBeUndefined();
   expect(first.results.map((result) => result.outcome)).toEqual(mapped.map(() => "succeeded"));
   return { w, mapped };
 }
@@ -89,6 +91,9 @@ describe("a sync of every mapping after one that succeeded", () => {
       priceCents: repriced.item.defaultPriceCents + 1_234,
     });
     expect((await w.shopifyVariant(restocked.variant.id)).available).toBe(42);
+    // Its history entry says so; the first run's (which read everything) does not.
+    const history = createHistoryRepo(w.app.db);
+    expect((await history.get(w.userId, run.historyId!))?.changesSince).toEqual(run.changesSince);
   });
 
   it("reads nothing but the changes when nothing changed, and writes nothing", async () => {

@@ -65,6 +65,14 @@ const ExecutionHistoryEntries = {
     v.nullable(v.number()),
     v.description("Mappings of the run that still differ from the ERP after it; null when not recorded."),
   ),
+  changesSince: v.optional(
+    v.pipe(
+      v.object({ since: v.string(), mappings: v.number() }),
+      v.description(
+        "Only on a sync of every mapping that read only what changed: since when, and how many mappings it had (the counts are of those it read).",
+      ),
+    ),
+  ),
 };
 
 /** A run as the history list shows it: counts and failures, without the (often long) list of skips. */

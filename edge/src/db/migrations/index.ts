@@ -29,6 +29,7 @@ import { locations } from "./028-locations.ts";
 import { stagingRowOffsets } from "./030-staging-row-offsets.ts";
 import { idempotencyKeys } from "./031-idempotency-keys.ts";
 import { syncWatermarks } from "./032-sync-watermarks.ts";
+import { historyChangesSince } from "./033-history-changes-since.ts";
 
 /**
  * Versioned schema changes, oldest first, one file each (NNN-name.ts). Never edit a released
@@ -66,4 +67,5 @@ export const MIGRATIONS: Migration[] = [
   stagingRowOffsets,
   idempotencyKeys,
   syncWatermarks,
+  historyChangesSince,
 ];

@@ -15,6 +15,7 @@ import { productKeys } from "../products/queries.ts";
 import { HeldRunActions } from "./held-run-actions.tsx";
 import { HeldRunReview } from "./held-run-review.tsx";
 import {
+  changesNote,
   driftNote,
   formatRunDate,
   retryAvailability,
@@ -143,6 +144,7 @@ export function ExecutionDetailsDialog({
             {entry.endDate ? `, ended ${formatRunDate(entry.endDate)}` : ", still running"}.
             {entry.syncOptions ? ` Synced ${syncOptionsText(entry.syncOptions)}.` : null}
           </p>
+          {changesNote(entry) ? <p className="text-gray-600">{changesNote(entry)}</p> : null}
           {entry.checkOnly || entry.drifted ? (
             <p className="rounded-md bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200">
               {driftNote(entry)}{" "}

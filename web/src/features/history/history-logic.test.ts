@@ -1,7 +1,13 @@
 import type { Job } from "@stockbridge/shared";
 import { MESSAGES } from "@stockbridge/shared";
 import { describe, expect, it } from "vitest";
-import { retryAvailability, retryOutcomeToast, statusLabel, statusTone } from "./history-logic.ts";
+import {
+  changesNote,
+  retryAvailability,
+  retryOutcomeToast,
+  statusLabel,
+  statusTone,
+} from "./history-logic.ts";
 
 describe("the status chip", () => {
   it.each([
@@ -77,5 +83,17 @@ describe("'Retry failed'", () => {
       tone: "error",
       text: "1 of 2 mappings failed; see Execution History",
     });
+  });
+});
+
+describe("a run that read only what changed", () => {
+  it("says since when and how many of its mappings it read; nothing for a run that read them all", () => {
+    const counts = { successCount: 2, failureCount: 1, skippedCount: 0 };
+    expect(
+      changesNote({ ...counts, changesSince: { since: "2026-11-24T09:45:00.000Z", mappings: 12_500 } }),
+    ).toMatch(
+      /^Read only what changed since Nov 2[45], 2026 \d\d:\d\d:00: 3 of 12,500 mappings\. Every mapping is read at least once a day\.$/,
+    );
+    expect(changesNote(counts)).toBeNull();
   });
 });

@@ -21,6 +21,19 @@ export function driftNote(entry: Pick<ExecutionHistorySummary, "checkOnly" | "dr
   return `${check}${differ}`;
 }
 
+/**
+ * For a sync of every mapping that read only what changed: since when, and how many of its
+ * mappings it read (those it counted); null for a run that read every mapping in scope.
+ */
+export function changesNote(
+  entry: Pick<ExecutionHistorySummary, "changesSince" | "successCount" | "failureCount" | "skippedCount">,
+): string | null {
+  if (!entry.changesSince) return null;
+  const read = entry.successCount + entry.failureCount + entry.skippedCount;
+  const count = (value: number) => value.toLocaleString("en-US");
+  return `Read only what changed since ${formatRunDate(entry.changesSince.since)}: ${count(read)} of ${count(entry.changesSince.mappings)} mappings. Every mapping is read at least once a day.`;
+}
+
 /** completed = success style, running = primary (with a spinner), anything else = error style. */
 export function statusTone(status: string): ChipTone {
   if (status === "completed") return "success";
