@@ -133,6 +133,25 @@ describe("$filter", () => {
     expect(await ids(client, "InventoryID eq 'dup-erp-1'")).toEqual(["DUP-ERP-1", "Dup-Erp-1"]);
   });
 
+  it("answers a batch of keys (InventoryID eq .. or ..) exactly as the comparisons would, ignoring case", async () => {
+    const { erp, client } = await signedIn();
+    const wanted = stockIds(erp)
+      .filter((id) => id.startsWith("SKU-"))
+      .slice(0, 40);
+    const asked = [...wanted.map((id, index) => (index % 2 === 0 ? id.toLowerCase() : id)), "NO-SUCH-ITEM"];
+
+    const found = await ids(client, asked.map((id) => `InventoryID eq '${id}'`).join(" or "));
+
+    expect(new Set(found)).toEqual(new Set(wanted));
+    // Both case-only twins, as one comparison finds them; another field in the mix still applies.
+    expect(new Set(await ids(client, "InventoryID eq 'dup-erp-1' or InventoryID eq 'NO-SUCH'"))).toEqual(
+      new Set(["DUP-ERP-1", "Dup-Erp-1"]),
+    );
+    expect(
+      await ids(client, `InventoryID eq '${wanted[0]}' or Description eq 'no such description'`),
+    ).toEqual([wanted[0]]);
+  });
+
   it("compares dates with datetimeoffset'..' and date'..' literals", async () => {
     const { erp, client } = await signedIn();
     const stock = erp.catalog.acumatica.items.filter((item) => item.isStockItem);

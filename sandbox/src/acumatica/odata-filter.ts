@@ -30,6 +30,8 @@ export function compileFilter<T>(root: FilterNode, resolve: FieldResolver<T>): (
 function compilePredicate(node: FilterNode, resolve: FieldResolver<unknown>): (record: unknown) => boolean {
   switch (node.kind) {
     case "logical": {
+      const oneOf = node.op === "or" ? oneOfTexts(node, resolve) : null;
+      if (oneOf) return oneOf;
       const left = compilePredicate(node.left, resolve);
       const right = compilePredicate(node.right, resolve);
       return node.op === "and" ? (r) => left(r) && right(r) : (r) => left(r) || right(r);
@@ -49,6 +51,39 @@ function compilePredicate(node: FilterNode, resolve: FieldResolver<unknown>): (r
       return (r) => value.evaluate(r) === true;
     }
   }
+}
+
+/**
+ * `F eq 'a' or F eq 'b' or ...` on one text field (how clients ask for a batch of records by key),
+ * answered as SQL answers it from an index: one set lookup per record instead of one comparison per
+ * value, so a 40-key batch over 100,000 items does not cost 4 million comparisons. Same result as
+ * the comparisons (caseless text equality); null when the condition has any other shape.
+ */
+function oneOfTexts(
+  node: FilterNode,
+  resolve: FieldResolver<unknown>,
+): ((record: unknown) => boolean) | null {
+  const values: string[] = [];
+  let path: string | null = null;
+  const visit = (part: FilterNode): boolean => {
+    if (part.kind === "logical") return part.op === "or" && visit(part.left) && visit(part.right);
+    if (part.kind !== "compare" || part.op !== "eq") return false;
+    const [field, literal] = part.left.kind === "field" ? [part.left, part.right] : [part.right, part.left];
+    if (field.kind !== "field" || literal.kind !== "literal" || literal.literal.type !== "string")
+      return false;
+    if (path !== null && field.path !== path) return false;
+    path = field.path;
+    values.push(literal.literal.value);
+    return true;
+  };
+  if (!visit(node) || path === null) return null;
+  const value = compileValue({ kind: "field", path }, resolve);
+  if (value.kind !== "string") return null;
+  const wanted = new Set(values.map((text) => text.toUpperCase()));
+  return (record) => {
+    const actual = value.evaluate(record);
+    return actual !== null && wanted.has(String(actual).toUpperCase());
+  };
 }
 
 function compileValue(node: FilterNode, resolve: FieldResolver<unknown>): Compiled {
