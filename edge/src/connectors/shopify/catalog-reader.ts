@@ -10,6 +10,7 @@ import {
   variantBulkQuery,
   variantPageQuery,
 } from "./catalog-queries.ts";
+import { type ConnectionPage, countVariants, readCostSizedPages } from "./cost-sized-pages.ts";
 import { type ShopifyClient, ShopifyError } from "./graphql-client.ts";
 import { activeLocations, readLocations } from "./locations.ts";
 import { recordBulk, type StoreCosts } from "./strategy.ts";
@@ -84,7 +85,6 @@ export type ShopifyPullCheckpoint =
   | { mode: "bulk"; operationId: string }
   | { mode: "paged"; after: string; variants: number; withoutSku: number };
 
-const MAX_QUERY_COST = 1000;
 const CHUNK = 500;
 
 /**
@@ -145,7 +145,6 @@ export async function readShopifyCatalog(
     sink,
     left: () => (count === null ? null : count - summary.variants - summary.withoutSku),
     after: from?.mode === "paged" ? from.after : null,
-    // Saved only once the page's rows are kept (the sink flushed them).
     onPage: (after) =>
       options.onCheckpoint?.({
         mode: "paged",
@@ -159,17 +158,8 @@ export async function readShopifyCatalog(
 }
 
 async function variantCount(client: ShopifyClient): Promise<number | null> {
-  const answer = await client.execute<{ productVariantsCount: { count: number } | null }>(
-    VARIANT_COUNT_QUERY,
-  );
-  if (answer.errors.length > 0) {
-    if (answer.errors.every((error) => error.code === "undefinedField")) return null;
-    throw new ShopifyError(
-      `Shopify rejected the request: ${answer.errors.map((error) => error.message).join("; ")}`,
-      "graphql",
-    );
-  }
-  return answer.data?.productVariantsCount?.count ?? null;
+  const counted = await countVariants(client.execute, { query: VARIANT_COUNT_QUERY, what: "the request" });
+  return counted?.count ?? null;
 }
 
 interface Sink {
@@ -214,7 +204,7 @@ function createSink(
 }
 
 interface PageAnswer {
-  productVariants: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: unknown[] };
+  productVariants: ConnectionPage<unknown>;
 }
 
 async function readPages(
@@ -229,42 +219,24 @@ async function readPages(
   },
 ) {
   const { locations, sink } = read;
-  const query = variantPageQuery(locations.length);
-  const levelVariables = Object.fromEntries(locations.map((location, index) => [`l${index}`, location.id]));
-  // Three points per variant and two per location level; corrected by the first answer.
-  let perNode = 3 + 2 * locations.length;
-  let maxCost = MAX_QUERY_COST;
-  let after: string | null = read.after;
-  for (;;) {
-    const limit = Math.min(maxCost, client.throttleStatus()?.maximumAvailable ?? maxCost);
-    // A page is charged its requested cost before it runs: a last page asked at full size would wait
-    // for points it never uses. Asked for the variants left, one more so a count behind a variant
-    // added meanwhile still shows the next page (a count off by more pages on).
-    const left = read.left();
-    const fits = Math.max(1, Math.min(250, Math.floor((limit - 2) / perNode)));
-    const first = left !== null && left >= 0 && left < fits ? left + 1 : fits;
-    const variables: Record<string, unknown> = { first, after, ...levelVariables };
-    const answer = await client.execute<PageAnswer>(query, variables, { expectedCost: 2 + first * perNode });
-    // A store that costs more than the rules say: learn the cost and the cap, ask the same page smaller.
-    const tooCostly = answer.errors.find((error) => error.code === "MAX_COST_EXCEEDED");
-    if (tooCostly && first > 1) {
-      if (tooCostly.maxCost !== undefined) maxCost = tooCostly.maxCost;
-      perNode = Math.max(perNode * 1.5, tooCostly.cost !== undefined ? (tooCostly.cost - 2) / first : 0);
-      continue;
-    }
-    if (answer.errors.length > 0 || !answer.data) {
-      const text = answer.errors.map((error) => error.message).join("; ") || "no data";
-      throw new ShopifyError(`Shopify rejected the variant page: ${text}`, "graphql");
-    }
-    if (answer.cost.requested !== null && first > 0)
-      perNode = Math.max(1, (answer.cost.requested - 2) / first);
-    const page = answer.data.productVariants;
-    for (const node of page.nodes) await sink.add(node);
-    await sink.flush();
-    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
-    after = page.pageInfo.endCursor;
-    await read.onPage(after);
-  }
+  await readCostSizedPages<unknown, PageAnswer>(client.execute, {
+    query: variantPageQuery(locations.length),
+    variables: Object.fromEntries(locations.map((location, index) => [`l${index}`, location.id])),
+    pageOf: (data) => data.productVariants,
+    // Three points per variant and two per location level; corrected by the first answer.
+    perNode: 3 + 2 * locations.length,
+    bucketSize: () => client.throttleStatus()?.maximumAvailable ?? null,
+    after: read.after,
+    left: read.left,
+    what: "the variant page",
+    onPage: async (nodes, after) => {
+      for (const node of nodes) await sink.add(node);
+      await sink.flush();
+      // Saved only once the page's rows are kept (the sink flushed them).
+      if (after) await read.onPage(after);
+      return true;
+    },
+  });
 }
 
 /** The bulk operation's id, or null when another bulk query is running (the caller pages instead). */
