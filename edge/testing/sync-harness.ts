@@ -1,6 +1,6 @@
 import type { DemoCatalog, SandboxClock, SeedErpItem, SeedProduct, SeedVariant } from "@stockbridge/sandbox";
 import { stableGuid, startSandbox } from "@stockbridge/sandbox";
-import { SANDBOX_DEMO } from "@stockbridge/shared";
+import { type Job, SANDBOX_DEMO } from "@stockbridge/shared";
 import type { AppDeps } from "../src/app.ts";
 import { type Connectors, createConnectors } from "../src/connectors/connectors.ts";
 import { createBulkSlots } from "../src/connectors/shopify/bulk-slots.ts";
@@ -254,6 +254,17 @@ export async function startSyncWorld(
         };
         acumatica: Record<string, number>;
       };
+    },
+
+    /** Follows a job through `GET /jobs/:id` until it ends, as a client would. */
+    async finishedJob(job: Pick<Job, "_id">): Promise<Job> {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const current = await subscriber.api.call("job", { params: { id: job._id } });
+        if (current.status === "succeeded" || current.status === "failed") return current;
+        if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     },
 
     /** Moves the sandbox's (and the connectors') clock on: Shopify's bucket refills meanwhile. */

@@ -14,7 +14,8 @@ export class FoundDrift {
   /** Mappings with at least one field that differs. */
   drifted = 0;
 
-  constructor(private readonly everyMapping: boolean) {}
+  /** A run of every mapping: its rows replace the user's whole list. */
+  constructor(readonly everyMapping: boolean) {}
 
   add(target: SyncTarget, drift: readonly FieldDrift[]): void {
     this.mappings += 1;
@@ -44,7 +45,6 @@ export async function recordFindings(
   repo: Pick<DriftRepo, "record">,
   run: {
     userId: string;
-    everyMapping: boolean;
     checkedAt: string;
     source: DriftSource;
     historyId: string | null;
@@ -53,7 +53,7 @@ export async function recordFindings(
 ): Promise<number> {
   const { found } = findings;
   await repo.record(run.userId, {
-    scope: run.everyMapping ? "all" : found.mappingIds,
+    scope: found.everyMapping ? "all" : found.mappingIds,
     checkedAt: run.checkedAt,
     mappings: found.mappings,
     fields: findings.fields,

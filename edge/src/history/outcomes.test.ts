@@ -1,4 +1,4 @@
-import { type Job, MESSAGES, type SyncJobResult } from "@stockbridge/shared";
+import { MESSAGES, type SyncJobResult } from "@stockbridge/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { failure } from "../../testing/helpers.ts";
 import { registerSubscriber } from "../../testing/mapping-fixtures.ts";
@@ -32,17 +32,6 @@ const QUANTITY = { price: false, quantity: true };
 const REFUSED = 2_000_000_000;
 const REFUSAL = "The total quantity can't be higher than 1,000,000,000.";
 
-/** Follows the job through `GET /jobs/:id` until it ends, as a client would. */
-async function finished(w: SyncWorld, job: Job): Promise<Job> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const current = await w.api.call("job", { params: { id: job._id } });
-    if (current.status === "succeeded" || current.status === "failed") return current;
-    if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /**
  * One `POST /mapping/sync` of these mappings (all when left out), followed to its history entry. The
  * clock moves a second first, so the run is the newest entry even beside earlier runs.
@@ -52,7 +41,7 @@ async function syncRun(w: SyncWorld, options: { mappingIds?: string[]; syncOptio
   const { job } = await w.api.call("syncMappings", {
     body: { mappingIds: options.mappingIds, syncOptions: options.syncOptions ?? QUANTITY },
   });
-  const done = await finished(w, job);
+  const done = await w.finishedJob(job);
   const [latest] = (await w.api.call("executionHistory")).histories;
   return { job: done, entry: await w.api.call("executionHistoryEntry", { params: { id: latest!._id } }) };
 }
@@ -214,7 +203,7 @@ describe("POST /execution-history/:id/retry", () => {
     const pricesBefore = await w.shopifyVariant(mapped[1]!.variant.id);
 
     const { job } = await w.api.call("retryExecutionHistory", { params: { id: original._id } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done).toMatchObject({ kind: "sync", status: "succeeded", message: MESSAGES.mapping.synchronized });
     const result = done.result as SyncJobResult;
@@ -249,7 +238,7 @@ describe("POST /execution-history/:id/retry", () => {
     await w.connect();
 
     const { job } = await w.api.call("retryExecutionHistory", { params: { id: original._id } });
-    const result = (await finished(w, job)).result as SyncJobResult;
+    const result = (await w.finishedJob(job)).result as SyncJobResult;
 
     expect(result).toMatchObject({ total: 3, success: 3, failure: 0 });
     for (const pair of mapped)
@@ -284,7 +273,7 @@ describe("POST /execution-history/:id/retry", () => {
     });
 
     await w.faults({ acumatica: { latencyMs: 0 } });
-    await finished(w, running);
+    await w.finishedJob(running);
     expect((await w.api.call("executionHistory")).total).toBe(2);
   });
 

@@ -1,5 +1,6 @@
 import type { InStatement, InValue, Row } from "@libsql/client";
 import {
+  type ChangesSince,
   type DashboardRun,
   EXECUTION_STATUSES,
   type ExecutionHistory,
@@ -67,7 +68,7 @@ export interface RunEnd {
   /** How many of the run's mappings still differ from the ERP after it (left out: not recorded). */
   drifted?: number | null;
   /** A run of every mapping that read only what changed: since when, of how many mappings. */
-  changesSince?: { since: string; mappings: number } | null;
+  changesSince?: ChangesSince | null;
 }
 
 /** What a retry needs to know about the run it retries. */

@@ -1,4 +1,4 @@
-import type { Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
+import type { ChangesSince, Settings, SyncOptions, SyncRun } from "@stockbridge/shared";
 import { readBaseCurrencyIfKnown } from "../connectors/acumatica/base-currency.ts";
 import { readErpChanges } from "../connectors/acumatica/erp-changes.ts";
 import { type ErpKey, type ErpReading, readErpItems } from "../connectors/acumatica/erp-read.ts";
@@ -140,7 +140,7 @@ export interface RunSyncResult extends SyncRun {
   /** For a run given `plannedKept`: its counts of results and first planned results. */
   summary?: RunSummary;
   /** A run of every mapping that read only what changed: since when, and how many mappings it had. */
-  changesSince?: { since: string; mappings: number };
+  changesSince?: ChangesSince;
 }
 
 const READING = "Reading Acumatica and Shopify";
@@ -210,17 +210,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     let fields: RunFindings["fields"];
     let storedChanges: number | null = null;
     let window: ReadWindow | null = null;
-    let changesSince: RunSyncResult["changesSince"];
-    let shopifyStore: ShopifyStore | null = null;
-    let pricesRefused = false;
+    let reading: Awaited<ReturnType<typeof readBoth>> | null = null;
+    let changesSince: ChangesSince | undefined;
     try {
       const settings = await deps.settings.read(input.userId);
       window = await readWindow(input, settings, startedAt);
-      const reading =
-        targets.length === 0 ? null : await readBoth(input, { targets, settings, progress, window });
+      reading = targets.length === 0 ? null : await readBoth(input, { targets, settings, progress, window });
       const read = reading?.read ?? null;
-      shopifyStore = reading?.store ?? null;
-      pricesRefused = Boolean(read?.priceRefused);
       if (reading?.changed && window?.watermark) {
         changesSince = { since: window.watermark.readFrom, mappings: inScope.length };
         targets = reading.targets;
@@ -347,11 +343,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await progress("Recording the results", targets.length);
     // Throws if another instance took the job over while this one wrote: it records the outcome.
     if (historyId) await input.onCheckpoint?.({ historyId, planStored: true });
-    const drifted = await recordDrift(input, historyId, {
-      fields,
-      found,
-      everyMapping: input.scope === "all" && !changesSince,
-    });
+    const drifted = await recordDrift(input, historyId, { fields, found });
     const outcome = outcomeOf(tally, { dryRun, historyId, status: "completed", error: null });
     await finishRun(input.userId, historyId!, { tally, drifted, changesSince });
     if (input.onCheckpoint) await deps.held.dropPlan(historyId!, storedChanges ?? 0);
@@ -360,9 +352,9 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         window,
         tally,
         reconciled: !changesSince,
-        shopifyTime: shopifyStore?.serverTime() ?? null,
+        shopifyTime: reading?.store.serverTime() ?? null,
         // Prices the currencies refused wait for them to match, which dates no item: read in full.
-        pricesRefused,
+        pricesRefused: Boolean(reading?.read?.priceRefused),
       });
     return changesSince ? { ...outcome, changesSince } : outcome;
   }
@@ -435,10 +427,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     input: RunSyncInput,
     run: { tally: RunTally; findings: RunFindings; historyId: string | null },
   ): Promise<RunSyncResult> {
-    const drifted = await recordDrift(input, run.historyId, {
-      ...run.findings,
-      everyMapping: input.scope === "all",
-    });
+    const drifted = await recordDrift(input, run.historyId, run.findings);
     const outcome = outcomeOf(run.tally, {
       dryRun: true,
       historyId: run.historyId,
@@ -452,7 +441,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function finishRun(
     userId: string,
     historyId: string,
-    run: { tally: RunTally; drifted: number | null; changesSince?: RunSyncResult["changesSince"] },
+    run: { tally: RunTally; drifted: number | null; changesSince?: ChangesSince },
   ): Promise<void> {
     const { counts, failures, skips } = run.tally;
     await deps.history.finish({
@@ -479,7 +468,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   async function recordDrift(
     input: RunSyncInput,
     historyId: string | null,
-    findings: RunFindings & { everyMapping: boolean },
+    findings: RunFindings,
   ): Promise<number | null> {
     if (!deps.drift) return null;
     const source = input.checkOnly ? "check" : input.dryRun ? "dry-run" : "sync";
@@ -488,7 +477,6 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         deps.drift,
         {
           userId: input.userId,
-          everyMapping: findings.everyMapping,
           checkedAt: deps.now().toISOString(),
           source,
           historyId,
@@ -551,11 +539,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           }),
         )
       : null;
-    let shopifyPart: ReturnType<typeof readShopify> | null = null;
-    let shopCurrency: Promise<string | null> | null = null;
+    // Started once the mappings to read are known (at once, unless they wait on the changes).
+    const shopifyRead: { started?: Promise<[Awaited<ReturnType<typeof readShopify>>, string | null]> } = {};
     const startShopify = (targets: readonly SyncTarget[]) => {
-      shopifyPart = quiet(readShopify(targets));
-      shopCurrency = prices ? quiet(store.shopCurrency()) : null;
+      shopifyRead.started = quiet(Promise.all([readShopify(targets), prices ? store.shopCurrency() : null]));
     };
     if (!since) startShopify(run.targets);
     let targets = run.targets;
@@ -597,11 +584,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         },
       },
     );
-    if (!erpPart || !shopifyPart) return { read: null, store, targets, changed };
-    const [{ shopify, locations }, shopCurrencyCode] = await Promise.all([
-      shopifyPart as ReturnType<typeof readShopify>,
-      shopCurrency as Promise<string | null> | null,
-    ]);
+    if (!erpPart || !shopifyRead.started) return { read: null, store, targets, changed };
+    const [{ shopify, locations }, shopCurrencyCode] = await shopifyRead.started;
     const { erp, erpCurrency } = erpPart;
     // Prices are numbers without a currency: sent across currencies they would be wrong by the rate.
     const priceRefused = priceRefusal(shopCurrencyCode, erpCurrency);

@@ -229,16 +229,11 @@ describe("a sync of every mapping after one that succeeded", () => {
 });
 
 describe("POST /api/mapping/sync", () => {
-  /** Follows the job through `GET /jobs/:id` until it ends, as a client would. */
+  /** The finished job's result (it must have succeeded). */
   async function finished(w: SyncWorld, job: Job): Promise<SyncJobResult> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const current = await w.api.call("job", { params: { id: job._id } });
-      if (current.status === "succeeded") return current.result as SyncJobResult;
-      if (current.status === "failed") throw new Error(`job failed: ${current.message}`);
-      if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const done = await w.finishedJob(job);
+    expect(done).toMatchObject({ status: "succeeded" });
+    return done.result as SyncJobResult;
   }
 
   it("says in its result when it read only what changed, and reads everything with reconcile", async () => {

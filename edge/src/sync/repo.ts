@@ -161,7 +161,7 @@ export function createSyncRepo(db: Db) {
       );
     },
 
-    /** The next run of these options reads everything (its last run's failures are too many to list). */
+    /** The next run of these options reads everything (its last run left what no change dates). */
     async dropWatermark(userId: string, optionsKey: string): Promise<void> {
       await db.execute({
         sql: "DELETE FROM sync_watermarks WHERE user_id = ? AND options_key = ?",

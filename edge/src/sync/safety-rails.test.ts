@@ -2,7 +2,6 @@ import {
   changedSinceHeld,
   ERP_RETURNED_NOTHING,
   formatMoney,
-  type Job,
   MESSAGES,
   notHeldForReview,
   type SyncJobResult,
@@ -43,20 +42,9 @@ async function open() {
   return world;
 }
 
-/** Follows the job through `GET /jobs/:id` until it ends, as a client would. */
-async function finished(w: SyncWorld, job: Job): Promise<Job> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const current = await w.api.call("job", { params: { id: job._id } });
-    if (current.status === "succeeded" || current.status === "failed") return current;
-    if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 async function syncJob(w: SyncWorld, body: v.InferInput<typeof SyncMappingsInputSchema>) {
   const { job } = await w.api.call("syncMappings", { body });
-  const done = await finished(w, job);
+  const done = await w.finishedJob(job);
   expect(done.status).toBe("succeeded");
   return { job: done, result: done.result as SyncJobResult };
 }
@@ -175,7 +163,7 @@ describe("safety limits hold a run before any write", () => {
 
     // Approving an empty plan writes nothing and ends the run with its skips.
     const { job } = await w.api.call("approveExecution", { params: { id: held._id } });
-    expect((await finished(w, job)).status).toBe("succeeded");
+    expect((await w.finishedJob(job)).status).toBe("succeeded");
     expect(w.state().shopify.mutations).toBe(mutations);
     expect(await entry(w, held._id)).toMatchObject({ status: "completed", skippedCount: mapped.length });
   });
@@ -266,7 +254,7 @@ describe("approving a held run", () => {
     await setErpQuantity(w, mapped[1]!.item, 77);
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done).toMatchObject({ status: "succeeded", message: MESSAGES.mapping.synchronized });
     // The plan has the price jump and the quantities: an empty one would make the checks below pass.
@@ -304,7 +292,7 @@ describe("approving a held run", () => {
     expect(held.failedMappings.map((failed) => failed.mappingId)).toEqual([mapped[2]!.mappingId]);
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
-    await finished(w, job);
+    await w.finishedJob(job);
 
     const approved = await entry(w, result.historyId!);
     expect(approved).toMatchObject({ status: "partial", failureCount: 1 });
@@ -335,7 +323,7 @@ describe("approving a held run", () => {
     await setShopifyAvailable(w, recounted, before[1]!.available! + 5);
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(await w.shopifyVariant(repriced.variant.id)).toMatchObject({ priceCents: 1234 });
     expect((await w.shopifyVariant(recounted.variant.id)).available).toBe(before[1]!.available! + 5);
@@ -398,7 +386,7 @@ describe("approving a held run", () => {
     await w.api.call("deleteMapping", { params: { id: gone.mappingId } });
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
-    await finished(w, job);
+    await w.finishedJob(job);
 
     expect(await w.shopifyVariant(gone.variant.id)).toEqual(before[0]);
     const plan = await wholePlan(w, result.historyId!);
@@ -417,7 +405,7 @@ describe("approving a held run", () => {
 
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
     const again = await failure(w.api.call("approveExecution", { params: { id: result.historyId! } }));
-    await finished(w, job);
+    await w.finishedJob(job);
     const after = await failure(w.api.call("approveExecution", { params: { id: result.historyId! } }));
     const discard = await failure(w.api.call("discardExecution", { params: { id: result.historyId! } }));
 
@@ -453,10 +441,10 @@ describe("approving a held run", () => {
     expect(refused).toMatchObject({ status: 409, message: SYNC_BUSY });
     expect(refused.jobId).toBe(busy._id);
     expect(await entry(w, result.historyId!)).toMatchObject({ status: "held", review: { decision: null } });
-    await finished(w, busy);
+    await w.finishedJob(busy);
     await w.faults({ acumatica: { latencyMs: 0 } });
     const { job } = await w.api.call("approveExecution", { params: { id: result.historyId! } });
-    expect((await finished(w, job)).status).toBe("succeeded");
+    expect((await w.finishedJob(job)).status).toBe("succeeded");
   });
 
   it("keeps another user's held run out of reach: 404 for its plan, approve and discard", async () => {

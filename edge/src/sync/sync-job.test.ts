@@ -30,17 +30,6 @@ async function open(options: Parameters<typeof startSyncWorld>[0] = {}) {
 const ALL = { price: true, quantity: true };
 const QUANTITY = { price: false, quantity: true };
 
-/** Follows the job through `GET /jobs/:id` until it ends, as a client would. */
-async function finished(w: SyncWorld, job: Job): Promise<Job> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const current = await w.api.call("job", { params: { id: job._id } });
-    if (current.status === "succeeded" || current.status === "failed") return current;
-    if (Date.now() > deadline) throw new Error(`job ${job._id} still ${current.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 async function jobCount(w: SyncWorld): Promise<number> {
   const result = await w.app.db.execute("SELECT COUNT(*) AS n FROM jobs");
   return Number(result.rows[0]?.n);
@@ -62,7 +51,7 @@ describe("Shopify deprecation notices", () => {
       // Each run has quantities to write, so each sends the deprecated field again.
       for (const pair of mapped) await setErpQuantity(w, pair.item, 11 + run);
       const { job } = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
-      expect(await finished(w, job)).toMatchObject({ status: "succeeded" });
+      expect(await w.finishedJob(job)).toMatchObject({ status: "succeeded" });
     }
 
     const { shopifyConnection } = await w.api.call("getConnections");
@@ -86,7 +75,7 @@ describe("POST /mapping/sync", () => {
       body: { mappingIds: [first!.mappingId, second!.mappingId], syncOptions: ALL },
     });
     expect(job).toMatchObject({ kind: "sync", status: "running" });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done).toMatchObject({ status: "succeeded", message: MESSAGES.mapping.synchronized });
     expect(resultOf(done)).toMatchObject({ dryRun: false, total: 2, success: 2, failure: 0, skipped: 0 });
@@ -113,7 +102,7 @@ describe("POST /mapping/sync", () => {
     const mapped = await w.map(plainPairs(w, 4));
 
     const { job } = await w.api.call("syncMappings", { body: { syncOptions: ALL } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(resultOf(done)).toMatchObject({ total: 4, success: 4, failure: 0 });
     for (const pair of mapped)
@@ -127,7 +116,7 @@ describe("POST /mapping/sync", () => {
     const before = await Promise.all(mapped.map((pair) => w.shopifyVariant(pair.variant.id)));
 
     const { job } = await w.api.call("syncMappings", { body: { syncOptions: ALL, dryRun: true } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done.status).toBe("succeeded");
     expect(done.message).toBe("Plan ready: 3 of 3 mappings would change; nothing was written");
@@ -157,7 +146,7 @@ describe("POST /mapping/sync", () => {
     const { job } = await w.api.call("syncMappings", {
       body: { mappingIds: mapped.map((pair) => pair.mappingId), syncOptions: QUANTITY },
     });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done).toMatchObject({
       status: "succeeded",
@@ -184,7 +173,7 @@ describe("POST /mapping/sync", () => {
     await w.connect({ acumaticaPassword: "Wrong-Passw0rd" });
 
     const { job } = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
-    const done = await finished(w, job);
+    const done = await w.finishedJob(job);
 
     expect(done).toMatchObject({ status: "failed", message: expect.stringMatching(/^Acumatica/) });
     const [entry] = (await w.api.call("executionHistory")).histories;
@@ -285,12 +274,12 @@ describe("POST /mapping/sync", () => {
     const busy = await w.app.request("/api/mapping/sync", { token: w.token, body: { syncOptions: ALL } });
     expect(busy.status).toBe(409);
     expect(await busy.json()).toEqual({ message: SYNC_BUSY, code: "CONFLICT", jobId: job._id });
-    expect((await finished(w, job)).status).toBe("succeeded");
+    expect((await w.finishedJob(job)).status).toBe("succeeded");
 
     const pull = await w.api.call("syncShopifyProducts");
     const again = await failure(w.api.call("syncShopifyProducts"));
     expect(again).toMatchObject({ status: 409, jobId: pull.job._id });
-    await finished(w, pull.job);
+    await w.finishedJob(pull.job);
   });
 
   it("shows the job waiting for a free Acumatica session while another instance holds the connection's only one", async () => {
@@ -319,7 +308,7 @@ describe("POST /mapping/sync", () => {
     expect(w.state().acumatica.loginsOpenPeak).toBe(0);
     await w.app.db.execute("DELETE FROM work_slots WHERE holder = 'other-instance'");
 
-    expect(resultOf(await finished(w, job))).toMatchObject({ total: 1, success: 1, failure: 0 });
+    expect(resultOf(await w.finishedJob(job))).toMatchObject({ total: 1, success: 1, failure: 0 });
     expect(w.state().acumatica.loginsOpenPeak).toBe(1);
   });
 
@@ -345,7 +334,7 @@ describe("POST /mapping/sync", () => {
         w.api.call("syncMappings", { body: { syncOptions: ALL } }),
         w.api.call("syncShopifyProducts"),
       ]);
-      const [synced, pulled] = await Promise.all([finished(w, sync.job), finished(w, pull.job)]);
+      const [synced, pulled] = await Promise.all([w.finishedJob(sync.job), w.finishedJob(pull.job)]);
 
       expect(synced).toMatchObject({ status: "succeeded" });
       expect(resultOf(synced)).toMatchObject({ total: 1_200, failure: 0 });
@@ -369,19 +358,19 @@ describe("POST /mapping/sync", () => {
     const calls = () => w.state().shopify.rootFields;
 
     const first = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY } });
-    expect(resultOf(await finished(w, first.job))).toMatchObject({ total: 440, failure: 0 });
+    expect(resultOf(await w.finishedJob(first.job))).toMatchObject({ total: 440, failure: 0 });
     const nodesBefore = calls().nodes ?? 0;
     expect(nodesBefore).toBeGreaterThan(0);
     expect(calls().bulkOperationRunQuery).toBeUndefined();
 
     const pull = await w.api.call("syncShopifyProducts");
-    expect(await finished(w, pull.job)).toMatchObject({ status: "succeeded", result: { mode: "bulk" } });
+    expect(await w.finishedJob(pull.job)).toMatchObject({ status: "succeeded", result: { mode: "bulk" } });
     expect(calls().bulkOperationRunQuery).toBe(1);
 
     w.advance(60_000);
     // Read in full (nothing changed): the read is a bulk query now that the export time is known.
     const second = await w.api.call("syncMappings", { body: { syncOptions: QUANTITY, reconcile: true } });
-    expect(resultOf(await finished(w, second.job))).toMatchObject({ total: 440, failure: 0 });
+    expect(resultOf(await w.finishedJob(second.job))).toMatchObject({ total: 440, failure: 0 });
     expect(calls().bulkOperationRunQuery).toBe(2);
     expect(calls().nodes ?? 0).toBe(nodesBefore);
     expect((await w.shopifyVariant(mapped[439]!.variant.id)).available).toBe(

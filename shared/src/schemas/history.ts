@@ -39,6 +39,10 @@ export const SkippedMappingSchema = v.object({
   reason: v.string(),
 });
 
+/** A sync of every mapping that read only what changed: since when (ISO), and how many mappings it had. */
+export const ChangesSinceSchema = v.object({ since: v.string(), mappings: v.number() });
+export type ChangesSince = v.InferOutput<typeof ChangesSinceSchema>;
+
 const ExecutionHistoryEntries = {
   _id: v.string(),
   schedule: v.nullable(v.object({ _id: v.nullable(v.string()), name: v.string() })),
@@ -67,7 +71,7 @@ const ExecutionHistoryEntries = {
   ),
   changesSince: v.optional(
     v.pipe(
-      v.object({ since: v.string(), mappings: v.number() }),
+      ChangesSinceSchema,
       v.description(
         "Only on a sync of every mapping that read only what changed: since when, and how many mappings it had (the counts are of those it read).",
       ),

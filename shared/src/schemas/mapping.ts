@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { MESSAGES } from "../messages.ts";
 import { IdSchema, PageQueryEntries, queryInteger, SortDirectionSchema } from "./common.ts";
+import { ChangesSinceSchema } from "./history.ts";
 
 export const MAPPING_TYPES = ["exact-sku", "manual"] as const;
 
@@ -224,7 +225,7 @@ export const SyncJobResultSchema = v.object({
    * Present when a sync of every mapping read only what changed: since when, and how many of its
    * mappings it had (those it read are `total`). Absent: it read every mapping in scope.
    */
-  changesSince: v.optional(v.object({ since: v.string(), mappings: v.number() })),
+  changesSince: v.optional(ChangesSinceSchema),
 });
 export type SyncJobResult = v.InferOutput<typeof SyncJobResultSchema>;
 
