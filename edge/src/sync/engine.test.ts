@@ -6,6 +6,7 @@ import {
   type SyncWorld,
   setErpQuantity,
   setErpWarehouseQuantities,
+  setShopifyAvailable,
   startSyncWorld,
 } from "../../testing/sync-harness.ts";
 import { createHeldRepo } from "../history/held-repo.ts";
@@ -329,7 +330,7 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
     const run = await syncAll(w, QUANTITY, {
       // Someone sells a few units after the engine read Shopify, before it writes.
       onProgress: async ({ phase }) => {
-        if (phase.startsWith("Writing")) await setAvailable(w, pair!.variant.inventoryItemId, target + 7);
+        if (phase.startsWith("Writing")) await setShopifyAvailable(w, pair!, target + 7);
       },
     });
 
@@ -344,7 +345,7 @@ describe("quantity writes: compare-and-set in the shape of the served version", 
 
     const run = await syncAll(w, QUANTITY, {
       onProgress: async ({ phase }) => {
-        if (phase.startsWith("Writing")) await setAvailable(w, pair!.variant.inventoryItemId, target);
+        if (phase.startsWith("Writing")) await setShopifyAvailable(w, pair!, target);
       },
     });
 
@@ -735,29 +736,6 @@ describe("startSyncJob", () => {
     });
   });
 });
-
-/** A sale or recount in Shopify (another app), outside the engine: no compare. */
-async function setAvailable(w: SyncWorld, inventoryItemId: number, quantity: number) {
-  const data = await w.graphql<{ inventorySetQuantities: { userErrors: unknown[] } }>(
-    `mutation($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code message } } }`,
-    {
-      input: {
-        name: "available",
-        reason: "correction",
-        ignoreCompareQuantity: true,
-        quantities: [
-          {
-            inventoryItemId: `gid://shopify/InventoryItem/${inventoryItemId}`,
-            locationId: "gid://shopify/Location/70001",
-            quantity,
-          },
-        ],
-      },
-    },
-  );
-  // A refused sale would leave nothing stale, and the retry tests would pass without retrying.
-  expect(data.inventorySetQuantities.userErrors).toEqual([]);
-}
 
 describe("a job's run resumed after its plan was stored, before its checkpoint said so", () => {
   it("stores the plan afresh in the same entry and finishes it, Shopify equal to the ERP", async () => {
