@@ -3,13 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BULK_OPERATION_BY_ID_QUERY, hasBulkOperationById } from "./bulk-operations.ts";
 import * as catalogQueries from "./catalog-queries.ts";
 import { SHOP_CURRENCY_QUERY, SHOP_QUERY } from "./shop-query.ts";
-import {
-  bulkVariantsQuery,
-  CHANGED_VARIANTS_COUNT_QUERY,
-  OPERATIONS,
-  quantityWriteForm,
-  quantityWriteRequest,
-} from "./sync-operations.ts";
+import { bulkVariantsQuery, OPERATIONS, quantityWriteForm, quantityWriteRequest } from "./sync-operations.ts";
 
 /**
  * Every version the edge can be served: it asks for one of the spec's versions and Shopify falls
@@ -38,7 +32,6 @@ const DOCUMENTS: Record<string, string> = {
 /** Sent knowing they may be refused: the callers read "count unknown" when the version lacks the field. */
 const OPTIONAL: Record<string, { document: string; missingBefore: string }> = {
   VARIANT_COUNT_QUERY: { document: catalogQueries.VARIANT_COUNT_QUERY, missingBefore: "2024-10" },
-  CHANGED_VARIANTS_COUNT_QUERY: { document: CHANGED_VARIANTS_COUNT_QUERY, missingBefore: "2024-10" },
 };
 
 describe("GraphQL documents the edge sends, against Shopify's real schema of every version it can be served", () => {

@@ -117,14 +117,6 @@ const SET_QUANTITIES_CHANGE_FROM_MUTATION = `mutation StockbridgeSetQuantities($
   }
 }`;
 
-/**
- * How many variants a search matches (an incremental sync's `updated_at:` search). Absent before
- * 2024-10: an `undefinedField` error there means the count is unknown.
- */
-export const CHANGED_VARIANTS_COUNT_QUERY = `query StockbridgeChangedVariantsCount($query: String!) {
-  productVariantsCount(query: $query) { count precision }
-}`;
-
 /** The ids of the variants a search matches, a page at a time in id order (cursors stay valid as variants change). */
 export const CHANGED_VARIANTS_QUERY = `query StockbridgeChangedVariants($first: Int!, $after: String, $query: String!) {
   productVariants(first: $first, after: $after, sortKey: ID, query: $query) {

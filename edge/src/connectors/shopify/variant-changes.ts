@@ -1,38 +1,28 @@
-import { type ConnectionPage, countVariants, readCostSizedPages } from "./cost-sized-pages.ts";
+import { type ConnectionPage, readCostSizedPages } from "./cost-sized-pages.ts";
 import type { ShopifyPort } from "./port.ts";
-import { CHANGED_VARIANTS_COUNT_QUERY, CHANGED_VARIANTS_QUERY } from "./sync-operations.ts";
+import { CHANGED_VARIANTS_QUERY } from "./sync-operations.ts";
 
 /**
  * Ids (gid://shopify/ProductVariant/N) of the variants updated after `since`: Shopify moves a
  * variant's updated_at when the variant is written (price, compare-at, SKU) or created, not when
- * its inventory changes. First `productVariantsCount` over the same search: null (the caller reads
- * in full) when the version cannot count (before 2024-10) or more than `limit` changed, without a
- * page read. Then cost-sized pages in id order; null too if the pages find more than `limit`
- * (variants changed meanwhile, or the count was only a lower bound).
+ * its inventory changes. Cost-sized pages of ids in id order; null (the caller reads in full) as
+ * soon as they pass `limit`. Not counted first: `productVariantsCount` has no supported search
+ * fields (every Admin schema says so), so it cannot count a search.
  */
 export async function readChangedVariants(
   port: ShopifyPort,
   options: { since: Date; limit: number },
 ): Promise<Set<string> | null> {
-  const query = updatedSince(options.since);
-  const counted = await countVariants(port.execute, {
-    query: CHANGED_VARIANTS_COUNT_QUERY,
-    variables: { query },
-    what: "the changed-variants count",
-  });
-  if (!counted || counted.count > options.limit) return null;
-  // AT_LEAST: Shopify stopped counting at a limit of its own, so the count leaves no bound.
-  const total = counted.precision === "EXACT" ? counted.count : null;
   const ids = new Set<string>();
   await readCostSizedPages<{ id: string }, { productVariants: ConnectionPage<{ id: string }> }>(
     port.execute,
     {
       query: CHANGED_VARIANTS_QUERY,
-      variables: { query },
+      variables: { query: updatedSince(options.since) },
       pageOf: (data) => data.productVariants,
       // A node of scalar fields: one point.
       perNode: 1,
-      left: () => (total === null ? null : total - ids.size),
+      left: () => null,
       what: "the changed-variants page",
       onPage: async (nodes) => {
         for (const node of nodes) ids.add(node.id);
